@@ -1,0 +1,32 @@
+// What the measuring process and the evaluating child process say to each other.
+
+/** Passed in FDQ_BENCH_CHILD; the API key travels separately in FDQ_BENCH_API_KEY, never in argv. */
+export interface ChildConfig {
+  readonly formulasFile: string;
+  readonly baseUrl: string;
+  readonly cacheDir: string;
+  /** Evaluations in a row in the same process; the second and later ones find the cache in memory. */
+  readonly passes: number;
+}
+
+export interface PassResult {
+  readonly seconds: number;
+  /** User + system CPU of the process over the evaluation. */
+  readonly cpuUs: number;
+  readonly cells: number;
+  readonly errors: number;
+  /** A few error texts, to say why cells failed. */
+  readonly errorSamples: readonly string[];
+}
+
+export interface ChildReport {
+  readonly passes: readonly PassResult[];
+  /** Peak resident set of the child over its whole life. */
+  readonly maxRssMb: number;
+  readonly evaluator: string;
+}
+
+/** Marks the child's report among anything else it prints. */
+export const REPORT_PREFIX = "FDQ_BENCH_REPORT ";
+export const CONFIG_ENV = "FDQ_BENCH_CHILD";
+export const KEY_ENV = "FDQ_BENCH_API_KEY";

@@ -1,0 +1,453 @@
+// FdqClient: one method per endpoint group. Every call checks its arguments, answers from the refresh-day
+// cache when it can, and otherwise shares one request with every other caller of the same answer.
+// Single-datapoint calls of datasets with all-datapoints mode always become (or join) the request for the
+// whole dataset of that ticker and period, even a call that is alone in its window: the answer costs about
+// the same as one datapoint and fills the cache for the siblings that a worksheet almost always asks next.
+import type { CacheValue } from "./cache-codec";
+import { accountTag } from "./account-tag";
+import { DayCache, type CacheStamp } from "./day-cache";
+import {
+  decodeCoverageList,
+  decodeDatapointRecords,
+  decodeMetadata,
+  decodeMetadataList,
+  decodeRatings,
+  decodeSector,
+  decodeSecurity,
+  toValue,
+  type RecordDefaults,
+} from "./decode";
+import { DEFAULTS } from "./defaults";
+import {
+  DataNotFoundError,
+  DataPointNotFoundError,
+  FdqError,
+  InvalidArgumentError,
+  NotConfiguredError,
+} from "./errors";
+import { RefreshDayClock } from "./refresh-day";
+import { rememberedError } from "./response-errors";
+import { checkBaseUrl } from "./settings";
+import { Transport, type Counters } from "./transport";
+import type {
+  ApiResult,
+  ClientEvent,
+  ClientOptions,
+  ClientStats,
+  CoverageItem,
+  DatapointPlan,
+  DatapointRecord,
+  DatapointRequest,
+  DatapointResult,
+  DatasetRequest,
+  DatasetResult,
+  MetadataRecord,
+  RatingsRecord,
+  SectorRequest,
+  SectorResult,
+  SecurityRecord,
+  Source,
+} from "./types";
+import {
+  checkDatapointRequest,
+  checkDatasetRequest,
+  checkName,
+  checkSecurityType,
+  checkSectorRequest,
+  checkTicker,
+  type DatapointTarget,
+  type DatasetTarget,
+} from "./validate";
+
+interface DatasetPayload {
+  records: readonly DatapointRecord[];
+  values: readonly (number | string)[];
+  byName: ReadonlyMap<string, number>;
+}
+
+interface RecordPayload {
+  record: DatapointRecord;
+  value: number | string;
+}
+
+const recordDefaults = (t: DatasetTarget): RecordDefaults => ({
+  ticker: t.ticker,
+  year: t.year,
+  period: t.period.period,
+  periodtype: t.period.periodtype,
+});
+
+/** Relative URL of an all-datapoints request, also the cache key of its list of names. */
+const datasetRel = (t: DatasetTarget): string =>
+  `${t.dataset.path}/${encodeURIComponent(t.ticker)}?year=${t.year}${t.period.query}`;
+
+/** Relative URL of a single-datapoint request, also the cache key of the datapoint's record. */
+const datapointRel = (t: DatasetTarget, name: string): string =>
+  `${t.dataset.path}/${encodeURIComponent(t.ticker)}?datapoint=${encodeURIComponent(name)}&year=${t.year}${t.period.query}`;
+
+function freeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) freeze(v);
+  }
+  return value;
+}
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function positiveInteger(value: number, argument: string): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new InvalidArgumentError(
+      argument,
+      `${argument} must be a whole number of at least 1 (got ${value}).`,
+    );
+  }
+  return value;
+}
+
+interface Engine {
+  transport: Transport;
+  cache: DayCache;
+  /** `${accountTag}@${baseUrl}`. */
+  scope: string;
+  windowMs: number;
+}
+
+export class FdqClient {
+  private readonly counters: Counters = {
+    requestsSent: 0,
+    cacheHits: 0,
+    coalescedCalls: 0,
+    retries: 0,
+    failures: {},
+  };
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+  private engine: Engine | undefined;
+  private engineLoad: Promise<Engine> | undefined;
+  private readonly loadOptions: (() => Promise<ClientOptions>) | undefined;
+
+  /**
+   * With options, a ready client. With a function answering options (e.g. after reading the saved settings),
+   * a client usable at once whose calls wait for that answer; a rejected answer fails the waiting calls and
+   * is asked again by the next call.
+   */
+  constructor(options: ClientOptions | (() => Promise<ClientOptions>)) {
+    if (typeof options === "function") this.loadOptions = options;
+    else this.engine = this.build(options);
+  }
+
+  private build(options: ClientOptions): Engine {
+    if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") throw new NotConfiguredError();
+    const baseUrl = checkBaseUrl(options.baseUrl);
+    const listener = options.onEvent;
+    const emit = (e: ClientEvent): void => {
+      try {
+        listener?.(e);
+      } catch {
+        // A failing listener must never fail a request.
+      }
+    };
+    const fetchFn = options.fetch ?? globalThis.fetch;
+    const now = options.now ?? Date.now;
+    const transport = new Transport({
+      baseUrl,
+      apiKey: options.apiKey.trim(),
+      // Called as a plain function: browsers reject fetch invoked as a method of another object.
+      fetch: (input, init) => fetchFn(input, init),
+      now,
+      sleep: options.sleep ?? delay,
+      random: options.random ?? Math.random,
+      timeoutMs: positiveInteger(options.timeoutMs ?? DEFAULTS.timeoutMs, "timeoutMs"),
+      retry: { ...DEFAULTS.retry, ...options.retry },
+      concurrency: positiveInteger(options.concurrency ?? DEFAULTS.concurrency, "concurrency"),
+      counters: this.counters,
+      emit,
+    });
+    const scope = `${accountTag(options.apiKey.trim())}@${baseUrl}`;
+    const cache = new DayCache({
+      clock: new RefreshDayClock(options.refreshDay ?? DEFAULTS.refreshDay),
+      now,
+      scope,
+      storage: options.storage,
+      storageKey: options.storageKey ?? DEFAULTS.storageKey,
+      maxEntries: positiveInteger(options.maxCacheEntries ?? DEFAULTS.maxCacheEntries, "maxCacheEntries"),
+      maxPersistChars: options.maxPersistChars ?? DEFAULTS.maxPersistChars,
+      persistDelayMs: options.persistDelayMs ?? DEFAULTS.persistDelayMs,
+      toValue,
+      emit,
+    });
+    const windowMs = Math.max(0, options.coalesceWindowMs ?? DEFAULTS.coalesceWindowMs);
+    return { transport, cache, scope, windowMs };
+  }
+
+  /** The engine once its options are known and its saved cache is loaded. */
+  private async ready(): Promise<Engine> {
+    let engine = this.engine;
+    if (!engine) {
+      const load = (this.engineLoad ??= this.loadOptions!().then((o) => (this.engine ??= this.build(o))));
+      try {
+        engine = await load;
+      } catch (error) {
+        if (this.engineLoad === load) this.engineLoad = undefined;
+        throw error;
+      }
+    }
+    await engine.cache.ready;
+    return engine;
+  }
+
+  /** One datapoint of a ticker for a fiscal year, quarter or TTM period. */
+  async datapoint(req: DatapointRequest): Promise<DatapointResult> {
+    const t = checkDatapointRequest(req);
+    const e = this.engine?.cache.loaded ? this.engine : await this.ready();
+    const day = e.cache.today();
+    const rel = datapointRel(t, t.name);
+    const all = t.dataset.allDatapointsMode;
+    const cached = e.cache.get(rel) ?? (all ? this.namesVerdict(e, datasetRel(t), t.name) : undefined);
+    const hit = cached && this.fromCache(cached);
+    if (hit) return this.datapointResult(e, hit, "cache", day, t);
+    if (all) {
+      const payload = await this.shared(datasetRel(t), () => this.fetchDataset(e, t), e.windowMs);
+      const index = payload.byName.get(t.name);
+      if (index === undefined) throw new DataPointNotFoundError();
+      const found = { record: payload.records[index]!, value: payload.values[index]! };
+      return this.datapointResult(e, found, "network", day, t);
+    }
+    const payload = await this.shared(rel, () => this.fetchDatapoint(e, t, rel));
+    return this.datapointResult(e, payload, "network", day, t);
+  }
+
+  /** Every datapoint of a dataset for a ticker and period, in the answer's (catalog) order. */
+  async dataset(req: DatasetRequest): Promise<DatasetResult> {
+    const t = checkDatasetRequest(req);
+    if (!t.dataset.allDatapointsMode) {
+      throw new InvalidArgumentError(
+        "dataset",
+        `dataset ${t.dataset.path} has no all-datapoints mode in the spec: ask for one datapoint at a time.`,
+      );
+    }
+    const e = await this.ready();
+    const refreshDay = e.cache.today();
+    const rel = datasetRel(t);
+    const url = e.transport.url(rel);
+    const group = e.cache.get(rel);
+    if (group?.kind === "missing") this.fromCache(group);
+    if (group?.kind === "names") {
+      const records = group.names.map((name) => e.cache.get(datapointRel(t, name)));
+      if (records.every((r) => r?.kind === "record")) {
+        this.counters.cacheHits++;
+        const hits = records as Extract<CacheValue, { kind: "record" }>[];
+        return {
+          records: hits.map((r) => r.record),
+          values: hits.map((r) => r.value),
+          source: "cache",
+          refreshDay,
+          url,
+        };
+      }
+    }
+    const payload = await this.shared(rel, () => this.fetchDataset(e, t));
+    return { records: [...payload.records], values: [...payload.values], source: "network", refreshDay, url };
+  }
+
+  /** Metadata of one datapoint name (always asked of the service: the catalog is cut off in places). */
+  async datapointInfo(name: string): Promise<ApiResult<MetadataRecord>> {
+    const n = checkName(name);
+    return this.cachedData(`datapoint/${encodeURIComponent(n)}`, decodeMetadata);
+  }
+
+  async datapointList(): Promise<ApiResult<MetadataRecord[]>> {
+    return this.cachedData("datapoint", decodeMetadataList);
+  }
+
+  async coverageList(type: string): Promise<ApiResult<CoverageItem[]>> {
+    return this.cachedData(`coverage/${checkSecurityType(type)}`, decodeCoverageList);
+  }
+
+  async security(type: string, ticker: string): Promise<ApiResult<SecurityRecord>> {
+    const rel = `coverage/${checkSecurityType(type)}/${encodeURIComponent(checkTicker(ticker))}`;
+    return this.cachedData(rel, decodeSecurity);
+  }
+
+  /** A sector or industry datapoint; CATEGORY_TYPE and MODEL_DATE stay text. */
+  async sector(req: SectorRequest): Promise<SectorResult> {
+    const t = checkSectorRequest(req);
+    const prior = t.priorYear === undefined ? "" : `&prior_year=${t.priorYear}`;
+    const rel = `sector/${encodeURIComponent(t.id)}?datapoint=${encodeURIComponent(t.name)}${prior}`;
+    const { data, ...meta } = await this.cachedData(rel, (results) => decodeSector(results, t.name));
+    return { ...meta, record: data, value: t.entry.text ? data.datavalue : toValue(data.datavalue) };
+  }
+
+  async ratings(ticker: string): Promise<ApiResult<RatingsRecord>> {
+    const n = checkTicker(ticker);
+    return this.cachedData(`ratings/component/${encodeURIComponent(n)}`, (results) =>
+      decodeRatings(results, n),
+    );
+  }
+
+  /**
+   * What `datapoint(req)` would request and whether the cache answers it now; throws as `datapoint` would,
+   * and NotConfiguredError before the client knows its settings.
+   */
+  planDatapoint(req: DatapointRequest): DatapointPlan {
+    const t = checkDatapointRequest(req);
+    const e = this.engine;
+    if (!e) throw new NotConfiguredError();
+    e.cache.today();
+    const rel = datapointRel(t, t.name);
+    const all = t.dataset.allDatapointsMode;
+    const cached =
+      e.cache.loaded &&
+      (e.cache.peek(rel) ?? (all ? this.namesVerdict(e, datasetRel(t), t.name) : undefined)) !== undefined;
+    return { url: e.transport.url(all ? datasetRel(t) : rel), cached, key: `${e.scope}/${rel}` };
+  }
+
+  /** Forgets every cached answer, or those about one ticker (or sector/industry id). */
+  invalidate(ticker?: string): void {
+    this.engine?.cache.invalidate(ticker === undefined ? undefined : checkTicker(ticker));
+  }
+
+  stats(): ClientStats {
+    const limiter = this.engine?.transport.limiter;
+    return {
+      ...this.counters,
+      failures: { ...this.counters.failures },
+      inFlight: limiter?.inFlight ?? 0,
+      queued: limiter?.queued ?? 0,
+      maxInFlight: limiter?.maxInFlight ?? 0,
+      cacheEntries: this.engine?.cache.size ?? 0,
+    };
+  }
+
+  /** Writes the cache to storage now (writes are otherwise batched). */
+  async flush(): Promise<void> {
+    await this.engine?.cache.flush();
+  }
+
+  /** Flushes and releases timers; the client should not be used afterwards. */
+  async close(): Promise<void> {
+    await this.engine?.cache.close();
+  }
+
+  /** After a miss of a datapoint's own entry: a cached whole-dataset answer may already say it does not exist. */
+  private namesVerdict(e: Engine, groupRel: string, name: string): CacheValue | undefined {
+    const group = e.cache.peek(groupRel);
+    if (group?.kind === "missing") return group;
+    if (group?.kind === "names" && !group.names.includes(name)) return MISSING_DATAPOINT;
+    return undefined;
+  }
+
+  /** A cached record (counted as a hit), a thrown remembered error, or undefined for an unusable entry. */
+  private fromCache(value: CacheValue): RecordPayload | undefined {
+    if (value.kind === "record") {
+      this.counters.cacheHits++;
+      return value;
+    }
+    if (value.kind === "missing") {
+      const error = rememberedError(value.error, value.message, value.status);
+      if (error) {
+        this.counters.cacheHits++;
+        throw error;
+      }
+    }
+    return undefined;
+  }
+
+  private datapointResult(
+    e: Engine,
+    found: RecordPayload,
+    source: Source,
+    refreshDay: string,
+    t: DatapointTarget,
+  ): DatapointResult {
+    const rel = t.dataset.allDatapointsMode ? datasetRel(t) : datapointRel(t, t.name);
+    return { value: found.value, record: found.record, source, refreshDay, url: e.transport.url(rel) };
+  }
+
+  /** Joins the request already scheduled or running for `key`, or starts one (after `windowMs`). */
+  private shared<T>(key: string, run: () => Promise<T>, windowMs = 0): Promise<T> {
+    const existing = this.inFlight.get(key);
+    if (existing) {
+      this.counters.coalescedCalls++;
+      return existing as Promise<T>;
+    }
+    const started = (windowMs > 0 ? delay(windowMs).then(run) : run()).finally(() =>
+      this.inFlight.delete(key),
+    );
+    this.inFlight.set(key, started);
+    return started;
+  }
+
+  /** GET + decode, remembering "does not exist" answers for the day; transient failures are never cached. */
+  private async request<T>(
+    e: Engine,
+    rel: string,
+    decode: (results: unknown) => T,
+  ): Promise<{ data: T; stamp: CacheStamp }> {
+    const stamp = e.cache.stamp();
+    try {
+      return { data: decode(await e.transport.get(rel)), stamp };
+    } catch (error) {
+      if (error instanceof FdqError && error.remembered) {
+        e.cache.set(
+          rel,
+          { kind: "missing", error: error.name, message: error.message, status: error.status },
+          stamp,
+        );
+      }
+      throw error;
+    }
+  }
+
+  private async fetchDataset(e: Engine, t: DatasetTarget): Promise<DatasetPayload> {
+    const rel = datasetRel(t);
+    const { data: records, stamp } = await this.request(e, rel, (results) => {
+      const list = decodeDatapointRecords(results, recordDefaults(t));
+      if (list.length === 0) throw new DataNotFoundError();
+      return freeze(list);
+    });
+    const values = records.map((r) => toValue(r.datavalue));
+    records.forEach((record, i) => {
+      e.cache.set(datapointRel(t, record.datapoint), { kind: "record", record, value: values[i]! }, stamp);
+    });
+    e.cache.set(rel, { kind: "names", names: records.map((r) => r.datapoint) }, stamp);
+    return { records, values, byName: new Map(records.map((r, i) => [r.datapoint, i])) };
+  }
+
+  private async fetchDatapoint(e: Engine, t: DatapointTarget, rel: string): Promise<RecordPayload> {
+    const { data: record, stamp } = await this.request(e, rel, (results) => {
+      const list = decodeDatapointRecords(results, recordDefaults(t));
+      const found = list.find((r) => r.datapoint === t.name) ?? list[0];
+      if (!found) throw new DataNotFoundError();
+      return freeze(found);
+    });
+    const found = { record, value: toValue(record.datavalue) };
+    e.cache.set(rel, { kind: "record", ...found }, stamp);
+    return found;
+  }
+
+  private async cachedData<T>(rel: string, decode: (results: unknown) => T): Promise<ApiResult<T>> {
+    const e = await this.ready();
+    const refreshDay = e.cache.today();
+    const url = e.transport.url(rel);
+    const cached = e.cache.get(rel);
+    if (cached?.kind === "json") {
+      this.counters.cacheHits++;
+      return { data: cached.data as T, source: "cache", refreshDay, url };
+    }
+    if (cached) this.fromCache(cached);
+    const data = await this.shared(rel, async () => {
+      const { data: fresh, stamp } = await this.request(e, rel, (results) => freeze(decode(results)));
+      e.cache.set(rel, { kind: "json", data: fresh }, stamp);
+      return fresh;
+    });
+    return { data, source: "network", refreshDay, url };
+  }
+}
+
+const MISSING_DATAPOINT: CacheValue = {
+  kind: "missing",
+  error: "DataPointNotFoundError",
+  message: new DataPointNotFoundError().message,
+  status: 404,
+};

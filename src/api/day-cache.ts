@@ -1,0 +1,259 @@
+// The refresh-day cache: in memory (LRU-bounded, only the current refresh day) and persisted through a
+// storage adapter in debounced, size-bounded, chunked writes. Keys are relative request URLs; the base
+// URL and the account tag are the cache's scope, written once into the store and checked when loading.
+import { decodeValue, encodeValue, keyTicker, type CacheValue } from "./cache-codec";
+import type { RefreshDayClock } from "./refresh-day";
+import type { CacheStorageAdapter } from "./storage";
+import type { ClientEvent } from "./types";
+
+export interface DayCacheOptions {
+  clock: RefreshDayClock;
+  now: () => number;
+  /** `${accountTag}@${baseUrl}`: a store with another scope belongs to another account or service. */
+  scope: string;
+  storage: CacheStorageAdapter | undefined;
+  storageKey: string;
+  maxEntries: number;
+  maxPersistChars: number;
+  persistDelayMs: number;
+  toValue: (datavalue: string) => number | string;
+  emit: (e: ClientEvent) => void;
+}
+
+/** Taken when a request starts; its answer is stored only if the day and the invalidation count still match. */
+export interface CacheStamp {
+  day: string;
+  generation: number;
+}
+
+const FORMAT_VERSION = 1;
+const CHUNK_CHARS = 1_000_000;
+
+interface StoreMeta {
+  v: number;
+  scope: string;
+  day: string;
+  gen: number;
+  chunks: number;
+}
+
+const isMeta = (m: unknown): m is StoreMeta => {
+  const o = m as Partial<StoreMeta> | null;
+  return (
+    typeof o === "object" &&
+    o !== null &&
+    o.v === FORMAT_VERSION &&
+    typeof o.scope === "string" &&
+    typeof o.day === "string" &&
+    Number.isInteger(o.gen) &&
+    Number.isInteger(o.chunks)
+  );
+};
+
+export class DayCache {
+  private entries = new Map<string, CacheValue>();
+  private readonly serialized = new WeakMap<CacheValue, string>();
+  private day: string;
+  private generation = 0;
+  private dirty = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private writing: Promise<void> = Promise.resolve();
+  private storedMeta: StoreMeta | undefined;
+  loaded = false;
+  readonly ready: Promise<void>;
+
+  constructor(private readonly o: DayCacheOptions) {
+    this.day = o.clock.label(o.now());
+    this.ready = this.load().finally(() => {
+      this.loaded = true;
+    });
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The current refresh day; entering a new one drops the previous day's entries. */
+  today(): string {
+    const day = this.o.clock.label(this.o.now());
+    if (day !== this.day) {
+      this.day = day;
+      this.entries.clear();
+      this.markDirty();
+    }
+    return day;
+  }
+
+  stamp(): CacheStamp {
+    return { day: this.today(), generation: this.generation };
+  }
+
+  get(rel: string): CacheValue | undefined {
+    const value = this.entries.get(rel);
+    if (value !== undefined) {
+      // Map keeps insertion order: re-inserting makes it the most recently used.
+      this.entries.delete(rel);
+      this.entries.set(rel, value);
+    }
+    return value;
+  }
+
+  /** Reads without counting as a use (plans and estimates must not reorder the LRU). */
+  peek(rel: string): CacheValue | undefined {
+    return this.entries.get(rel);
+  }
+
+  /** Stores `value` unless the day changed or the cache was invalidated since `stamp` was taken. */
+  set(rel: string, value: CacheValue, stamp: CacheStamp): void {
+    if (stamp.generation !== this.generation || stamp.day !== this.today()) return;
+    this.entries.delete(rel);
+    this.entries.set(rel, value);
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.o.maxEntries) break;
+      this.entries.delete(oldest);
+    }
+    this.markDirty();
+  }
+
+  /** Forgets everything, or every entry about one ticker (or sector id). */
+  invalidate(ticker?: string): void {
+    this.generation++;
+    if (ticker === undefined) this.entries.clear();
+    else for (const rel of [...this.entries.keys()]) if (keyTicker(rel) === ticker) this.entries.delete(rel);
+    this.markDirty();
+  }
+
+  /** Writes pending changes now. */
+  async flush(): Promise<void> {
+    await this.ready;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.dirty) await this.persist();
+    await this.writing;
+  }
+
+  /** Flushes and stops the write timer. */
+  async close(): Promise<void> {
+    await this.flush();
+  }
+
+  private markDirty(): void {
+    this.dirty = true;
+    if (!this.o.storage || this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.persist();
+    }, this.o.persistDelayMs);
+    // A pending cache write must not keep a Node process (CLI, tests) alive.
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  private warn(message: string): void {
+    this.o.emit({ type: "cache-warning", message });
+  }
+
+  private async load(): Promise<void> {
+    const { storage, storageKey } = this.o;
+    if (!storage) return;
+    let meta: unknown;
+    try {
+      const text = await storage.get(storageKey);
+      if (text === null || text === undefined) return;
+      meta = JSON.parse(text);
+    } catch (e) {
+      this.warn(`The saved FDQ cache could not be read and was discarded (${(e as Error).message}).`);
+      return;
+    }
+    if (!isMeta(meta)) {
+      this.warn("The saved FDQ cache has an unknown format and was discarded.");
+      return;
+    }
+    this.storedMeta = meta;
+    if (meta.scope !== this.o.scope) {
+      this.warn("The saved FDQ cache belongs to another API key or base URL and was discarded.");
+      return;
+    }
+    if (meta.day !== this.today()) return; // an earlier refresh day: stale by design, not an error
+    const loaded = new Map<string, CacheValue>();
+    try {
+      for (let i = 0; i < meta.chunks; i++) {
+        const text = await storage.get(`${storageKey}.${meta.gen}.${i}`);
+        if (typeof text !== "string") throw new Error(`part ${i} is missing`);
+        const items: unknown = JSON.parse(text);
+        if (!Array.isArray(items)) throw new Error(`part ${i} is not a list`);
+        for (const item of items) {
+          const [rel, encoded] = Array.isArray(item) ? (item as unknown[]) : [];
+          const value = typeof rel === "string" ? decodeValue(rel, encoded, this.o.toValue) : undefined;
+          if (typeof rel !== "string" || !value) throw new Error(`part ${i} holds an unreadable entry`);
+          loaded.set(rel, value);
+        }
+      }
+    } catch (e) {
+      this.warn(`The saved FDQ cache is damaged and was discarded (${(e as Error).message}).`);
+      return;
+    }
+    // Calls made while loading win over the store; the store's older entries go first in LRU order.
+    for (const [rel, value] of this.entries) loaded.set(rel, value);
+    this.entries = loaded;
+    this.o.emit({ type: "cache-loaded", entries: loaded.size, refreshDay: meta.day });
+  }
+
+  private persist(): Promise<void> {
+    const run = this.writing.then(() => this.write());
+    this.writing = run.catch((e: unknown) => {
+      this.warn(`The FDQ cache could not be saved (${(e as Error).message}).`);
+    });
+    return this.writing;
+  }
+
+  private async write(): Promise<void> {
+    const { storage, storageKey } = this.o;
+    if (!storage) return;
+    await this.ready;
+    this.dirty = false;
+    const day = this.today();
+    const { chunks, entries } = this.encodeChunks();
+    const gen = (this.storedMeta?.gen ?? 0) + 1;
+    for (const [i, chunk] of chunks.entries()) await storage.set(`${storageKey}.${gen}.${i}`, chunk);
+    const meta: StoreMeta = { v: FORMAT_VERSION, scope: this.o.scope, day, gen, chunks: chunks.length };
+    await storage.set(storageKey, JSON.stringify(meta));
+    const old = this.storedMeta;
+    this.storedMeta = meta;
+    if (old) for (let i = 0; i < old.chunks; i++) await storage.remove(`${storageKey}.${old.gen}.${i}`);
+    const chars = chunks.reduce((n, c) => n + c.length, 0);
+    this.o.emit({ type: "cache-persisted", entries, chars });
+  }
+
+  /** The most recently used entries that fit the size budget, oldest first, in chunks of JSON arrays. */
+  private encodeChunks(): { chunks: string[]; entries: number } {
+    const all = [...this.entries];
+    const kept: string[] = [];
+    let chars = 0;
+    for (let i = all.length - 1; i >= 0; i--) {
+      const [rel, value] = all[i]!;
+      let text = this.serialized.get(value);
+      if (text === undefined) {
+        text = JSON.stringify([rel, encodeValue(rel, value)]);
+        this.serialized.set(value, text);
+      }
+      if (chars + text.length + 1 > this.o.maxPersistChars) break;
+      chars += text.length + 1;
+      kept.push(text);
+    }
+    kept.reverse();
+    const chunks: string[] = [];
+    let current: string[] = [];
+    let size = 0;
+    for (const text of kept) {
+      if (size + text.length > CHUNK_CHARS && current.length > 0) {
+        chunks.push(`[${current.join(",")}]`);
+        current = [];
+        size = 0;
+      }
+      current.push(text);
+      size += text.length + 1;
+    }
+    if (current.length > 0) chunks.push(`[${current.join(",")}]`);
+    return { chunks, entries: kept.length };
+  }
+}

@@ -1,0 +1,204 @@
+// From response text to typed records, surviving every variation of wire-notes.md: the envelope's body as
+// an object or a JSON string, gateway bodies that are not the envelope, HTML pages, nulls, missing and
+// extra fields.
+import { RATING_FIELDS, type PeriodType } from "../catalog";
+import { BadResponseError } from "./errors";
+import type {
+  CoverageItem,
+  DatapointRecord,
+  MetadataRecord,
+  RatingsRecord,
+  SecurityRecord,
+  SectorRecord,
+} from "./types";
+
+type JsonObject = Record<string, unknown>;
+
+const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** What a body that is not JSON looks like, for messages ("an HTML page"). */
+export function describeBody(text: string, contentType: string | null): string {
+  const trimmed = text.trimStart();
+  if (trimmed === "") return "an empty body";
+  if (/html/i.test(contentType ?? "") || /^<(!doctype|html|head|body)/i.test(trimmed)) {
+    const title = /<title[^>]*>([^<]{1,120})<\/title>/i.exec(trimmed)?.[1]?.trim();
+    return title ? `an HTML page "${title}"` : "an HTML page";
+  }
+  return "text that is not JSON";
+}
+
+export function parseJson(text: string): { json: unknown } | undefined {
+  try {
+    return { json: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `message` of an error body: a gateway's `{message}` or an envelope whose body holds one. */
+export function errorMessageOf(json: unknown): string | undefined {
+  if (!isObject(json)) return undefined;
+  if (typeof json.message === "string") return json.message;
+  const body = typeof json.body === "string" ? parseJson(json.body)?.json : json.body;
+  return isObject(body) && typeof body.message === "string" ? body.message : undefined;
+}
+
+export type Envelope =
+  | { ok: true; results: unknown }
+  /** An envelope that carries a failure status inside a 2xx answer. */
+  | { ok: false; status: number; message: string | undefined };
+
+export function decodeEnvelope(json: unknown): Envelope {
+  if (!isObject(json)) throw new BadResponseError("the answer is not a JSON object");
+  let body: unknown = json;
+  if ("body" in json) {
+    body = json.body;
+    if (typeof body === "string") {
+      const parsed = parseJson(body);
+      if (!parsed) throw new BadResponseError("the envelope's body is not JSON");
+      body = parsed.json;
+    }
+  }
+  const status = typeof json.statusCode === "number" ? json.statusCode : 200;
+  if (status < 200 || status > 299) return { ok: false, status, message: errorMessageOf(body) };
+  if (!isObject(body) || !("results" in body)) throw new BadResponseError("the answer holds no results");
+  return { ok: true, results: body.results };
+}
+
+const text = (v: unknown, fallback = ""): string =>
+  typeof v === "string" ? v : typeof v === "number" ? String(v) : fallback;
+
+/** Coverage text fields: null (production) and "NA" (spec) both mean "none" (wire-notes 3). */
+const textOrNA = (v: unknown): string => (v === null || v === undefined ? "NA" : text(v, "NA"));
+
+const integer = (v: unknown, fallback: number): number => {
+  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
+  return typeof n === "number" && Number.isInteger(n) ? n : fallback;
+};
+
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * Decimal text to the nearest double (Number() rounds correctly, also for 17 fraction digits); text that is
+ * not a decimal number (dates, labels) stays text.
+ */
+export function toValue(datavalue: string): number | string {
+  return DECIMAL.test(datavalue) ? Number(datavalue) : datavalue;
+}
+
+const asList = (results: unknown): unknown[] =>
+  Array.isArray(results) ? results : results === undefined || results === null ? [] : [results];
+
+function datavalueOf(raw: JsonObject): string {
+  const v = raw.datavalue;
+  if (typeof v === "string") return v.trim();
+  if (typeof v === "number") return String(v);
+  throw new BadResponseError(`datapoint ${text(raw.datapoint, "?")} has no datavalue`);
+}
+
+const PERIOD_TYPES = new Set<string>(["ANNUAL", "QUARTERLY", "TTM"]);
+
+export interface RecordDefaults {
+  ticker: string;
+  year: number;
+  period: number;
+  periodtype: PeriodType;
+}
+
+/** Datapoint records from `results` (an array, or one object as fundamentals answer in single mode). */
+export function decodeDatapointRecords(results: unknown, defaults: RecordDefaults): DatapointRecord[] {
+  return asList(results).map((raw) => {
+    if (!isObject(raw) || typeof raw.datapoint !== "string") {
+      throw new BadResponseError("a result is not a datapoint record");
+    }
+    const periodtype = text(raw.periodtype).toUpperCase();
+    const record: DatapointRecord = {
+      ticker: text(raw.ticker, defaults.ticker),
+      year: integer(raw.year, defaults.year),
+      period: integer(raw.period, defaults.period),
+      periodtype: PERIOD_TYPES.has(periodtype) ? (periodtype as PeriodType) : defaults.periodtype,
+      periodstring: text(raw.periodstring, defaults.periodtype),
+      datapoint: raw.datapoint.trim().toUpperCase(),
+      datavalue: datavalueOf(raw),
+    };
+    if (typeof raw.filingtype === "string") record.filingtype = raw.filingtype;
+    return record;
+  });
+}
+
+function metadataRecord(raw: unknown): MetadataRecord {
+  if (!isObject(raw)) throw new BadResponseError("a result is not a datapoint metadata record");
+  const name = text(raw.name) || text(raw.api_data_key_name);
+  if (!name) throw new BadResponseError("a datapoint metadata record has no name");
+  return { name, description: text(raw.description), endpoints: text(raw.endpoints) };
+}
+
+export const decodeMetadataList = (results: unknown): MetadataRecord[] => asList(results).map(metadataRecord);
+
+export function decodeMetadata(results: unknown): MetadataRecord {
+  const [first] = decodeMetadataList(results);
+  if (!first) throw new BadResponseError("the answer holds no datapoint metadata");
+  return first;
+}
+
+/** Fields of a coverage list item, in the spec's order. */
+export const COVERAGE_FIELDS = [
+  "ticker",
+  "name",
+  "type",
+  "sector",
+  "last_trade_date",
+] as const satisfies readonly (keyof CoverageItem)[];
+
+/** Fields of a single-security coverage record, in the spec's order. */
+export const SECURITY_FIELDS = [
+  ...COVERAGE_FIELDS,
+  "sector_name",
+  "subsector",
+  "subsector_name",
+  "industry",
+  "industry_name",
+  "subindustry",
+  "subindustry_name",
+] as const satisfies readonly (keyof SecurityRecord)[];
+
+function pick<K extends string>(raw: unknown, fields: readonly K[]): Record<K, string> {
+  if (!isObject(raw)) throw new BadResponseError("a result is not a coverage record");
+  const out = {} as Record<K, string>;
+  for (const f of fields) out[f] = textOrNA(raw[f]);
+  return out;
+}
+
+export const decodeCoverageList = (results: unknown): CoverageItem[] =>
+  asList(results).map((raw) => pick(raw, COVERAGE_FIELDS));
+
+export function decodeSecurity(results: unknown): SecurityRecord {
+  const [first] = asList(results);
+  if (first === undefined) throw new BadResponseError("the answer holds no coverage record");
+  return pick(first, SECURITY_FIELDS);
+}
+
+export function decodeSector(results: unknown, name: string): SectorRecord {
+  const list = asList(results).filter(isObject);
+  const raw = list.find((r) => text(r.datapoint).toUpperCase() === name) ?? list[0];
+  if (!raw) throw new BadResponseError("the answer holds no sector record");
+  return {
+    ticker: text(raw.ticker),
+    name: text(raw.name),
+    prior_year: integer(raw.prior_year, 0),
+    datapoint: text(raw.datapoint, name).toUpperCase(),
+    datavalue: datavalueOf(raw),
+  };
+}
+
+export function decodeRatings(results: unknown, ticker: string): RatingsRecord {
+  const [raw] = asList(results);
+  if (!isObject(raw)) throw new BadResponseError("the answer holds no ratings record");
+  const ratings: Record<string, number> = {};
+  for (const { field } of RATING_FIELDS) {
+    if (field === "name") continue;
+    const n = integer(raw[field], Number.NaN);
+    if (!Number.isNaN(n)) ratings[field] = n;
+  }
+  return { ticker: text(raw.ticker, ticker), name: text(raw.name), ratings };
+}

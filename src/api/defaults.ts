@@ -1,0 +1,28 @@
+// Every default of the request module in one place; README "The request module" explains each choice.
+import type { RefreshDayBoundary, RetryOptions } from "./types";
+
+export const DEFAULTS = {
+  /** Long enough to gather one Excel calculation batch, short enough to go unnoticed. */
+  coalesceWindowMs: 4,
+  /** The browsers' HTTP/1.1 connections per host; more only queues inside the webview. */
+  concurrency: 6,
+  /** Below the 60 s after which some Excel platforms fail a fetch. */
+  timeoutMs: 30_000,
+  retry: {
+    attempts: 4,
+    baseDelayMs: 500,
+    maxDelayMs: 8_000,
+    maxRetryAfterMs: 30_000,
+    maxElapsedMs: 45_000,
+  } satisfies RetryOptions,
+  /**
+   * The service refreshes its datasets daily (US vendor, overnight US time): 06:00 New York is after that
+   * refresh and before the US trading day, so a day's workbook sees one consistent snapshot.
+   */
+  refreshDay: { hour: 6, minute: 0, timeZone: "America/New_York" } satisfies RefreshDayBoundary,
+  maxCacheEntries: 200_000,
+  /** OfficeRuntime.storage holds 10 MB per domain, shared with other add-ins: stay well below. */
+  maxPersistChars: 4_000_000,
+  persistDelayMs: 2_000,
+  storageKey: "fdq.cache",
+} as const;

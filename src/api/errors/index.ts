@@ -1,0 +1,17 @@
+export { FdqError, type FdqErrorOptions } from "./fdq-error";
+export { EXCEL_ERRORS, type ExcelErrorCode, type FdqErrorName } from "./excel-errors";
+export { InvalidArgumentError } from "./invalid-argument-error";
+export { InvalidSecurityTypeError } from "./invalid-security-type-error";
+export { InvalidPriorYearError } from "./invalid-prior-year-error";
+export { DataPointNotFoundError } from "./data-point-not-found-error";
+export { SectorDataPointNotFoundError } from "./sector-data-point-not-found-error";
+export { DataNotFoundError } from "./data-not-found-error";
+export { RatingNotFoundError } from "./rating-not-found-error";
+export { UnauthorizedError } from "./unauthorized-error";
+export { NotConfiguredError } from "./not-configured-error";
+export { RateLimitedError } from "./rate-limited-error";
+export { ServiceUnavailableError } from "./service-unavailable-error";
+export { NetworkError } from "./network-error";
+export { TimeoutError } from "./timeout-error";
+export { BadResponseError } from "./bad-response-error";
+export { ServiceError } from "./service-error";

@@ -1,0 +1,24 @@
+// The request module's public surface. storage-file.ts (Node only) is imported directly by the CLI.
+export { FdqClient } from "./client";
+export * from "./errors";
+export * from "./types";
+export { DEFAULTS } from "./defaults";
+export { MemoryStorage, officeStorage, type CacheStorageAdapter, type OfficeStorageLike } from "./storage";
+export {
+  checkBaseUrl,
+  loadSettings,
+  saveSettings,
+  DEFAULT_BASE_URL,
+  SETTINGS_KEY,
+  type FdqSettings,
+} from "./settings";
+export {
+  configureSharedClient,
+  getSharedClient,
+  officeRuntimeStorage,
+  onSharedClientEvent,
+  resetSharedClient,
+} from "./runtime";
+export { RefreshDayClock } from "./refresh-day";
+export { accountTag } from "./account-tag";
+export { COVERAGE_FIELDS, SECURITY_FIELDS, toValue } from "./decode";

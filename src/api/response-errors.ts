@@ -1,0 +1,69 @@
+// The one place that turns a failed HTTP answer into an error class (status + message, wire-notes 4 and 9),
+// and that rebuilds a remembered "does not exist" answer from the cache.
+import { SPEC_ERRORS, type SpecErrorName } from "../catalog";
+import {
+  DataNotFoundError,
+  DataPointNotFoundError,
+  FdqError,
+  InvalidPriorYearError,
+  InvalidSecurityTypeError,
+  RateLimitedError,
+  RatingNotFoundError,
+  SectorDataPointNotFoundError,
+  ServiceError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  type FdqErrorOptions,
+} from "./errors";
+
+type SpecErrorClass = new (message?: string, options?: FdqErrorOptions) => FdqError;
+
+const SPEC_ERROR_CLASSES: Record<SpecErrorName, SpecErrorClass> = {
+  DataPointNotFound: DataPointNotFoundError,
+  InvalidSecurityType: InvalidSecurityTypeError,
+  SectorDataPointNotFound: SectorDataPointNotFoundError,
+  InvalidPriorYear: InvalidPriorYearError,
+  DataNotFound: DataNotFoundError,
+  RatingNotFound: RatingNotFoundError,
+};
+
+const SPEC_BY_STATUS_AND_MESSAGE = new Map(
+  Object.entries(SPEC_ERRORS).map(([name, e]) => [`${e.status} ${e.message}`, name as SpecErrorName]),
+);
+
+export interface FailedAnswer {
+  status: number;
+  /** The `message` of a JSON error body, when there was one. */
+  message: string | undefined;
+  /** What the body was when it had no message (e.g. "an HTML page"); for 5xx messages. */
+  detail: string;
+  retryAfterMs: number | undefined;
+}
+
+export function errorFromAnswer(answer: FailedAnswer): FdqError {
+  const { status, message, retryAfterMs } = answer;
+  if (status === 401 || status === 403) return new UnauthorizedError(status);
+  if (status === 429) return new RateLimitedError({ retryAfterMs });
+  if (status >= 500) return new ServiceUnavailableError(status, message ?? answer.detail, { retryAfterMs });
+  const spec =
+    message === undefined ? undefined : SPEC_BY_STATUS_AND_MESSAGE.get(`${status} ${message.trim()}`);
+  if (spec) return new SPEC_ERROR_CLASSES[spec](message?.trim(), { status });
+  const fallback = `The FDQ service answered ${status} with ${answer.detail}. Check the base URL in the FDQ task pane.`;
+  return new ServiceError(status, message ?? fallback, { status });
+}
+
+const REMEMBERED_BY_NAME = new Map<string, SpecErrorClass>(
+  Object.values(SPEC_ERROR_CLASSES).map((cls) => [new cls().name, cls]),
+);
+
+/** A fresh error of a remembered class, or undefined when the name is not a remembered "does not exist" class. */
+export function rememberedError(
+  name: string,
+  message: string,
+  status: number | undefined,
+): FdqError | undefined {
+  const cls = REMEMBERED_BY_NAME.get(name);
+  if (!cls) return undefined;
+  const error = new cls(message, { status });
+  return error.remembered ? error : undefined;
+}

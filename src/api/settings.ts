@@ -1,0 +1,71 @@
+// The user's connection settings (base URL and API key), kept in a key-value store such as
+// OfficeRuntime.storage (Excel) or a file (CLI). This store is the only place the key is written.
+import { InvalidArgumentError } from "./errors";
+import type { CacheStorageAdapter } from "./storage";
+
+export interface FdqSettings {
+  /** Includes the version prefix, e.g. https://api.newconstructs.com/v1. */
+  baseUrl: string;
+  apiKey: string;
+}
+
+export const SETTINGS_KEY = "fdq.settings";
+
+/** The vendor's production service (wire-notes 1): only the starting value of an editable setting. */
+export const DEFAULT_BASE_URL = "https://api.newconstructs.com/v1";
+
+const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Checks a base URL and answers it without a trailing slash. https is required except for localhost and
+ * 127.0.0.1 (the sandbox), so the key never crosses a network in clear text.
+ */
+export function checkBaseUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(typeof url === "string" ? url.trim() : "");
+  } catch {
+    throw new InvalidArgumentError("baseUrl", `baseUrl "${url}" is not a URL.`);
+  }
+  const local = LOCAL_HOSTS.has(parsed.hostname);
+  if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && local)) {
+    throw new InvalidArgumentError(
+      "baseUrl",
+      "baseUrl must start with https:// (http:// is allowed only for localhost and 127.0.0.1).",
+    );
+  }
+  if (parsed.username || parsed.password || parsed.search || parsed.hash) {
+    throw new InvalidArgumentError(
+      "baseUrl",
+      "baseUrl must not carry a user name, password, query or fragment.",
+    );
+  }
+  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}`;
+}
+
+/** Saved settings, or the defaults (production URL, no key) when none are saved or they are unreadable. */
+export async function loadSettings(storage: CacheStorageAdapter): Promise<FdqSettings> {
+  const defaults: FdqSettings = { baseUrl: DEFAULT_BASE_URL, apiKey: "" };
+  let saved: Partial<Record<keyof FdqSettings, unknown>>;
+  try {
+    const text = await storage.get(SETTINGS_KEY);
+    if (!text) return defaults;
+    saved = JSON.parse(text) as typeof saved;
+  } catch {
+    return defaults;
+  }
+  return {
+    baseUrl: typeof saved?.baseUrl === "string" ? saved.baseUrl : defaults.baseUrl,
+    apiKey: typeof saved?.apiKey === "string" ? saved.apiKey : defaults.apiKey,
+  };
+}
+
+/** Validates (InvalidArgumentError for a bad base URL), normalises and saves; answers what was saved. */
+export async function saveSettings(
+  storage: CacheStorageAdapter,
+  settings: FdqSettings,
+): Promise<FdqSettings> {
+  const clean: FdqSettings = { baseUrl: checkBaseUrl(settings.baseUrl), apiKey: settings.apiKey.trim() };
+  await storage.set(SETTINGS_KEY, JSON.stringify(clean));
+  return clean;
+}

@@ -1,0 +1,68 @@
+// CLI cache/settings store: one JSON file of key -> string, replaced atomically (temp file + rename).
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import type { CacheStorageAdapter } from "./storage";
+
+export class FileStorage implements CacheStorageAdapter {
+  private items: Map<string, string> | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(readonly file: string) {}
+
+  /**
+   * A file that is not a JSON object of strings throws once (so the caller can warn) and then counts as
+   * empty: the next write replaces it.
+   */
+  async get(key: string): Promise<string | null> {
+    return (await this.load()).get(key) ?? null;
+  }
+
+  async set(key: string, value: string): Promise<void> {
+    (await this.loadForWrite()).set(key, value);
+    await this.save();
+  }
+
+  async remove(key: string): Promise<void> {
+    const items = await this.loadForWrite();
+    if (items.delete(key)) await this.save();
+  }
+
+  private async load(): Promise<Map<string, string>> {
+    if (this.items) return this.items;
+    let text: string;
+    try {
+      text = await fs.readFile(this.file, "utf8");
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return (this.items = new Map());
+      throw e;
+    }
+    this.items = new Map();
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      throw new Error(`${this.file} does not hold a JSON object`);
+    }
+    for (const [k, v] of Object.entries(parsed)) if (typeof v === "string") this.items.set(k, v);
+    return this.items;
+  }
+
+  private async loadForWrite(): Promise<Map<string, string>> {
+    try {
+      return await this.load();
+    } catch {
+      // load() has already reset the items to empty; the write below replaces the unreadable file.
+      return (this.items ??= new Map());
+    }
+  }
+
+  private save(): Promise<void> {
+    const next = this.writing.then(async () => {
+      const items = this.items ?? new Map<string, string>();
+      await fs.mkdir(path.dirname(this.file), { recursive: true });
+      const temp = `${this.file}.${process.pid}.${Date.now()}.tmp`;
+      await fs.writeFile(temp, JSON.stringify(Object.fromEntries(items)), { encoding: "utf8", mode: 0o600 });
+      await fs.rename(temp, this.file);
+    });
+    this.writing = next.catch(() => undefined);
+    return next;
+  }
+}

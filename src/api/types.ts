@@ -1,0 +1,185 @@
+// Public shapes of the request module: options, requests, decoded records, results, events, counters.
+import type { PeriodType, SecurityType } from "../catalog";
+import type { CacheStorageAdapter } from "./storage";
+
+export interface RetryOptions {
+  /** Most attempts per request, the first included. */
+  attempts: number;
+  /** Backoff ceiling of the first retry; it doubles per retry (full jitter: the delay is random below it). */
+  baseDelayMs: number;
+  /** Ceiling of one backoff delay. */
+  maxDelayMs: number;
+  /** Longest Retry-After that is honoured; a longer one ends the request with its error. */
+  maxRetryAfterMs: number;
+  /** No retry starts when it would end later than this after the first attempt began. */
+  maxElapsedMs: number;
+}
+
+export interface RefreshDayBoundary {
+  hour: number;
+  minute: number;
+  /** IANA time zone, e.g. "America/New_York". */
+  timeZone: string;
+}
+
+export interface ClientOptions {
+  /** Includes the version prefix, e.g. "https://api.newconstructs.com/v1". */
+  baseUrl: string;
+  apiKey: string;
+  fetch?: typeof fetch;
+  /** Clock in ms since the epoch; decides the refresh day and Retry-After dates. */
+  now?: () => number;
+  /** Waits between retries; injected by tests to skip real waiting. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Jitter source in [0, 1). */
+  random?: () => number;
+  storage?: CacheStorageAdapter;
+  coalesceWindowMs?: number;
+  concurrency?: number;
+  timeoutMs?: number;
+  retry?: Partial<RetryOptions>;
+  refreshDay?: RefreshDayBoundary;
+  /** Most entries kept in memory (least recently used go first). */
+  maxCacheEntries?: number;
+  /** Most characters the persisted cache may take (OfficeRuntime.storage holds 10 MB per domain). */
+  maxPersistChars?: number;
+  /** Delay that batches cache writes to storage. */
+  persistDelayMs?: number;
+  /** Storage key prefix of the persisted cache. */
+  storageKey?: string;
+  onEvent?: (e: ClientEvent) => void;
+}
+
+export interface DatapointRequest {
+  ticker: string;
+  /** Full path ("metrics/roic") or unique last part ("roic"), any case. */
+  dataset: string;
+  name: string;
+  year: number;
+  quarter?: number | null;
+  ttm?: number | null;
+}
+
+export type DatasetRequest = Omit<DatapointRequest, "name">;
+
+export interface SectorRequest {
+  /** Sector or industry identifier, e.g. "TECHNOLOGYSEC". */
+  id: string;
+  /** Sector datapoint name. */
+  name: string;
+  priorYear?: number | null;
+}
+
+export interface DatapointRecord {
+  ticker: string;
+  year: number;
+  period: number;
+  periodtype: PeriodType;
+  periodstring: string;
+  datapoint: string;
+  /** Decimal text as sent. */
+  datavalue: string;
+  filingtype?: string;
+}
+
+export interface MetadataRecord {
+  name: string;
+  description: string;
+  /** Comma-separated endpoint groups. */
+  endpoints: string;
+}
+
+export interface CoverageItem {
+  ticker: string;
+  name: string;
+  type: string;
+  sector: string;
+  last_trade_date: string;
+}
+
+export interface SecurityRecord extends CoverageItem {
+  sector_name: string;
+  subsector: string;
+  subsector_name: string;
+  industry: string;
+  industry_name: string;
+  subindustry: string;
+  subindustry_name: string;
+}
+
+export interface SectorRecord {
+  ticker: string;
+  name: string;
+  prior_year: number;
+  datapoint: string;
+  datavalue: string;
+}
+
+export interface RatingsRecord {
+  ticker: string;
+  name: string;
+  /** Rating fields present in the answer (1 best .. 5 worst), keyed by record field name. */
+  ratings: Record<string, number>;
+}
+
+export type Source = "network" | "cache";
+
+interface ResultBase {
+  source: Source;
+  /** Refresh day (YYYY-MM-DD) the answer belongs to. */
+  refreshDay: string;
+  /** URL of the request that produced the answer, without the key. */
+  url: string;
+}
+
+export interface DatapointResult extends ResultBase {
+  value: number | string;
+  record: DatapointRecord;
+}
+
+export interface DatasetResult extends ResultBase {
+  records: DatapointRecord[];
+  values: (number | string)[];
+}
+
+export interface SectorResult extends ResultBase {
+  value: number | string;
+  record: SectorRecord;
+}
+
+export interface ApiResult<T> extends ResultBase {
+  data: T;
+}
+
+export interface DatapointPlan {
+  url: string;
+  cached: boolean;
+  key: string;
+}
+
+export interface ClientStats {
+  /** HTTP requests sent, retries included. */
+  requestsSent: number;
+  cacheHits: number;
+  /** Calls answered by a request another call had already started or scheduled. */
+  coalescedCalls: number;
+  retries: number;
+  /** Requests that failed in the end, by error class name. */
+  failures: Record<string, number>;
+  inFlight: number;
+  queued: number;
+  /** Most requests ever open at once. */
+  maxInFlight: number;
+  cacheEntries: number;
+}
+
+export type ClientEvent =
+  | { type: "request"; url: string; attempt: number }
+  | { type: "response"; url: string; status: number; ms: number }
+  | { type: "retry"; url: string; attempt: number; delayMs: number; reason: string }
+  | { type: "failure"; url: string; error: string; message: string }
+  | { type: "cache-loaded"; entries: number; refreshDay: string }
+  | { type: "cache-persisted"; entries: number; chars: number }
+  | { type: "cache-warning"; message: string };
+
+export type { SecurityType };

@@ -1,0 +1,171 @@
+// Argument checks made before any request. Each returns the normalised argument or throws the spec's
+// error (name and message) where the spec has one, else InvalidArgumentError naming the argument.
+import {
+  DATASETS,
+  PERIOD_BOUNDS,
+  SECURITY_TYPES,
+  findDatapoint,
+  findDataset,
+  findSectorDatapoint,
+  type Dataset,
+  type PeriodType,
+  type SectorDatapoint,
+  type SecurityType,
+} from "../catalog";
+import {
+  DataPointNotFoundError,
+  InvalidArgumentError,
+  InvalidPriorYearError,
+  InvalidSecurityTypeError,
+  SectorDataPointNotFoundError,
+} from "./errors";
+import type { DatapointRequest, DatasetRequest, SectorRequest } from "./types";
+
+export interface Period {
+  /** Query-string tail after year, e.g. "" or "&quarter=2". */
+  query: string;
+  /** The record fields the service answers for this period (spec rules 1-3). */
+  period: number;
+  periodtype: PeriodType;
+}
+
+export interface DatasetTarget {
+  dataset: Dataset;
+  ticker: string;
+  year: number;
+  period: Period;
+}
+
+export interface DatapointTarget extends DatasetTarget {
+  name: string;
+}
+
+export interface SectorTarget {
+  id: string;
+  name: string;
+  priorYear: number | undefined;
+  entry: SectorDatapoint;
+}
+
+const describe = (v: unknown): string => (typeof v === "string" ? `"${v}"` : String(v));
+
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+function identifier(value: unknown, argument: string): string {
+  if (typeof value !== "string" || value.trim() === "") {
+    throw new InvalidArgumentError(argument, `${argument} must be non-empty text (got ${describe(value)}).`);
+  }
+  const text = value.trim().toUpperCase();
+  // "." and ".." would be resolved away as path segments even when URL-encoded.
+  if (/^\.+$/.test(text) || hasControlCharacter(text)) {
+    throw new InvalidArgumentError(argument, `${argument} ${describe(value)} is not a valid identifier.`);
+  }
+  return text;
+}
+
+export const checkTicker = (value: unknown, argument = "ticker"): string => identifier(value, argument);
+export const checkName = (value: unknown, argument = "datapoint"): string => identifier(value, argument);
+
+export function checkYear(value: unknown): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1900 || value > 2999) {
+    throw new InvalidArgumentError(
+      "year",
+      `year must be a whole fiscal year such as 2023 (got ${describe(value)}).`,
+    );
+  }
+  return value;
+}
+
+const absent = (v: unknown): boolean => v === undefined || v === null;
+
+function periodNumber(value: unknown, argument: "quarter" | "ttm"): number {
+  const [low, high] = PERIOD_BOUNDS[argument];
+  if (typeof value !== "number" || !Number.isInteger(value) || value < low || value > high) {
+    throw new InvalidArgumentError(argument, `${argument} must be 1, 2, 3 or 4 (got ${describe(value)}).`);
+  }
+  return value;
+}
+
+const ANNUAL: Period = { query: "", period: 5, periodtype: "ANNUAL" };
+
+export function checkPeriod(quarter: unknown, ttm: unknown): Period {
+  if (!absent(quarter) && !absent(ttm)) {
+    throw new InvalidArgumentError("quarter", "quarter and ttm cannot both be given: choose one period.");
+  }
+  if (!absent(quarter)) {
+    const n = periodNumber(quarter, "quarter");
+    return { query: `&quarter=${n}`, period: n, periodtype: "QUARTERLY" };
+  }
+  if (!absent(ttm)) {
+    const n = periodNumber(ttm, "ttm");
+    return { query: `&ttm=${n}`, period: n, periodtype: "TTM" };
+  }
+  return ANNUAL;
+}
+
+const DATASET_MEMO = new Map<string, Dataset>();
+const DATASET_NAMES = DATASETS.map((d) => d.path).join(", ");
+
+export function checkDataset(ref: unknown): Dataset {
+  if (typeof ref === "string") {
+    const memo = DATASET_MEMO.get(ref);
+    if (memo) return memo;
+    const found = findDataset(ref);
+    if (found) {
+      if (DATASET_MEMO.size < 1000) DATASET_MEMO.set(ref, found);
+      return found;
+    }
+  }
+  throw new InvalidArgumentError(
+    "dataset",
+    `dataset ${describe(ref)} is not known. Use one of: ${DATASET_NAMES}.`,
+  );
+}
+
+export function checkDatasetRequest(req: DatasetRequest): DatasetTarget {
+  const dataset = checkDataset(req.dataset);
+  return {
+    dataset,
+    ticker: checkTicker(req.ticker),
+    year: checkYear(req.year),
+    period: checkPeriod(req.quarter, req.ttm),
+  };
+}
+
+/** A name unknown to a complete catalog is DataPointNotFound at once; cut-off catalogs must ask the service. */
+export function checkDatapointRequest(req: DatapointRequest): DatapointTarget {
+  const target = checkDatasetRequest(req);
+  const name = checkName(req.name);
+  if (!target.dataset.notShown && !findDatapoint(target.dataset, name)) throw new DataPointNotFoundError();
+  return { ...target, name };
+}
+
+export function checkSecurityType(type: unknown): SecurityType {
+  const text = typeof type === "string" ? type.trim().toLowerCase() : "";
+  if (!(SECURITY_TYPES as readonly string[]).includes(text)) throw new InvalidSecurityTypeError();
+  return text as SecurityType;
+}
+
+export function checkSectorRequest(req: SectorRequest): SectorTarget {
+  const id = checkTicker(req.id, "id");
+  const name = checkName(req.name);
+  let priorYear: number | undefined;
+  if (!absent(req.priorYear)) {
+    const [low, high] = PERIOD_BOUNDS.priorYear;
+    const p = req.priorYear;
+    if (typeof p !== "number" || !Number.isInteger(p) || p < low || p > high)
+      throw new InvalidPriorYearError();
+    priorYear = p;
+  }
+  const entry = findSectorDatapoint(name);
+  if (!entry) throw new DataPointNotFoundError();
+  if (priorYear !== undefined && !entry.priorYears.includes(priorYear))
+    throw new SectorDataPointNotFoundError();
+  return { id, name, priorYear, entry };
+}

@@ -1,0 +1,77 @@
+// The client the CLI evaluates with: the service named by the options, or the local sandbox with its demo
+// key, or (--sandbox) an embedded sandbox started for this run only. The day's cache persists in a file
+// per service under the cache directory, so a second run the same refresh day sends no request again.
+import path from "node:path";
+import { FdqClient, FdqError, type ClientStats } from "../api";
+import { FileStorage } from "../api/storage-file";
+import { startSandbox } from "../sandbox";
+import { DEFAULT_SANDBOX_PORT, DEMO_API_KEY } from "../sandbox/demo";
+import { UsageError, type ConnectionOptions } from "./options";
+
+export const LOCAL_SANDBOX_URL = `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}/v1`;
+
+export interface Connection {
+  readonly client: FdqClient;
+  /** Where the answers come from, for messages (never the key). */
+  readonly baseUrl: string;
+  /** The cache file, or undefined when the cache stays in memory. */
+  readonly cacheFile: string | undefined;
+  /** Writes the cache, closes the client and stops an embedded sandbox. */
+  close(): Promise<void>;
+}
+
+/** One cache file per service: "127.0.0.1_4010_v1.json". */
+export function cacheFileFor(cacheDir: string, baseUrl: string): string {
+  const name = baseUrl
+    .replace(/^[a-z]+:\/\//i, "")
+    .replace(/[^A-Za-z0-9.-]+/g, "_")
+    .replace(/_+$/, "");
+  return path.join(cacheDir, `${name}.json`);
+}
+
+export async function openConnection(options: ConnectionOptions): Promise<Connection> {
+  let stopSandbox: (() => Promise<void>) | undefined;
+  let baseUrl = options.baseUrl ?? LOCAL_SANDBOX_URL;
+  let apiKey = options.apiKey ?? DEMO_API_KEY;
+  if (options.sandbox) {
+    const sandbox = await startSandbox({ port: 0, host: "127.0.0.1" });
+    stopSandbox = () => sandbox.close();
+    baseUrl = sandbox.baseUrl;
+    apiKey = sandbox.demoKey;
+  }
+  // An embedded sandbox listens on a new port each run: a cache file for it would never be read again.
+  const persistent = !options.noCache && !options.sandbox;
+  const cacheFile = persistent ? cacheFileFor(options.cacheDir, baseUrl) : undefined;
+  let client: FdqClient;
+  try {
+    client = new FdqClient({ baseUrl, apiKey, storage: cacheFile ? new FileStorage(cacheFile) : undefined });
+  } catch (err) {
+    await stopSandbox?.();
+    // A base URL that is not https (outside localhost) or an empty key: how fdq was called is wrong.
+    if (err instanceof FdqError) throw new UsageError(err.message);
+    throw err;
+  }
+  return {
+    client,
+    baseUrl,
+    cacheFile,
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        await stopSandbox?.();
+      }
+    },
+  };
+}
+
+/** The --stats line (stderr). */
+export function formatStats(stats: ClientStats): string {
+  const failures = Object.entries(stats.failures)
+    .map(([name, n]) => `${name} ${n}`)
+    .join(", ");
+  return (
+    `fdq stats: requests sent ${stats.requestsSent}, cache hits ${stats.cacheHits}, ` +
+    `coalesced calls ${stats.coalescedCalls}, retries ${stats.retries}, failures ${failures || "0"}`
+  );
+}

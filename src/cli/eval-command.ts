@@ -1,0 +1,70 @@
+// `fdq eval`: parse every formula first (any syntax error is a usage error and nothing is evaluated),
+// evaluate them all at once, print one result per formula in order.
+import { readFile } from "node:fs/promises";
+import { FormulaSyntaxError, parseFormula, type FdqCall } from "../functions/formula";
+import { formatStats, openConnection } from "./connection";
+import { evaluateAll } from "./evaluate";
+import { formatJson, formatPlain } from "./format";
+import { UsageError, type EvalOptions } from "./options";
+
+export interface SourceLine {
+  /** "model.txt:3" or "formula 2", for messages. */
+  readonly where: string;
+  readonly text: string;
+}
+
+/** Formula lines of a file: blank lines and lines starting with # are skipped. */
+export function fileLines(name: string, content: string): SourceLine[] {
+  return content
+    .split(/\r?\n/)
+    .map((text, i) => ({ where: `${name}:${i + 1}`, text: text.trim() }))
+    .filter((line) => line.text !== "" && !line.text.startsWith("#"));
+}
+
+export function parseAll(lines: readonly SourceLine[]): FdqCall[] {
+  const problems: string[] = [];
+  const calls: FdqCall[] = [];
+  for (const line of lines) {
+    try {
+      calls.push(parseFormula(line.text));
+    } catch (err) {
+      if (!(err instanceof FormulaSyntaxError)) throw err;
+      problems.push(`${line.where}: ${err.message}`);
+    }
+  }
+  if (problems.length > 0) throw new UsageError(problems.join("\n"));
+  return calls;
+}
+
+async function readSource(file: string): Promise<string> {
+  if (file === "-") {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString("utf8");
+  }
+  try {
+    return await readFile(file, "utf8");
+  } catch (err) {
+    throw new UsageError(
+      `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
+}
+
+export async function runEval(options: EvalOptions): Promise<number> {
+  const lines =
+    options.file === undefined
+      ? options.formulas.map((text, i) => ({ where: `formula ${i + 1}`, text }))
+      : fileLines(options.file, await readSource(options.file));
+  const calls = parseAll(lines);
+  const connection = await openConnection(options);
+  try {
+    const outcomes = await evaluateAll(connection.client, calls);
+    const format = options.json ? formatJson : formatPlain;
+    process.stdout.write(outcomes.map((o) => `${format(o)}\n`).join(""));
+    if (options.stats) process.stderr.write(`${formatStats(connection.client.stats())}\n`);
+  } finally {
+    await connection.close();
+  }
+  return 0;
+}

@@ -1,0 +1,32 @@
+// Evaluates parsed FDQ calls the way one Excel recalculation does: every call is started before any is
+// awaited, so the request module can coalesce them; each outcome is a value or an Excel error.
+import { describeFailure, type ExcelErrorValue } from "../functions/errors";
+import type { FdqCall } from "../functions/formula";
+import { evaluateCall, type FdqApi, type FunctionResult } from "../functions/impl";
+
+export type CellResult = FunctionResult<ExcelErrorValue>;
+
+export type Outcome =
+  { readonly ok: true; readonly value: CellResult } | { readonly ok: false; readonly error: ExcelErrorValue };
+
+const toCellError = (err: unknown): ExcelErrorValue => describeFailure(err);
+
+function start(client: FdqApi, call: FdqCall): Promise<Outcome> {
+  try {
+    return evaluateCall(client, call, toCellError).then(
+      (value): Outcome => ({ ok: true, value }),
+      (err: unknown): Outcome => ({ ok: false, error: describeFailure(err) }),
+    );
+  } catch (err) {
+    return Promise.resolve({ ok: false, error: describeFailure(err) });
+  }
+}
+
+export function evaluateAll(client: FdqApi, calls: readonly FdqCall[]): Promise<Outcome[]> {
+  const started = calls.map((call) => start(client, call));
+  return Promise.all(started);
+}
+
+export function isErrorValue(value: unknown): value is ExcelErrorValue {
+  return typeof value === "object" && value !== null && "error" in value && "message" in value;
+}

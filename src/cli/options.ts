@@ -1,0 +1,103 @@
+// Command-line options of `fdq`, their environment variables and defaults.
+import os from "node:os";
+import path from "node:path";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+/** A mistake in how fdq was called: printed with the usage, exit status 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export interface ConnectionOptions {
+  /** Explicit --base-url or FDQ_BASE_URL; undefined means the local sandbox. */
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  cacheDir: string;
+  noCache: boolean;
+  /** Start an embedded sandbox on an ephemeral port and use it. */
+  sandbox: boolean;
+  stats: boolean;
+}
+
+export interface EvalOptions extends ConnectionOptions {
+  json: boolean;
+  file: string | undefined;
+  formulas: string[];
+}
+
+export interface RefreshOptions extends ConnectionOptions {
+  workbook: string;
+  out: string | undefined;
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** $XDG_CACHE_HOME/fdq, ~/.cache/fdq, or %LOCALAPPDATA%\fdq on Windows. */
+export function defaultCacheDir(env: Env = process.env): string {
+  if (env.XDG_CACHE_HOME) return path.join(env.XDG_CACHE_HOME, "fdq");
+  if (process.platform === "win32" && env.LOCALAPPDATA) return path.join(env.LOCALAPPDATA, "fdq");
+  return path.join(os.homedir(), ".cache", "fdq");
+}
+
+const CONNECTION_FLAGS = {
+  "base-url": { type: "string" },
+  "api-key": { type: "string" },
+  "cache-dir": { type: "string" },
+  "no-cache": { type: "boolean", default: false },
+  sandbox: { type: "boolean", default: false },
+  stats: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+function parse<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true as const });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+function connection(values: Record<string, unknown>, env: Env): ConnectionOptions {
+  const sandbox = values["sandbox"] === true;
+  const baseUrl = (values["base-url"] as string | undefined) ?? env.FDQ_BASE_URL;
+  if (sandbox && values["base-url"] !== undefined) {
+    throw new UsageError(
+      "--sandbox and --base-url exclude each other: --sandbox evaluates against its own sandbox.",
+    );
+  }
+  return {
+    baseUrl: sandbox ? undefined : baseUrl || undefined,
+    apiKey: ((values["api-key"] as string | undefined) ?? env.FDQ_API_KEY) || undefined,
+    cacheDir: ((values["cache-dir"] as string | undefined) ?? env.FDQ_CACHE_DIR) || defaultCacheDir(env),
+    noCache: values["no-cache"] === true,
+    sandbox,
+    stats: values["stats"] === true,
+  };
+}
+
+export function wantsHelp(args: string[]): boolean {
+  return args.includes("-h") || args.includes("--help");
+}
+
+export function parseEvalArgs(args: string[], env: Env = process.env): EvalOptions {
+  const { values, positionals } = parse(args, {
+    ...CONNECTION_FLAGS,
+    file: { type: "string", short: "f" },
+    json: { type: "boolean", default: false },
+  });
+  const file = values.file;
+  if (file !== undefined && positionals.length > 0) {
+    throw new UsageError("give formulas as arguments or in a file (-f FILE), not both.");
+  }
+  if (file === undefined && positionals.length === 0) {
+    throw new UsageError('no formula given: fdq eval \'=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023)\'');
+  }
+  return { ...connection(values, env), json: values.json === true, file, formulas: positionals };
+}
+
+export function parseRefreshArgs(args: string[], env: Env = process.env): RefreshOptions {
+  const { values, positionals } = parse(args, { ...CONNECTION_FLAGS, out: { type: "string", short: "o" } });
+  if (positionals.length !== 1)
+    throw new UsageError("give exactly one workbook: fdq refresh WORKBOOK.xlsx [-o OUT.xlsx]");
+  return { ...connection(values, env), workbook: positionals[0] as string, out: values.out };
+}

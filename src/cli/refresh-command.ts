@@ -1,0 +1,122 @@
+// `fdq refresh WORKBOOK.xlsx [-o OUT.xlsx]`: evaluates every FDQ formula cell of a workbook at once and
+// writes the values back as the formulas' cached results (the formulas stay), so the file opens with
+// today's numbers even where the add-in is not installed. Spilled results are written into the cells to
+// the right and below, as Excel stores spills; a formula in the way is left alone and reported.
+import ExcelJS from "exceljs";
+import { FormulaSyntaxError, parseFormula, type FdqCall } from "../functions/formula";
+import type { ExcelErrorValue } from "../functions/errors";
+import { formatStats, openConnection } from "./connection";
+import { evaluateAll, isErrorValue, type Outcome } from "./evaluate";
+import { UsageError, type RefreshOptions } from "./options";
+
+interface Target {
+  readonly cell: ExcelJS.Cell;
+  /** The formula as stored in the file (kept when the result is written). */
+  readonly stored: string;
+  readonly call: FdqCall;
+}
+
+interface Scan {
+  readonly targets: Target[];
+  /** FDQ cells that cannot be evaluated here, with the reason. */
+  readonly skipped: string[];
+}
+
+type Written = number | string | boolean | ExcelJS.CellErrorValue;
+
+/**
+ * The formula in FDQ.NAME(...) form, or undefined when it does not call FDQ. Excel saves JavaScript
+ * custom functions as _xldudf_FDQ_NAME(...) (sometimes behind an external-book prefix such as [2]!).
+ */
+export function fdqFormulaOf(stored: string): string | undefined {
+  const text = stored.trim().replace(/^=/, "");
+  const saved = /^(?:\[\d+\]!)?_xldudf_FDQ_([A-Za-z]+)\s*\(/.exec(text);
+  if (saved) return `FDQ.${saved[1]}(${text.slice(saved[0].length)}`;
+  return /^FDQ\.[A-Za-z]+\s*\(/i.test(text) ? text : undefined;
+}
+
+function scan(workbook: ExcelJS.Workbook): Scan {
+  const targets: Target[] = [];
+  const skipped: string[] = [];
+  workbook.eachSheet((sheet) => {
+    sheet.eachRow((row) => {
+      row.eachCell((cell) => {
+        if (cell.type !== ExcelJS.ValueType.Formula) return;
+        const stored = cell.formula;
+        const formula = fdqFormulaOf(stored);
+        if (formula === undefined) {
+          if (/FDQ/i.test(stored)) skipped.push(`${sheet.name}!${cell.address}: FDQ inside another formula`);
+          return;
+        }
+        try {
+          targets.push({ cell, stored, call: parseFormula(formula) });
+        } catch (err) {
+          if (!(err instanceof FormulaSyntaxError)) throw err;
+          skipped.push(`${sheet.name}!${cell.address}: ${err.message}`);
+        }
+      });
+    });
+  });
+  return { targets, skipped };
+}
+
+function written(value: number | string | boolean | ExcelErrorValue): Written {
+  // The message has no place in a file; the code is what Excel stores.
+  return isErrorValue(value) ? { error: value.error } : value;
+}
+
+/** Writes one outcome; answers a conflict description when a spill would cover a formula. */
+function write(target: Target, outcome: Outcome): string | undefined {
+  const { cell } = target;
+  const value = outcome.ok ? outcome.value : outcome.error;
+  const rows = Array.isArray(value) ? value : [[value]];
+  const sheet = cell.worksheet;
+  const blocked: string[] = [];
+  rows.forEach((row, r) =>
+    row.forEach((element, c) => {
+      if (r === 0 && c === 0) return;
+      const other = sheet.getCell(Number(cell.row) + r, Number(cell.col) + c);
+      if (other.type === ExcelJS.ValueType.Formula) blocked.push(other.address);
+      else other.value = written(element);
+    }),
+  );
+  const first = rows[0]?.[0] ?? "";
+  cell.value = { formula: target.stored, result: written(first) } as ExcelJS.CellFormulaValue;
+  return blocked.length > 0
+    ? `${sheet.name}!${cell.address}: its spill would cover formula cells ${blocked.join(", ")} (left as they were)`
+    : undefined;
+}
+
+export async function runRefresh(options: RefreshOptions): Promise<number> {
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.readFile(options.workbook);
+  } catch (err) {
+    throw new UsageError(`cannot read ${options.workbook} as an .xlsx workbook: ${(err as Error).message}`);
+  }
+  const { targets, skipped } = scan(workbook);
+  const connection = await openConnection(options);
+  let outcomes: Outcome[];
+  try {
+    outcomes = await evaluateAll(
+      connection.client,
+      targets.map((t) => t.call),
+    );
+    if (options.stats) process.stderr.write(`${formatStats(connection.client.stats())}\n`);
+  } finally {
+    await connection.close();
+  }
+  const conflicts = targets
+    .map((t, i) => write(t, outcomes[i] as Outcome))
+    .filter((c): c is string => c !== undefined);
+  const out = options.out ?? options.workbook;
+  await workbook.xlsx.writeFile(out);
+
+  const errors = outcomes.filter((o) => !o.ok).length;
+  process.stdout.write(
+    `Refreshed ${targets.length} FDQ formula cell(s): ${targets.length - errors} with values, ${errors} with errors, ` +
+      `${skipped.length} skipped. Wrote ${out}.\n`,
+  );
+  for (const line of [...skipped, ...conflicts]) process.stderr.write(`fdq refresh: ${line}\n`);
+  return 0;
+}

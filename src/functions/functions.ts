@@ -1,0 +1,147 @@
+// The FDQ worksheet functions as Excel sees them. The JSDoc tags are the source of functions.json
+// (custom-functions-metadata-plugin generates it and appends the CustomFunctions.associate calls at
+// build time); each function only hands its arguments to the shared implementation with the shared
+// runtime's client and turns any failure into a CustomFunctions.Error, so every call settles.
+// Arguments typed `unknown` reach the implementation as typed in the cell, so a wrong value gets our
+// #VALUE! message naming the argument instead of Excel's silent conversion error.
+import { getSharedClient } from "../api/runtime";
+import { customFunctionsErrors, toExcelError } from "./errors";
+import * as impl from "./impl";
+
+async function settle<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw toExcelError(err, customFunctionsErrors);
+  }
+}
+
+const cellError = (err: unknown): CustomFunctions.Error => toExcelError(err, customFunctionsErrors);
+
+/**
+ * The value of one datapoint for a fiscal year, quarter or trailing twelve months.
+ * @customfunction DATAPOINT
+ * @param ticker Ticker of the security, e.g. "AAPL" (inactive stocks: "ENRN:1").
+ * @param dataset Dataset path such as "metrics/roic", or its last part "roic".
+ * @param name Datapoint name, e.g. "ROIC".
+ * @param year Fiscal year, e.g. 2023.
+ * @param [quarter] Fiscal quarter 1 to 4; omit for the annual value.
+ * @param [ttm] Trailing twelve months ending with quarter 1 to 4 of the year; omit for the annual value.
+ * @returns The value: a number, or text for text datapoints.
+ */
+export function datapoint(
+  ticker: string,
+  dataset: string,
+  name: string,
+  year: unknown,
+  quarter?: unknown,
+  ttm?: unknown,
+): Promise<number | string> {
+  return settle(async () =>
+    impl.datapoint(await getSharedClient(), { ticker, dataset, name, year, quarter, ttm }),
+  );
+}
+
+/**
+ * Every datapoint of a dataset for one period, one row per datapoint in catalog order (spills).
+ * @customfunction DATASET
+ * @param ticker Ticker of the security, e.g. "AAPL".
+ * @param dataset Dataset path such as "reconciliation/net-income-to-nopat", or its last part.
+ * @param year Fiscal year, e.g. 2023.
+ * @param [quarter] Fiscal quarter 1 to 4; omit for annual values.
+ * @param [ttm] Trailing twelve months ending with quarter 1 to 4; omit for annual values.
+ * @param [with_signs] TRUE adds the reconciliation sign (+, -, =, /) before each row.
+ * @returns Rows of datapoint name and value (sign, name and value with with_signs).
+ */
+export function dataset(
+  ticker: string,
+  dataset: string,
+  year: unknown,
+  quarter?: unknown,
+  ttm?: unknown,
+  with_signs?: unknown,
+): Promise<unknown[][]> {
+  return settle(async () =>
+    impl.dataset(await getSharedClient(), { ticker, dataset, year, quarter, ttm, with_signs }),
+  );
+}
+
+/**
+ * One datapoint across fiscal years, in one row (spills right). A year without data shows #N/A.
+ * @customfunction SERIES
+ * @param ticker Ticker of the security, e.g. "AAPL".
+ * @param dataset Dataset path such as "metrics/roic", or its last part "roic".
+ * @param name Datapoint name, e.g. "ROIC".
+ * @param from_year First fiscal year.
+ * @param to_year Last fiscal year.
+ * @param [period] "annual" (default), "Q1".."Q4" or "TTM1".."TTM4".
+ * @returns One row with a value per fiscal year.
+ */
+export function series(
+  ticker: string,
+  dataset: string,
+  name: string,
+  from_year: unknown,
+  to_year: unknown,
+  period?: unknown,
+): Promise<unknown[][]> {
+  return settle(async () =>
+    impl.series(await getSharedClient(), { ticker, dataset, name, from_year, to_year, period }, cellError),
+  );
+}
+
+/**
+ * A component rating of a stock, ETF or mutual fund: 1 (very attractive) to 5 (very unattractive).
+ * @customfunction RATING
+ * @param ticker Ticker of the stock, ETF or mutual fund.
+ * @param [field] overall (default), pebv, gap, fcf_yield, roic, economic_eps, costs, cash or name; a record field such as rating_roic; or a number 1 to 9.
+ * @returns The rating 1 to 5 (the security name for field name or 9).
+ */
+export function rating(ticker: string, field?: unknown): Promise<number | string> {
+  return settle(async () => impl.rating(await getSharedClient(), { ticker, field }));
+}
+
+/**
+ * A datapoint of a sector or industry.
+ * @customfunction SECTOR
+ * @param id Sector or industry identifier, e.g. "TECHNOLOGYSEC" (see FDQ.COVERAGE("sector")).
+ * @param datapoint Sector datapoint name, e.g. "ROIC_AVG".
+ * @param [prior_year] Years before the last fiscal year, 0 to 5; omit for the last fiscal year.
+ * @returns The value: a number, or text for text datapoints.
+ */
+export function sector(id: string, datapoint: string, prior_year?: unknown): Promise<number | string> {
+  return settle(async () => impl.sector(await getSharedClient(), { id, datapoint, prior_year }));
+}
+
+/**
+ * The covered securities of a type, with a header row (spills).
+ * @customfunction COVERAGE
+ * @param type stock, etf, mf, inactive, sector or industry.
+ * @returns A header row, then ticker, name, type, sector and last trade date per security.
+ */
+export function coverage(type: string): Promise<unknown[][]> {
+  return settle(async () => impl.coverage(await getSharedClient(), { type }));
+}
+
+/**
+ * One field of a security's coverage record (name, sector_name, industry_name, last_trade_date, ...).
+ * @customfunction SECURITY
+ * @param ticker Ticker of the security.
+ * @param field ticker, name, type, sector, last_trade_date, sector_name, subsector, subsector_name, industry, industry_name, subindustry or subindustry_name.
+ * @param [type] stock, etf, mf, inactive, sector or industry; omitted: inactive for tickers with a colon, else stock, then etf, then mf.
+ * @returns The field's text.
+ */
+export function security(ticker: string, field: string, type?: unknown): Promise<string> {
+  return settle(async () => impl.security(await getSharedClient(), { ticker, field, type }));
+}
+
+/**
+ * What a datapoint means, or where it appears.
+ * @customfunction INFO
+ * @param name Datapoint name, e.g. "ROIC".
+ * @param [field] description (default) or endpoints.
+ * @returns The datapoint's description or its endpoints.
+ */
+export function info(name: string, field?: unknown): Promise<string> {
+  return settle(async () => impl.info(await getSharedClient(), { name, field }));
+}

@@ -1,0 +1,65 @@
+// From the values Excel (or the CLI's formula parser) passes to the arguments the request module
+// and the functions expect. The request module checks what it requests (ticker, dataset, year, ...);
+// this file checks only what is particular to the worksheet functions, and turns Excel's ways of
+// writing a value (numbers typed as text, omitted arguments) into plain values.
+import { InvalidArgumentError } from "../../api/errors";
+
+/** Excel passes null (or nothing) for an omitted argument; an empty text counts as omitted too. */
+export function isOmitted(value: unknown): value is null | undefined | "" {
+  return value === null || value === undefined || (typeof value === "string" && value.trim() === "");
+}
+
+export function show(value: unknown): string {
+  if (typeof value === "string") return `"${value}"`;
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  return String(value);
+}
+
+/** A number stays a number; whole-number text ("2023") becomes one; anything else is passed on for the request module to refuse. */
+export function numberArg(value: unknown): unknown {
+  if (typeof value === "string" && /^\s*[+-]?\d+\s*$/.test(value)) return Number(value);
+  return value;
+}
+
+/** An optional numeric argument: undefined when omitted, else as numberArg. */
+export function optionalNumberArg(value: unknown): unknown {
+  return isOmitted(value) ? undefined : numberArg(value);
+}
+
+/** A required whole number checked here (for arguments the request module never sees). */
+export function wholeNumber(value: unknown, argument: string, what: string): number {
+  const n = numberArg(value);
+  if (typeof n !== "number" || !Number.isInteger(n)) {
+    throw new InvalidArgumentError(argument, `${argument} must be ${what} (got ${show(value)}).`);
+  }
+  return n;
+}
+
+/** Text that names a choice (a field, a period): trimmed and lower-cased; undefined when omitted. */
+export function choiceArg(value: unknown, argument: string): string | undefined {
+  if (isOmitted(value)) return undefined;
+  if (typeof value === "string") return value.trim().toLowerCase();
+  if (typeof value === "number") return String(value);
+  throw new InvalidArgumentError(argument, `${argument} must be text (got ${show(value)}).`);
+}
+
+/** TRUE/FALSE (also 1/0 and the texts TRUE/FALSE, as Excel converts them); false when omitted. */
+export function booleanArg(value: unknown, argument: string): boolean {
+  if (isOmitted(value)) return false;
+  if (typeof value === "boolean") return value;
+  if (value === 1 || value === 0) return value === 1;
+  if (typeof value === "string" && /^(true|false)$/i.test(value.trim()))
+    return value.trim().toLowerCase() === "true";
+  throw new InvalidArgumentError(argument, `${argument} must be TRUE or FALSE (got ${show(value)}).`);
+}
+
+/**
+ * Non-empty text, checked here where the request module would name the argument differently (it calls
+ * every datapoint name "datapoint"; the functions call it "name").
+ */
+export function requireText(value: unknown, argument: string): string {
+  if (typeof value !== "string" || value.trim() === "") {
+    throw new InvalidArgumentError(argument, `${argument} must be non-empty text (got ${show(value)}).`);
+  }
+  return value;
+}

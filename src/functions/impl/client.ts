@@ -1,0 +1,19 @@
+// The part of the request module the functions use. Implementations take it as a parameter so Excel
+// (the shared client), the CLI (its own client) and tests (a client on an in-process sandbox) run the
+// same code.
+import type { FdqClient } from "../../api";
+
+export type FdqApi = Pick<
+  FdqClient,
+  "datapoint" | "dataset" | "datapointInfo" | "coverageList" | "security" | "sector" | "ratings"
+>;
+
+/** A cell value; matrices may hold an error in place of a value (Excel shows it in that cell). */
+export type CellValue = number | string | boolean;
+export type Matrix<E> = (CellValue | E)[][];
+
+/**
+ * Hands an Excel argument to the request module as it came: the module checks every request field at
+ * run time and names the argument when it is wrong, so checking it here as well would say it twice.
+ */
+export const checkedByClient = <T>(value: unknown): T => value as T;

@@ -1,0 +1,42 @@
+import { DataNotFoundError, InvalidArgumentError } from "../../api/errors";
+import { findDatapoint, findDataset } from "../../catalog";
+import { booleanArg, numberArg, optionalNumberArg } from "./args";
+import { checkedByClient, type FdqApi } from "./client";
+
+export interface DatasetArgs {
+  ticker?: unknown;
+  dataset?: unknown;
+  year?: unknown;
+  quarter?: unknown;
+  ttm?: unknown;
+  with_signs?: unknown;
+}
+
+/**
+ * FDQ.DATASET: one row per datapoint in catalog order, [name, value]; with_signs puts the walk's sign
+ * ("+", "-", "=", "/" or "" for a standalone line) in front: [sign, name, value].
+ */
+export async function dataset(client: FdqApi, args: DatasetArgs): Promise<(number | string)[][]> {
+  const withSigns = booleanArg(args.with_signs, "with_signs");
+  const entry = typeof args.dataset === "string" ? findDataset(args.dataset) : undefined;
+  if (withSigns && entry && entry.group !== "reconciliation") {
+    throw new InvalidArgumentError(
+      "with_signs",
+      `with_signs applies to reconciliation datasets only; ${entry.path} has no signs.`,
+    );
+  }
+  const result = await client.dataset({
+    ticker: checkedByClient(args.ticker),
+    dataset: checkedByClient(args.dataset),
+    year: checkedByClient(numberArg(args.year)),
+    quarter: checkedByClient(optionalNumberArg(args.quarter)),
+    ttm: checkedByClient(optionalNumberArg(args.ttm)),
+  });
+  // Excel cannot spill an empty array; an empty answer is "no data" like any other.
+  if (result.records.length === 0) throw new DataNotFoundError();
+  return result.records.map((record, i) => {
+    const value = result.values[i] ?? record.datavalue;
+    if (!withSigns || !entry) return [record.datapoint, value];
+    return [findDatapoint(entry, record.datapoint)?.sign ?? "", record.datapoint, value];
+  });
+}

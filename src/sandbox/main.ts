@@ -1,0 +1,68 @@
+// `npm run sandbox -- --port 4010 [--api-key KEY]... [--body-object] [--latency-ms N] [--max-concurrent N]
+//  [--fault-429 R] [--fault-503 R] [--fault-drop R] [--fault-malformed R] [--seed N]`
+import { parseArgs } from "node:util";
+import { DEFAULT_SANDBOX_PORT, startSandbox, type SandboxOptions } from "./index";
+
+function number(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`--${flag} needs a non-negative number, got "${value}"`);
+  return n;
+}
+
+export function optionsFromArgs(args: readonly string[]): SandboxOptions {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      "api-key": { type: "string", multiple: true },
+      "body-object": { type: "boolean" },
+      "latency-ms": { type: "string" },
+      "max-concurrent": { type: "string" },
+      "fault-429": { type: "string" },
+      "fault-503": { type: "string" },
+      "fault-drop": { type: "string" },
+      "fault-malformed": { type: "string" },
+      seed: { type: "string" },
+    },
+    strict: true,
+  });
+  const faults = {
+    rate429: number(values["fault-429"], "fault-429") ?? 0,
+    rate503: number(values["fault-503"], "fault-503") ?? 0,
+    dropRate: number(values["fault-drop"], "fault-drop") ?? 0,
+    malformedRate: number(values["fault-malformed"], "fault-malformed") ?? 0,
+  };
+  return {
+    port: number(values.port, "port") ?? DEFAULT_SANDBOX_PORT,
+    host: values.host ?? "127.0.0.1",
+    apiKeys: values["api-key"] ?? [],
+    bodyAsObject: values["body-object"] ?? false,
+    seed: number(values.seed, "seed") ?? 1,
+    latencyMs: number(values["latency-ms"], "latency-ms") ?? 0,
+    maxConcurrent: number(values["max-concurrent"], "max-concurrent") ?? 0,
+    faults,
+  };
+}
+
+async function main(): Promise<void> {
+  const opts = optionsFromArgs(process.argv.slice(2));
+  const sandbox = await startSandbox(opts);
+  console.log(`FDQ sandbox listening at ${sandbox.baseUrl}`);
+  console.log(`Demo API key: ${sandbox.demoKey}`);
+  // Extra keys are secrets of whoever passed them: count them, never print them.
+  if (opts.apiKeys?.length) console.log(`Also accepting ${opts.apiKeys.length} key(s) given with --api-key.`);
+  const stop = (): void => {
+    void sandbox.close().then(() => process.exit(0));
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,25 @@
+// Invented security names: syllables no real issuer uses, so nobody mistakes sandbox data for a
+// real company's figures.
+import type { Rng } from "./prng";
+
+const SYLLABLES = [
+  "zor", "vek", "lun", "tra", "quo", "bix", "mel", "dra", "fen", "gal", "hov", "jin", "kel", "mar",
+  "nox", "pel", "qui", "ros", "sul", "tav", "ulm", "vor", "wex", "yel", "zan", "oba", "ith", "ker",
+];
+const COMPANY_SUFFIXES = ["Holdings", "Industries", "Group", "Systems", "Labs", "Works", "Partners", "Brands"];
+const FUND_THEMES = ["Growth", "Value", "Income", "Balanced", "Dividend", "Momentum", "Quality", "Global"];
+
+function word(rng: Rng): string {
+  const text = Array.from({ length: rng.int(2, 3) }, () => rng.pick(SYLLABLES)).join("");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export const companyName = (rng: Rng): string => `${word(rng)} ${word(rng)} ${rng.pick(COMPANY_SUFFIXES)}`;
+
+export const fundName = (rng: Rng, kind: "ETF" | "Fund"): string =>
+  `${word(rng)} ${rng.pick(FUND_THEMES)} ${kind}`;
+
+const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+export const letters = (rng: Rng, length: number): string =>
+  Array.from({ length }, () => rng.pick([...LETTERS])).join("");

@@ -1,0 +1,141 @@
+// The task pane: four tabs (Find, Cell, Workbook, Connect) in Fluent UI, following the Office theme.
+import {
+  FluentProvider,
+  Tab,
+  TabList,
+  Text,
+  makeStyles,
+  tokens,
+  webDarkTheme,
+  webLightTheme,
+} from "@fluentui/react-components";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { datapointMetadata } from "../../catalog";
+import { CatalogSearchIndex, type SearchEntry } from "../../catalog/search";
+import type { ThemeKind } from "../office/platform";
+import { useServices } from "../services";
+import { ConnectPanel } from "./ConnectPanel";
+import { DatapointSearch } from "./DatapointSearch";
+import { ErrorsPanel } from "./ErrorsPanel";
+import { ExplainPanel } from "./ExplainPanel";
+import { FormulaBuilder } from "./FormulaBuilder";
+import { FreezePanel } from "./FreezePanel";
+import { RefreshPanel } from "./RefreshPanel";
+import { StatusPanel } from "./StatusPanel";
+import { useRefresh } from "./useRefresh";
+import { useUsage } from "./useUsage";
+
+type TabName = "find" | "cell" | "workbook" | "connect";
+
+const useStyles = makeStyles({
+  page: {
+    minHeight: "100vh",
+    boxSizing: "border-box",
+    padding: tokens.spacingHorizontalM,
+    display: "flex",
+    flexDirection: "column",
+    gap: tokens.spacingVerticalM,
+    backgroundColor: tokens.colorNeutralBackground2,
+    color: tokens.colorNeutralForeground1,
+  },
+  panel: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalM },
+  tabs: { marginLeft: `calc(-1 * ${tokens.spacingHorizontalM})` },
+});
+
+/** Descriptions from the service's /v1/datapoint, which are the real ones; the catalog's until they load. */
+function useServiceDescriptions(version: number): ReadonlyMap<string, string> | undefined {
+  const { api } = useServices();
+  const [descriptions, setDescriptions] = useState<ReadonlyMap<string, string>>();
+  useEffect(() => {
+    const client = api.client();
+    if (!client) return;
+    let live = true;
+    client.datapointList().then(
+      (list) => live && setDescriptions(new Map(list.data.map((m) => [m.name, m.description]))),
+      () => undefined, // keep the catalog's descriptions
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, version]);
+  return descriptions;
+}
+
+export function App() {
+  const styles = useStyles();
+  const { platform, api, prefs } = useServices();
+  const [theme, setTheme] = useState<ThemeKind>(() => platform.theme());
+  const [version, setVersion] = useState(0);
+  const [tab, setTab] = useState<TabName>(() => (api.client() ? "find" : "connect"));
+  const [chosen, setChosen] = useState<SearchEntry>();
+  const [ticker, setTicker] = useState("");
+  const usage = useUsage();
+  const bump = useCallback(() => setVersion((v) => v + 1), []);
+  const refresh = useRefresh(bump);
+
+  useEffect(() => platform.onThemeChanged(setTheme), [platform]);
+
+  const descriptions = useServiceDescriptions(version);
+  const index = useMemo(() => CatalogSearchIndex.fromCatalog(descriptions), [descriptions]);
+  const describe = useCallback(
+    (name: string) => descriptions?.get(name) ?? datapointMetadata().get(name)?.description ?? "",
+    [descriptions],
+  );
+
+  // Excel does not re-run custom functions when a workbook opens: refresh on the first open of a new refresh day.
+  const { refresh: runRefresh } = refresh;
+  useEffect(() => {
+    if (!api.client()) return;
+    void (async () => {
+      const [auto, last] = await Promise.all([prefs.autoRefresh(), prefs.lastRefresh()]);
+      if (auto && last?.day !== api.refreshDay()) await runRefresh(`new refresh day ${api.refreshDay()}`);
+    })();
+  }, [api, prefs, runRefresh]);
+
+  return (
+    <FluentProvider theme={theme === "dark" ? webDarkTheme : webLightTheme} data-theme={theme}>
+      <main className={styles.page}>
+        <TabList
+          className={styles.tabs}
+          size="small"
+          selectedValue={tab}
+          onTabSelect={(_, d) => setTab(d.value as TabName)}
+          aria-label="FDQ task pane sections"
+        >
+          <Tab value="find">Find</Tab>
+          <Tab value="cell">Cell</Tab>
+          <Tab value="workbook">Workbook</Tab>
+          <Tab value="connect">Connect</Tab>
+        </TabList>
+        {tab === "find" && (
+          <div className={styles.panel} role="tabpanel" aria-label="Find">
+            <DatapointSearch index={index} onChoose={setChosen} />
+            {chosen ? (
+              <FormulaBuilder entry={chosen} ticker={ticker} onTickerChange={setTicker} />
+            ) : (
+              <Text size={200}>Choose a datapoint to build its formula.</Text>
+            )}
+          </div>
+        )}
+        {tab === "cell" && (
+          <div className={styles.panel} role="tabpanel" aria-label="Cell">
+            <ExplainPanel describe={describe} />
+            <FreezePanel />
+          </div>
+        )}
+        {tab === "workbook" && (
+          <div className={styles.panel} role="tabpanel" aria-label="Workbook">
+            <RefreshPanel control={refresh} />
+            <ErrorsPanel />
+            <StatusPanel usage={usage} />
+          </div>
+        )}
+        {tab === "connect" && (
+          <div className={styles.panel} role="tabpanel" aria-label="Connect">
+            <ConnectPanel onSaved={bump} />
+          </div>
+        )}
+      </main>
+    </FluentProvider>
+  );
+}

@@ -1,0 +1,38 @@
+// What the components need from outside React: Office (workbook, storage, theme) and the shared client.
+// index.tsx wires the real ones; a test can hand in others.
+import { createContext, useContext } from "react";
+import type { FdqClient } from "../api";
+import type { OfficePlatform } from "./office/platform";
+import type { WorkbookAccess } from "./office/workbook";
+import type { PanePrefs } from "./logic/pane-prefs";
+
+export interface ConnectionSettings {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+}
+
+export interface ApiAccess {
+  /** The saved settings (production URL and no key before the first save). */
+  loadSettings(): Promise<ConnectionSettings>;
+  /** Checks, stores (OfficeRuntime.storage) and applies them to the shared client. */
+  saveSettings(settings: ConnectionSettings): Promise<void>;
+  /** The client the custom functions use, or undefined while no key is saved. */
+  client(): FdqClient | undefined;
+  /** The refresh day (YYYY-MM-DD) the shared cache is on now. */
+  refreshDay(): string;
+}
+
+export interface PaneServices {
+  readonly platform: OfficePlatform;
+  readonly workbook: WorkbookAccess;
+  readonly api: ApiAccess;
+  readonly prefs: PanePrefs;
+}
+
+export const ServicesContext = createContext<PaneServices | undefined>(undefined);
+
+export function useServices(): PaneServices {
+  const services = useContext(ServicesContext);
+  if (!services) throw new Error("useServices outside <ServicesContext.Provider>");
+  return services;
+}

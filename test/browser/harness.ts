@@ -1,0 +1,124 @@
+// Browser-test harness: builds the shared-runtime page with the project's webpack config, serves it
+// from 127.0.0.1, and opens it in headless Chromium with office.js replaced by the Office test double.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { extname, join, normalize, resolve } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import webpack from "webpack";
+
+const ROOT = resolve(__dirname, "../..");
+export const ARTIFACTS = join(ROOT, "test/artifacts");
+const OFFICE_DOUBLE = readFileSync(join(ROOT, "test/support/office-double/office-double.js"), "utf8");
+
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** The narrow default width of an Excel task pane. */
+export const PANE_WIDTH = 320;
+
+/** Builds the page (development mode: same code, a third of the build time) into a temporary folder. */
+export async function buildPage(): Promise<string> {
+  const out = mkdtempSync(join(tmpdir(), "fdq-pane-"));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the config is a CommonJS module.
+  const makeConfig = require(join(ROOT, "webpack.config.js")) as (
+    env: Record<string, unknown>,
+    argv: { mode: string },
+  ) => Promise<webpack.Configuration>;
+  const config = await makeConfig({}, { mode: "development" });
+  config.output = { ...config.output, path: out };
+  config.devtool = false;
+  config.infrastructureLogging = { level: "error" };
+  await new Promise<void>((done, fail) => {
+    webpack(config, (err, stats) => {
+      if (err) return fail(err);
+      if (stats?.hasErrors()) return fail(new Error(stats.toString({ all: false, errors: true })));
+      done();
+    });
+  });
+  return out;
+}
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".json": "application/json",
+  ".png": "image/png",
+  ".xml": "application/xml",
+};
+
+export interface StaticSite {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export async function serveFolder(folder: string): Promise<StaticSite> {
+  const server: Server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+    try {
+      const body = readFileSync(join(folder, path));
+      res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}
+
+export interface PaneOptions {
+  readonly theme?: "light" | "dark";
+  /** OfficeRuntime.storage entries present before the page loads (JSON-encoded values as strings). */
+  readonly storage?: Record<string, string>;
+}
+
+/** A fresh browser context (empty storage) with the pane loaded at the task pane's width. */
+export async function openPane(
+  browser: Browser,
+  site: StaticSite,
+  options: PaneOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: PANE_WIDTH, height: 900 } });
+  await context.route("**/office.js", (route) =>
+    route.fulfill({ status: 200, contentType: "text/javascript", body: OFFICE_DOUBLE }),
+  );
+  await context.addInitScript(
+    ({ theme, storage }) => {
+      const w = window as unknown as { __officeDoubleTheme?: string };
+      w.__officeDoubleTheme = theme;
+      try {
+        for (const [k, v] of Object.entries(storage)) localStorage.setItem(`office-double:${k}`, v);
+      } catch {
+        // about:blank has no storage; the page itself is on the served origin.
+      }
+    },
+    { theme: options.theme ?? "light", storage: options.storage ?? {} },
+  );
+  const page = await context.newPage();
+  page.on("pageerror", (err) => console.error(`page error: ${err.message}`));
+  await page.goto(`${site.url}/taskpane.html`);
+  await page.getByRole("tab", { name: "Find" }).waitFor();
+  return { context, page };
+}
+
+export function removeFolder(folder: string): void {
+  rmSync(folder, { recursive: true, force: true });
+}

@@ -1,0 +1,402 @@
+// The task pane in headless Chromium: the built shared-runtime page (task pane + custom functions),
+// office.js replaced by the Office test double, the sandbox on 127.0.0.1.
+import { copyFileSync, mkdirSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { DEFAULTS, FdqClient, RefreshDayClock } from "../../src/api";
+import { startSandbox, type RunningSandbox } from "../../src/sandbox";
+import {
+  ARTIFACTS,
+  PANE_WIDTH,
+  buildPage,
+  launchBrowser,
+  openPane,
+  removeFolder,
+  serveFolder,
+  type StaticSite,
+} from "./harness";
+
+jest.setTimeout(60_000);
+
+let dist: string;
+let site: StaticSite;
+let sandbox: RunningSandbox;
+let browser: Browser;
+/** The same sandbox seen from Node, to know what the pane should show. */
+let reference: FdqClient;
+
+beforeAll(async () => {
+  [dist, sandbox, browser] = await Promise.all([buildPage(), startSandbox(), launchBrowser()]);
+  site = await serveFolder(dist);
+  reference = new FdqClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey });
+  mkdirSync(ARTIFACTS, { recursive: true });
+}, 180_000);
+
+afterAll(async () => {
+  await reference?.close();
+  await browser?.close();
+  await site?.close();
+  await sandbox?.close();
+  if (dist) removeFolder(dist);
+});
+
+/** What the pane stores after "Save": OfficeRuntime.storage's settings entry. */
+function savedSettings(): Record<string, string> {
+  return { "fdq.settings": JSON.stringify({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey }) };
+}
+
+async function openConnected(options: { theme?: "light" | "dark"; storage?: Record<string, string> } = {}) {
+  // A refresh of today's day is on record, so opening the pane does not start one by itself.
+  const lastRefresh = JSON.stringify({ day: todayLabel(), at: Date.now() });
+  return openPane(browser, site, {
+    theme: options.theme,
+    storage: { ...savedSettings(), "fdq.pane.lastRefresh": lastRefresh, ...options.storage },
+  });
+}
+
+/** The refresh day the pane is on: the request module's default boundary, as configureSharedClient uses. */
+function todayLabel(): string {
+  return new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now());
+}
+
+const double = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
+  page.evaluate(
+    ([name, params]) => {
+      const d = (window as unknown as { __officeDouble: Record<string, (...a: unknown[]) => unknown> }).__officeDouble;
+      return d[name as string]!(...(params as unknown[]));
+    },
+    [fn, args] as const,
+  ) as Promise<T>;
+
+const settled = (page: Page): Promise<void> =>
+  page.evaluate(() => (window as unknown as { __officeDouble: { settled(): Promise<void> } }).__officeDouble.settled());
+
+async function tab(page: Page, name: "Find" | "Cell" | "Workbook" | "Connect"): Promise<void> {
+  await page.getByRole("tab", { name }).click();
+}
+
+async function resultNames(page: Page, count: number): Promise<string[]> {
+  const rows = page.getByTestId("datapoint-result");
+  await rows.first().waitFor();
+  const names = await rows.evaluateAll((els) => els.map((e) => e.firstElementChild?.textContent ?? ""));
+  return names.slice(0, count);
+}
+
+async function search(page: Page, query: string): Promise<void> {
+  await page.getByTestId("datapoint-query").fill(query);
+}
+
+describe("task pane in the browser", () => {
+  it("saves the key in OfficeRuntime.storage (masked in the form) and uses it for the functions' requests", async () => {
+    const { context, page } = await openPane(browser, site);
+    const sentKeys: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().startsWith(sandbox.baseUrl) && r.method() === "GET") sentKeys.push(r.headers()["x-api-key"] ?? "");
+    });
+    // No key yet: the pane opens on Connect.
+    await page.getByRole("tab", { name: "Connect", selected: true }).waitFor();
+    await page.getByTestId("base-url").fill(sandbox.baseUrl);
+    const key = page.getByTestId("api-key");
+    await key.fill(sandbox.demoKey);
+    expect(await key.getAttribute("type")).toBe("password");
+    await page.getByRole("button", { name: "Show the key" }).click();
+    expect(await key.getAttribute("type")).toBe("text");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByTestId("save-result").getByText("Saved in this computer's add-in storage").waitFor();
+
+    const stored = await double<Record<string, string>>(page, "storageSnapshot");
+    expect(JSON.parse(stored["fdq.settings"] ?? "{}")).toEqual({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey });
+
+    await double(page, "seed", { "Sheet1!A1": '=FDQ.DATAPOINT("MSFT","metrics/roic","ROIC",2022)' });
+    await settled(page);
+    const expected = await reference.datapoint({ ticker: "MSFT", dataset: "metrics/roic", name: "ROIC", year: 2022 });
+    expect(await double(page, "cell", "Sheet1!A1")).toMatchObject({ value: expected.value, error: null });
+    expect(sentKeys.length).toBeGreaterThan(0);
+    expect(new Set(sentKeys)).toEqual(new Set([sandbox.demoKey]));
+    // The key lives in the settings store only: not in any cell of the workbook.
+    expect(JSON.stringify(await double(page, "log"))).not.toContain(sandbox.demoKey);
+
+    // Reopened, the pane shows the saved key (masked again).
+    await page.reload();
+    await tab(page, "Connect");
+    await expect(page.getByTestId("api-key").inputValue()).resolves.toBe(sandbox.demoKey);
+    expect(await page.getByTestId("api-key").getAttribute("type")).toBe("password");
+    await context.close();
+  });
+
+  it("tells apart each connection-test outcome: connected, key refused, unreachable, CORS, not https", async () => {
+    // Answers every request, but without CORS headers.
+    const noCors: Server = createServer((_, res) => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
+    await new Promise<void>((done) => noCors.listen(0, "127.0.0.1", done));
+    const noCorsUrl = `http://127.0.0.1:${(noCors.address() as AddressInfo).port}/v1`;
+    // A port that was free a moment ago: nothing listens there.
+    const gone: Server = createServer();
+    await new Promise<void>((done) => gone.listen(0, "127.0.0.1", done));
+    const goneUrl = `http://127.0.0.1:${(gone.address() as AddressInfo).port}/v1`;
+    await new Promise<void>((done) => gone.close(() => done()));
+
+    const { context, page } = await openPane(browser, site);
+    const outcome = async (baseUrl: string, key: string): Promise<{ kind: string | null; text: string }> => {
+      await page.getByTestId("base-url").fill(baseUrl);
+      await page.getByTestId("api-key").fill(key);
+      await page.getByTestId("test-connection").click();
+      const bar = page.getByTestId("connection-result");
+      await bar.waitFor();
+      return { kind: await bar.getAttribute("data-kind"), text: (await bar.textContent()) ?? "" };
+    };
+    const origin = new URL(sandbox.baseUrl).origin;
+    const refused = await outcome(sandbox.baseUrl, "not-a-key");
+    expect(refused.kind).toBe("key-refused");
+    expect(refused.text).toContain(`Key refused: ${origin} answered 403`);
+    expect(refused.text).toContain("Check the API key.");
+
+    const connected = await outcome(sandbox.baseUrl, sandbox.demoKey);
+    expect(connected).toEqual({ kind: "connected", text: `ConnectedConnected: ${origin} accepted the key.` });
+
+    const unreachable = await outcome(goneUrl, sandbox.demoKey);
+    expect(unreachable.kind).toBe("unreachable");
+    expect(unreachable.text).toContain(`Service unreachable: no answer from ${new URL(goneUrl).origin}.`);
+
+    const blocked = await outcome(noCorsUrl, sandbox.demoKey);
+    expect(blocked.kind).toBe("cors");
+    expect(blocked.text).toContain(`Blocked by CORS: ${new URL(noCorsUrl).origin} answers`);
+
+    const insecure = await outcome("http://fdq.example.com/v1", sandbox.demoKey);
+    expect(insecure).toEqual({
+      kind: "not-https",
+      text: "Not httpsNot https: baseUrl must start with https:// (http:// is allowed only for localhost and 127.0.0.1).",
+    });
+    await context.close();
+    await new Promise<void>((done) => noCors.close(() => done()));
+  });
+
+  it("finds datapoints by name, description words and with typos, within the filters", async () => {
+    const { context, page } = await openConnected();
+    await tab(page, "Find");
+    await search(page, "accounts payable");
+    expect(await resultNames(page, 2)).toEqual(["ACCOUNTS_PAYABLE", "ACCOUNTS_PAYABLE"]);
+    await search(page, "acounts payble");
+    expect(await resultNames(page, 2)).toEqual(["ACCOUNTS_PAYABLE", "ACCOUNTS_PAYABLE"]);
+    await search(page, "retrun on invested");
+    expect(await resultNames(page, 1)).toEqual(["ROIC_CAPITAL_INVESTED"]);
+    await search(page, "diluted shares");
+    expect((await resultNames(page, 1))[0]).toMatch(/WADSO/);
+
+    await search(page, "payable");
+    await page.getByTestId("dataset-filter").selectOption("fundamentals/adjusted");
+    await page.getByTestId("category-filter").selectOption("SIC");
+    expect(await resultNames(page, 5)).toEqual(["ACCOUNTS_PAYABLE_TURNOVER"]);
+    await expect(page.getByTestId("datapoint-count").textContent()).resolves.toBe("1 datapoint matches.");
+
+    // Each result shows dataset, sign role, (SP) flag, category and description.
+    await page.getByTestId("dataset-filter").selectOption("");
+    await page.getByTestId("category-filter").selectOption("");
+    await search(page, "wacc");
+    const row = page.getByTestId("datapoint-result").first();
+    await expect(row.textContent()).resolves.toBe(
+      "WACCmetrics/ebv/ divided by(SP)WACC (weighted average cost of capital).",
+    );
+    await context.close();
+  });
+
+  it("builds the formula from a datapoint and a ticker found in coverage and inserts it into the selected cell", async () => {
+    const { context, page } = await openConnected();
+    await double(page, "select", "Sheet1!C3");
+    await tab(page, "Find");
+    await search(page, "roic");
+    await page.getByTestId("datapoint-query").press("Enter");
+    await page.getByRole("button", { name: "Find ticker" }).click();
+    await page.getByTestId("ticker-count").getByText(/of 10590 securities/).waitFor();
+    await page.getByTestId("ticker-query").fill("aapl");
+    await page.getByTestId("ticker-query").press("Enter");
+    await expect(page.getByTestId("builder-ticker").inputValue()).resolves.toBe("AAPL");
+    await page.getByTestId("builder-year").fill("2023");
+    await page.getByRole("radio", { name: "Quarter" }).check();
+    await page.getByTestId("builder-quarter").selectOption("2");
+    await expect(page.getByTestId("builder-formula").textContent()).resolves.toBe(
+      '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023,2)',
+    );
+    await page.getByRole("button", { name: "Insert into selected cell" }).click();
+    await page.getByTestId("builder-message").getByText("Inserted into Sheet1!C3.").waitFor();
+    await settled(page);
+    const expected = await reference.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2023, quarter: 2 });
+    expect(await double(page, "cell", "Sheet1!C3")).toEqual({
+      formula: '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023,2)',
+      value: expected.value,
+      error: null,
+    });
+    await context.close();
+  });
+
+  it("explains the selected cell: dataset, datapoint, period, cache day and the request without the key", async () => {
+    const { context, page } = await openConnected();
+    await double(page, "seed", { "Sheet1!B2": '=FDQ.DATAPOINT("AAPL","roic","ROIC",2023,,3)' });
+    await settled(page);
+    await double(page, "select", "Sheet1!B2");
+    await tab(page, "Cell");
+    const facts = page.getByTestId("explanation");
+    await facts.waitFor();
+    await expect(page.getByTestId("explain-dataset").textContent()).resolves.toBe(
+      "metrics/roic (return on invested capital data)",
+    );
+    await expect(page.getByTestId("explain-datapoint").textContent()).resolves.toBe("ROIC");
+    await expect(page.getByTestId("explain-description").textContent()).resolves.toBe("ROIC (return on invested capital).");
+    await expect(page.getByTestId("explain-period").textContent()).resolves.toBe("TTM to Q3 FY2023");
+    await expect(facts.textContent()).resolves.toContain(
+      "Trailing twelve months ending with Q3 of fiscal year 2023: Q3, Q2, Q1 of 2023 plus Q4 of 2022 (TTM, period 3).",
+    );
+    await expect(page.getByTestId("explain-source").textContent()).resolves.toContain(
+      `From the cache of refresh day ${todayLabel()}`,
+    );
+    const url = await page.getByTestId("explain-url").textContent();
+    expect(url).toBe(`GET ${sandbox.baseUrl}/metrics/roic/AAPL?year=2023&ttm=3`);
+    expect(await facts.textContent()).not.toContain(sandbox.demoKey);
+    const expected = await reference.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2023, ttm: 3 });
+    await expect(page.getByTestId("explain-value").textContent()).resolves.toBe(String(expected.value));
+    await context.close();
+  });
+
+  it("refreshes all FDQ cells with progress and a summary; a second estimate the same day finds all cached", async () => {
+    const { context, page } = await openConnected();
+    await double(page, "addSheet", "Model 2");
+    await double(page, "seed", {
+      "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
+      "Sheet1!A2": '=FDQ.DATAPOINT("AAPL","metrics/roic","NOPAT",2022)',
+      "Sheet1!A3": '=FDQ.DATAPOINT("MSFT","fundamentals/adjusted","ACCOUNTS_PAYABLE",2022)',
+      "'Model 2'!B5": '=FDQ.DATAPOINT("NFLX","metrics/roic","ROIC",2021,4)',
+      "'Model 2'!B6": "plain text",
+    });
+    await settled(page);
+    await tab(page, "Workbook");
+    await page.getByTestId("estimate-button").click();
+    await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("4 FDQ cells found");
+    // Already calculated once: everything is in today's cache.
+    await expect(page.getByTestId("estimate-requests").textContent()).resolves.toBe("0 requests needed");
+    await expect(page.getByTestId("estimate-cached").textContent()).resolves.toBe("4 of 4 cells already cached");
+
+    const before = sandbox.stats().requests;
+    await page.getByTestId("refresh-button").click();
+    await page.getByTestId("refresh-progress").waitFor();
+    const summary = page.getByTestId("refresh-summary");
+    await summary.waitFor({ timeout: 30_000 });
+    // ROIC and NOPAT of AAPL 2022 share one all-datapoints request: 3 requests for 4 cells.
+    expect(sandbox.stats().requests - before).toBe(3);
+    await expect(summary.textContent()).resolves.toMatch(
+      /^Refreshed 4 FDQ cells \(on request\): 3 requests sent, 0 failed requests, 0 cells in error, in \d+\.\d s\.$/,
+    );
+    expect(await double<string[]>(page, "calculations")).toEqual(["Full"]);
+
+    await page.getByTestId("estimate-button").click();
+    await expect(page.getByTestId("estimate-requests").textContent()).resolves.toBe("0 requests needed");
+    await expect(page.getByTestId("estimate-cached").textContent()).resolves.toBe("4 of 4 cells already cached");
+    await expect(page.getByTestId("status-last-refresh").textContent()).resolves.toContain(`refresh day ${todayLabel()}`);
+    await expect(page.getByTestId("status-day").textContent()).resolves.toBe(todayLabel());
+    await context.close();
+  });
+
+  it("refreshes by itself when the workbook opens on a new refresh day", async () => {
+    const { context, page } = await openPane(browser, site, {
+      storage: {
+        ...savedSettings(),
+        "fdq.pane.lastRefresh": JSON.stringify({ day: "2020-01-02", at: Date.UTC(2020, 0, 2) }),
+      },
+    });
+    await tab(page, "Workbook");
+    await page.getByTestId("refresh-summary").getByText(`new refresh day ${todayLabel()}`).waitFor();
+    expect(await double<string[]>(page, "calculations")).toEqual(["Full"]);
+    const stored = await double<Record<string, string>>(page, "storageSnapshot");
+    expect(JSON.parse(stored["fdq.pane.lastRefresh"] ?? "{}").day).toBe(todayLabel());
+    await context.close();
+  });
+
+  it("lists the FDQ cells in error with their reason and selects a cell when it is chosen", async () => {
+    const { context, page } = await openConnected();
+    await double(page, "seed", {
+      "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
+      "Sheet1!D4": '=FDQ.DATAPOINT("NOSUCHTICKER","metrics/roic","ROIC",2022)',
+      "Sheet1!D5": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022,7)',
+    });
+    await settled(page);
+    await tab(page, "Workbook");
+    await page.getByTestId("errors-button").click();
+    await expect(page.getByTestId("errors-count").textContent()).resolves.toBe("2 FDQ cells are in error.");
+    const items = page.getByTestId("error-cell");
+    const d4 = await reference
+      .datapoint({ ticker: "NOSUCHTICKER", dataset: "roic", name: "ROIC", year: 2022 })
+      .catch((e: Error) => e);
+    const d5 = await reference
+      .datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022, quarter: 7 })
+      .catch((e: Error) => e);
+    const cellD4 = await double<{ value: string }>(page, "cell", "Sheet1!D4");
+    const cellD5 = await double<{ value: string }>(page, "cell", "Sheet1!D5");
+    expect(await items.allTextContents()).toEqual([
+      `Sheet1!D4${cellD4.value}${(d4 as Error).message}`,
+      `Sheet1!D5${cellD5.value}${(d5 as Error).message}`,
+    ]);
+    await items.nth(1).click();
+    await expect.poll(() => double(page, "selection")).toBe("Sheet1!D5");
+    await context.close();
+  });
+
+  it("freezes the FDQ formulas of the selection to their values after a confirmation", async () => {
+    const { context, page } = await openConnected();
+    await double(page, "seed", {
+      "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
+      "Sheet1!A2": "note",
+      "Sheet1!A3": '=FDQ.DATAPOINT("MSFT","metrics/roic","ROIC",2022)',
+    });
+    await settled(page);
+    const a1 = await double<{ value: number }>(page, "cell", "Sheet1!A1");
+    await double(page, "select", "Sheet1!A1:A3");
+    await tab(page, "Cell");
+    await page.getByTestId("freeze-button").click();
+    await page.getByRole("dialog", { name: "Freeze 2 FDQ formulas?" }).waitFor();
+    await page.getByTestId("freeze-confirm").click();
+    await expect(page.getByTestId("freeze-message").textContent()).resolves.toBe(
+      "Replaced 2 FDQ formulas with their values.",
+    );
+    expect(await double(page, "cell", "Sheet1!A1")).toEqual({ formula: null, value: a1.value, error: null });
+    expect(await double(page, "cell", "Sheet1!A2")).toEqual({ formula: null, value: "note", error: null });
+    await context.close();
+  });
+
+  it("shows a datapoint description that contains HTML as text", async () => {
+    const injected = '<img src=x onerror="window.__pwned=1"><b>bold</b> Return on capital';
+    const { context, page } = await openPane(browser, site, { storage: savedSettings() });
+    await context.route(`${sandbox.baseUrl}/datapoint`, async (route) => {
+      const response = await route.fetch();
+      const envelope = (await response.json()) as { body: string };
+      const body = JSON.parse(envelope.body) as { results: { name: string; description: string }[] };
+      for (const r of body.results) if (r.name === "ROIC") r.description = injected;
+      await route.fulfill({ response, json: { ...envelope, body: JSON.stringify(body) } });
+    });
+    await page.reload();
+    await tab(page, "Find");
+    await search(page, "roic");
+    const row = page.getByTestId("datapoint-result").first();
+    await row.getByText(injected).waitFor();
+    expect(await row.locator("img, b").count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await context.close();
+  });
+
+  it("follows the Office light and dark themes at the task pane's width (screenshots)", async () => {
+    for (const theme of ["light", "dark"] as const) {
+      const { context, page } = await openConnected({ theme });
+      await tab(page, "Find");
+      await search(page, "return on invested");
+      await page.getByTestId("datapoint-query").press("Enter");
+      await page.getByTestId("builder-ticker").fill("AAPL");
+      const background = await page.locator("main").evaluate((el) => getComputedStyle(el).backgroundColor);
+      expect(background).toBe(theme === "dark" ? "rgb(41, 41, 41)" : "rgb(250, 250, 250)");
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width).toBe(PANE_WIDTH);
+      const file = join(ARTIFACTS, `taskpane-${theme}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      if (theme === "light") copyFileSync(file, join(__dirname, "../../docs/taskpane.png"));
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,87 @@
+// `fdq refresh WORKBOOK.xlsx -o OUT.xlsx` as a process against an in-process sandbox.
+import { execFile } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import ExcelJS from "exceljs";
+import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
+import { serviceNumber, serviceRecords } from "../functions/sandbox-oracle";
+
+const ROOT = path.resolve(__dirname, "../../..");
+const BIN = path.join(ROOT, "bin/fdq.js");
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+
+afterAll(() => sandbox.close());
+
+function refresh(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, "refresh", ...args, "--base-url", sandbox.baseUrl, "--api-key", sandbox.demoKey, "--no-cache"],
+      { cwd: ROOT },
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+it("writes every FDQ formula's value into the workbook as its cached result, keeping the formulas", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "fdq-refresh-"));
+  const input = path.join(dir, "model.xlsx");
+  const output = path.join(dir, "model-refreshed.xlsx");
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet("Model");
+  // Excel saves JavaScript custom functions as _xldudf_<NAMESPACE>_<NAME>(...).
+  sheet.getCell("A1").value = { formula: '_xldudf_FDQ_DATAPOINT("AAPL","metrics/roic","ROIC",2023)' };
+  sheet.getCell("A2").value = { formula: 'FDQ.RATING("AAPL","costs")' };
+  sheet.getCell("A3").value = { formula: 'FDQ.SECURITY(B3,"name")' };
+  sheet.getCell("B3").value = "AAPL";
+  sheet.getCell("A4").value = { formula: "SUM(1,2)", result: 3 };
+  sheet.getCell("D1").value = { formula: '_xldudf_FDQ_DATASET("AAPL","roic",2023)' };
+  await book.xlsx.writeFile(input);
+
+  const out = await refresh([input, "-o", output]);
+  expect(out.code).toBe(0);
+  expect(out.stdout).toBe(
+    `Refreshed 3 FDQ formula cell(s): 2 with values, 1 with errors, 1 skipped. Wrote ${output}.\n`,
+  );
+  expect(out.stderr).toBe(
+    "fdq refresh: Model!A3: Cell references are not supported: B3; use a literal value (at character 14)\n",
+  );
+
+  const roic = await serviceNumber(sandbox, "metrics/roic/AAPL?datapoint=ROIC&year=2023");
+  const records = await serviceRecords(sandbox, "metrics/roic/AAPL?year=2023");
+  const result = new ExcelJS.Workbook();
+  await result.xlsx.readFile(output);
+  const model = result.getWorksheet("Model");
+  expect(model?.getCell("A1").value).toEqual({
+    formula: '_xldudf_FDQ_DATAPOINT("AAPL","metrics/roic","ROIC",2023)',
+    result: roic,
+  });
+  expect(model?.getCell("A2").value).toEqual({
+    formula: 'FDQ.RATING("AAPL","costs")',
+    result: { error: "#N/A" },
+  });
+  expect(model?.getCell("A4").value).toEqual({ formula: "SUM(1,2)", result: 3 });
+  // The spill: the anchor keeps the formula with the first value, the rest are stored as values.
+  expect(model?.getCell("D1").value).toEqual({
+    formula: '_xldudf_FDQ_DATASET("AAPL","roic",2023)',
+    result: records[0]?.datapoint,
+  });
+  expect(model?.getCell("E1").value).toBe(Number(records[0]?.datavalue));
+  const last = records.length;
+  expect([model?.getCell(`D${last}`).value, model?.getCell(`E${last}`).value]).toEqual([
+    records[last - 1]?.datapoint,
+    Number(records[last - 1]?.datavalue),
+  ]);
+});
+
+it("exits 2 for a file that is not a workbook", async () => {
+  const out = await refresh([path.join(ROOT, "manifest.xml")]);
+  expect(out.code).toBe(2);
+  expect(out.stderr).toMatch(/^fdq: cannot read .*manifest\.xml as an \.xlsx workbook: /);
+});

@@ -1,0 +1,180 @@
+// The synthetic numbers hang together: walks add up, quarters add up to years, ttm follows the spec's
+// quarter rule, balances are read at period end, ratios come from their parts, (SP) moves daily.
+import { DATASETS, findDataset, type Dataset } from "../../../src/catalog";
+import { classify } from "../../../src/sandbox/classify";
+import { movesWithPrice } from "../../../src/sandbox/values";
+import { close, start, valuesOf, type Client, type DataRecord } from "./helpers";
+
+let client: Client;
+beforeAll(async () => {
+  client = await start();
+});
+afterAll(() => client.sandbox.close());
+
+const WALK_DATASETS = DATASETS.filter((d) => d.walk);
+/** Tickers and periods each walk is checked on (inside each company's coverage). */
+const CASES: ReadonlyArray<readonly [string, string]> = [
+  ["AAPL", "year=2019"],
+  ["AAPL", "year=2011&quarter=2"],
+  ["AAPL", "year=2018&ttm=3"],
+  ["MSFT", "year=2025&quarter=2"],
+  ["NFLX", "year=2024&ttm=1"],
+  ["ENRN:1", "year=2010"],
+  ["X:2", "year=2019&quarter=4"],
+];
+
+async function dataset(d: Dataset, ticker: string, query: string): Promise<Map<string, number>> {
+  return valuesOf(await client.results<DataRecord[]>(`/${d.path}/${encodeURIComponent(ticker)}?${query}`));
+}
+
+/**
+ * Checks a walk straight from the catalog's signs: each total is the signed sum of its parts (partOf),
+ * and the first line with the top-level signed lines ("/" divides the running value) gives each result.
+ */
+function walkErrors(d: Dataset, v: Map<string, number>): string[] {
+  const errors: string[] = [];
+  const val = (name: string): number => v.get(name) ?? NaN;
+  const apply = (acc: number, sign: string, x: number): number =>
+    sign === "+" ? acc + x : sign === "-" ? acc - x : sign === "/" ? acc / x : acc;
+  const totals = new Map<string, number>();
+  for (const p of d.datapoints) if (p.partOf) totals.set(p.partOf, apply(totals.get(p.partOf) ?? 0, p.sign, val(p.name)));
+  for (const [total, parts] of totals) if (!close(parts, val(total))) errors.push(`${total}: ${parts} vs ${val(total)}`);
+  let running = val(d.datapoints[0]!.name);
+  for (const p of d.datapoints.slice(1)) {
+    if (p.partOf) continue;
+    if (p.sign === "=" || (d.walk?.results.includes(p.name) && p.sign === "")) {
+      if (!close(running, val(p.name))) errors.push(`${p.name}: ${running} vs ${val(p.name)}`);
+    } else running = apply(running, p.sign, val(p.name));
+  }
+  return errors;
+}
+
+describe("reconciliation walks", () => {
+  it.each(WALK_DATASETS.map((d) => [d.path]))("%s adds up for several tickers and periods", async (path) => {
+    const d = findDataset(path)!;
+    for (const [ticker, query] of CASES)
+      expect([ticker, query, walkErrors(d, await dataset(d, ticker, query))]).toEqual([ticker, query, []]);
+  });
+
+  it("one name has one value per ticker and period in every dataset that lists it", async () => {
+    const seen = new Map<string, number>();
+    for (const d of DATASETS.filter((x) => x.allDatapointsMode))
+      for (const [name, value] of await dataset(d, "MSFT", "year=2020")) {
+        const before = seen.get(name);
+        if (before !== undefined) expect([d.path, name, close(before, value)]).toEqual([d.path, name, true]);
+        seen.set(name, value);
+      }
+  });
+});
+
+describe("periods", () => {
+  const ALL_MODE = DATASETS.filter((d) => d.allDatapointsMode);
+
+  it("flow datapoints: annual = sum of the four quarters; balance: annual = Q4; averages: the mean", async () => {
+    for (const d of ALL_MODE) {
+      const year = await dataset(d, "AAPL", "year=2021");
+      const quarters = await Promise.all([1, 2, 3, 4].map((q) => dataset(d, "AAPL", `year=2021&quarter=${q}`)));
+      for (const [name, annual] of year) {
+        const qs = quarters.map((m) => m.get(name)!);
+        const kind = classify(name);
+        const sum = qs.reduce((a, b) => a + b, 0);
+        const scale = Math.max(1, ...qs.map(Math.abs), Math.abs(annual));
+        if (kind === "flow") expect([d.path, name, close(annual, sum, scale)]).toEqual([d.path, name, true]);
+        if (kind === "balance") expect([d.path, name, close(annual, qs[3]!)]).toEqual([d.path, name, true]);
+        if (kind === "average") expect([d.path, name, close(annual, sum / 4)]).toEqual([d.path, name, true]);
+      }
+    }
+  });
+
+  it("ttm=n sums quarter n back to quarter n+1 of the prior year (flows) and reads quarter n (balances)", async () => {
+    const d = findDataset("screens/traditional")!;
+    for (const n of [1, 2, 3, 4]) {
+      const ttm = await dataset(d, "MSFT", `year=2020&ttm=${n}`);
+      const window = [
+        ...[1, 2, 3, 4].filter((q) => q > n).map((q) => `year=2019&quarter=${q}`),
+        ...[1, 2, 3, 4].filter((q) => q <= n).map((q) => `year=2020&quarter=${q}`),
+      ];
+      const quarters = await Promise.all(window.map((query) => dataset(d, "MSFT", query)));
+      expect(quarters).toHaveLength(4);
+      const sum = (name: string): number => quarters.reduce((acc, m) => acc + m.get(name)!, 0);
+      expect(close(ttm.get("REVENUE")!, sum("REVENUE"))).toBe(true);
+      expect(close(ttm.get("INCOME_NET")!, sum("INCOME_NET"))).toBe(true);
+      expect(ttm.get("DEBT")).toBe(quarters[3]!.get("DEBT"));
+      expect(ttm.get("EQUITY_SHAREHOLDER")).toBe(quarters[3]!.get("EQUITY_SHAREHOLDER"));
+    }
+  });
+
+  it("fundamentals follow the same rules in single-datapoint mode", async () => {
+    const one = async (name: string, query: string): Promise<number> =>
+      Number((await client.results<DataRecord>(`/fundamentals/reported/AAPL?datapoint=${name}&${query}`)).datavalue);
+    const quarters = async (name: string): Promise<number[]> =>
+      Promise.all([1, 2, 3, 4].map((q) => one(name, `year=2016&quarter=${q}`)));
+    const capex = await quarters("CAPEX");
+    expect(close(await one("CAPEX", "year=2016"), capex.reduce((a, b) => a + b, 0))).toBe(true);
+    expect(await one("ACCOUNTS_PAYABLE", "year=2016")).toBe((await quarters("ACCOUNTS_PAYABLE"))[3]);
+  });
+
+  it("ratios are computed from their components in the same period", async () => {
+    for (const query of ["year=2022", "year=2025&quarter=1", "year=2024&ttm=2"]) {
+      const roic = await dataset(findDataset("metrics/roic")!, "AAPL", query);
+      const ratio = (a: string, b: string): number => roic.get(a)! / roic.get(b)!;
+      expect(close(roic.get("ROIC")!, ratio("NOPAT", "CAPITAL_INVESTED_ADJUSTED"), 1e-3)).toBe(true);
+      expect(close(roic.get("ROIC_CAPITAL_INVESTED")!, ratio("NOPAT", "CAPITAL_INVESTED"), 1e-3)).toBe(true);
+      expect(close(roic.get("ROGIC")!, ratio("NOPAT_GROSS", "CAPITAL_INVESTED_GROSS_ADJUSTED"), 1e-3)).toBe(true);
+      const yoy = (roic.get("CAPITAL_INVESTED_BEGINNING")! + roic.get("CAPITAL_INVESTED")!) / 2;
+      expect(close(roic.get("CAPITAL_INVESTED_YOY_AVG")!, yoy)).toBe(true);
+    }
+    const screens = await dataset(findDataset("screens/traditional")!, "MSFT", "year=2020");
+    const distortion = await dataset(findDataset("reconciliation/net-income-to-core-earnings")!, "MSFT", "year=2020");
+    const per = (a: string, b: string): number => distortion.get(a)! / distortion.get(b)!;
+    for (const den of ["REVENUE", "INCOME_NET", "WADSO_SPLIT_ADJUSTED"])
+      expect(close(distortion.get(`EARNINGS_DISTORTION_TOTAL_PER_${den}`)!, per("EARNINGS_DISTORTION_TOTAL", den), 1e-3)).toBe(true);
+    expect(close(distortion.get("EARNINGS_DISTORTION_TOTAL_PER_ASSETS")!, per("EARNINGS_DISTORTION_TOTAL", "ASSETS_UNADJUSTED"), 1e-3)).toBe(true);
+    expect(close(screens.get("PROFIT_GROSS")!, screens.get("REVENUE")! - screens.get("SALES_COST")!)).toBe(true);
+  });
+
+  it("beginning invested capital is the prior period's ending invested capital", async () => {
+    const roic = findDataset("metrics/roic")!;
+    const y2021 = await dataset(roic, "AAPL", "year=2021");
+    const y2020 = await dataset(roic, "AAPL", "year=2020");
+    expect(y2021.get("CAPITAL_INVESTED_BEGINNING")).toBe(y2020.get("CAPITAL_INVESTED"));
+  });
+});
+
+describe("(SP) datapoints and the clock", () => {
+  it("(SP) values move from one day to the next, the others stay until a period is added", async () => {
+    const dayOne = await start({ now: () => new Date("2025-08-15T12:00:00Z") });
+    const dayTwo = await start({ now: () => new Date("2025-08-16T12:00:00Z") });
+    try {
+      let moved = 0;
+      for (const path of ["reconciliation/market-value-to-ev", "metrics/ebv", "screens/enhanced", "metrics/roic"]) {
+        const d = findDataset(path)!;
+        const a = valuesOf(await dayOne.results<DataRecord[]>(`/${path}/AAPL?year=2023`));
+        const b = valuesOf(await dayTwo.results<DataRecord[]>(`/${path}/AAPL?year=2023`));
+        for (const p of d.datapoints) {
+          if (p.sp) expect([p.name, a.get(p.name) === b.get(p.name)]).toEqual([p.name, false]);
+          if (movesWithPrice(p.name)) moved++;
+          else expect([p.name, a.get(p.name)]).toEqual([p.name, b.get(p.name)]);
+        }
+      }
+      expect(moved).toBeGreaterThanOrEqual(5);
+    } finally {
+      await Promise.all([dayOne.sandbox.close(), dayTwo.sandbox.close()]);
+    }
+  });
+
+  it("a quarter appears once it has ended, and last year's annual data once the year is over", async () => {
+    const before = await start({ now: () => new Date("2025-06-30T12:00:00Z") });
+    const after = await start({ now: () => new Date("2025-07-01T12:00:00Z") });
+    try {
+      const path = "/metrics/roic/AAPL?year=2025&quarter=2&datapoint=NOPAT";
+      expect((await before.get(path)).status).toBe(400);
+      expect((await after.get(path)).status).toBe(200);
+      expect(await before.results("/metrics/roic/AAPL?year=2024&datapoint=NOPAT")).toEqual(
+        await after.results("/metrics/roic/AAPL?year=2024&datapoint=NOPAT"),
+      );
+    } finally {
+      await Promise.all([before.sandbox.close(), after.sandbox.close()]);
+    }
+  });
+});

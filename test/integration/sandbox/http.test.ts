@@ -1,0 +1,225 @@
+// The HTTP surface: API key, CORS, envelope forms, unknown paths and methods, path encoding,
+// fault injection, the concurrency cap, a burst, and random requests that never get a 500.
+import { GATEWAY_MESSAGES, SPEC_ERRORS } from "../../../src/catalog";
+import { DEMO_API_KEY } from "../../../src/sandbox/demo";
+import { Rng } from "../../../src/sandbox/prng";
+import { Client, pool, start } from "./helpers";
+
+const ORIGIN = "https://localhost:3000";
+
+let client: Client;
+beforeAll(async () => {
+  client = await start({ apiKeys: ["extra-key-1", "extra-key-2"] });
+});
+afterAll(() => client.sandbox.close());
+
+const as = (key: string): Client => new Client(client.sandbox, key);
+
+describe("x-api-key", () => {
+  it("accepts the demo key and every --api-key key", async () => {
+    for (const key of [DEMO_API_KEY, "extra-key-1", "extra-key-2"])
+      expect((await as(key).get("/datapoint/ROIC")).status).toBe(200);
+  });
+
+  it("a missing, empty or unknown key is 403 Forbidden, before routing", async () => {
+    const forbidden: [number, string] = [403, GATEWAY_MESSAGES.forbidden];
+    const res = await fetch(`${client.sandbox.baseUrl}/datapoint/ROIC`);
+    expect([res.status, ((await res.json()) as { message: string }).message]).toEqual(forbidden);
+    expect(await as("").error("/datapoint/ROIC")).toEqual(forbidden);
+    expect(await as("wrong").error("/datapoint/ROIC")).toEqual(forbidden);
+    expect(await as(`${DEMO_API_KEY} `).error("/datapoint/ROIC")).toEqual(forbidden);
+    expect(await as("wrong").error("/no/such/path")).toEqual(forbidden);
+  });
+});
+
+describe("CORS for the task pane", () => {
+  it("answers a preflight without a key, allowing GET and the three request headers", async () => {
+    const res = await fetch(`${client.sandbox.baseUrl}/metrics/roic/AAPL?year=2024`, {
+      method: "OPTIONS",
+      headers: { Origin: ORIGIN, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "x-api-key" },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe(ORIGIN);
+    expect(res.headers.get("access-control-allow-methods")).toContain("GET");
+    expect(res.headers.get("access-control-allow-headers")?.split(",").sort()).toEqual(["accept", "content-type", "x-api-key"]);
+  });
+
+  it("sends Access-Control-Allow-Origin on every answer, errors included", async () => {
+    for (const [key, path, status] of [
+      [DEMO_API_KEY, "/datapoint/ROIC", 200],
+      [DEMO_API_KEY, "/datapoint/NOPE", 404],
+      [DEMO_API_KEY, "/metrics/roic/AAPL", 400],
+      [DEMO_API_KEY, "/nowhere", 404],
+      ["wrong", "/datapoint/ROIC", 403],
+    ] as const) {
+      const res = await fetch(`${client.sandbox.baseUrl}${path}`, { headers: { Origin: ORIGIN, "x-api-key": key } });
+      expect([path, res.status, res.headers.get("access-control-allow-origin")]).toEqual([path, status, ORIGIN]);
+    }
+  });
+});
+
+describe("envelope", () => {
+  it("by default body is a JSON-encoded string of {results} (production form)", async () => {
+    const reply = await client.get("/datapoint/ROIC");
+    expect(reply.headers.get("content-type")).toContain("application/json");
+    const env = reply.json as { statusCode: number; headers: Record<string, string>; body: unknown };
+    expect(Object.keys(env)).toEqual(["statusCode", "headers", "body"]);
+    expect(env.statusCode).toBe(200);
+    expect(env.headers).toEqual({ "Content-Type": "application/json" });
+    expect(typeof env.body).toBe("string");
+    expect(Object.keys(JSON.parse(env.body as string) as object)).toEqual(["results"]);
+  });
+
+  it("bodyAsObject serves body as an object with the same results", async () => {
+    const objects = await start({ bodyAsObject: true });
+    try {
+      const env = (await objects.get("/datapoint/ROIC")).json as { body: { results: unknown } };
+      expect(env.body.results).toEqual(await client.results("/datapoint/ROIC"));
+    } finally {
+      await objects.sandbox.close();
+    }
+  });
+
+  it("error bodies are {message} objects, not the envelope", async () => {
+    const reply = await client.get("/datapoint/NOPE");
+    expect(reply.json).toEqual({ message: SPEC_ERRORS.DataPointNotFound.message });
+  });
+});
+
+describe("paths and methods", () => {
+  it("an unknown path is 404 Not Found, also without /v1 and for a dataset path without ticker", async () => {
+    for (const path of ["/nowhere", "/metrics/roic", "/metrics/nope/AAPL?year=2024", "/coverage", "/ratings/AAPL"])
+      expect(await client.error(path)).toEqual([404, "Not Found"]);
+    const res = await fetch(`http://127.0.0.1:${client.sandbox.port}/datapoint`, { headers: { "x-api-key": DEMO_API_KEY } });
+    expect(res.status).toBe(404);
+  });
+
+  it("methods other than GET are 405 Method Not Allowed with Allow: GET, OPTIONS", async () => {
+    for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
+      const reply = await client.get("/datapoint/ROIC", { method });
+      expect([method, reply.status, reply.json]).toEqual([method, 405, { message: "Method Not Allowed" }]);
+      expect(reply.headers.get("allow")).toBe("GET, OPTIONS");
+    }
+  });
+
+  it("a trailing slash is ignored", async () => {
+    expect(await client.results("/datapoint/ROIC/")).toEqual(await client.results("/datapoint/ROIC"));
+    expect(await client.results("/metrics/roic/AAPL/?year=2024")).toEqual(await client.results("/metrics/roic/AAPL?year=2024"));
+  });
+
+  it("percent-encoded segments are decoded once: ENRN%3A1 is ENRN:1, %2F stays inside the segment", async () => {
+    expect(await client.results("/coverage/inactive/ENRN%3A1")).toEqual(await client.results("/coverage/inactive/ENRN:1"));
+    expect(await client.results("/ratings/component/BF%2EB")).toEqual(await client.results("/ratings/component/BF.B"));
+    expect(await client.error("/datapoint/..%2Fcoverage%2Fstock")).toEqual([404, SPEC_ERRORS.DataPointNotFound.message]);
+    expect(await client.error("/coverage/stock/..%2F..%2Fdatapoint")).toEqual([400, SPEC_ERRORS.DataNotFound.message]);
+  });
+});
+
+describe("fault injection", () => {
+  const withFaults = async (faults: object, run: (c: Client) => Promise<void>): Promise<void> => {
+    const c = await start({ faults });
+    try {
+      await run(c);
+    } finally {
+      await c.sandbox.close();
+    }
+  };
+
+  it("is off by default", async () => {
+    await pool(Array.from({ length: 100 }), 10, async () => {
+      expect((await client.get("/datapoint/ROIC")).status).toBe(200);
+    });
+  });
+
+  it("rate429 answers 429 Too Many Requests with Retry-After", async () => {
+    await withFaults({ rate429: 1, retryAfterSeconds: 7 }, async (c) => {
+      const reply = await c.get("/datapoint/ROIC");
+      expect([reply.status, reply.json, reply.headers.get("retry-after")]).toEqual([429, { message: GATEWAY_MESSAGES.throttled }, "7"]);
+    });
+  });
+
+  it("rate503 answers 503 Service Unavailable", async () => {
+    await withFaults({ rate503: 1 }, async (c) => {
+      expect(await c.error("/datapoint/ROIC")).toEqual([503, "Service Unavailable"]);
+    });
+  });
+
+  it("dropRate destroys the connection without an answer", async () => {
+    await withFaults({ dropRate: 1 }, async (c) => {
+      await expect(fetch(`${c.sandbox.baseUrl}/datapoint/ROIC`, { headers: { "x-api-key": DEMO_API_KEY } })).rejects.toThrow();
+      expect(c.sandbox.stats().requests).toBe(1);
+    });
+  });
+
+  it("malformedRate turns 200 bodies into truncated or non-JSON text", async () => {
+    await withFaults({ malformedRate: 1 }, async (c) => {
+      for (let i = 0; i < 4; i++) {
+        const res = await fetch(`${c.sandbox.baseUrl}/datapoint/ROIC`, { headers: { "x-api-key": DEMO_API_KEY } });
+        expect(res.status).toBe(200);
+        const text = await res.text();
+        expect(() => JSON.parse(text)).toThrow();
+      }
+      // Errors stay well-formed: only successful answers are damaged.
+      expect(await c.error("/datapoint/NOPE")).toEqual([404, SPEC_ERRORS.DataPointNotFound.message]);
+    });
+  });
+
+  it("shares follow the configured rates over many requests", async () => {
+    await withFaults({ rate429: 0.2, rate503: 0.1 }, async (c) => {
+      const counts = new Map<number, number>();
+      for (let i = 0; i < 400; i++) {
+        const status = (await c.get("/datapoint/ROIC")).status;
+        counts.set(status, (counts.get(status) ?? 0) + 1);
+      }
+      expect(counts.get(429)).toBeGreaterThan(50);
+      expect(counts.get(429)).toBeLessThan(110);
+      expect(counts.get(503)).toBeGreaterThan(20);
+      expect(counts.get(503)).toBeLessThan(65);
+      expect([...counts.keys()].sort()).toEqual([200, 429, 503]);
+    });
+  });
+
+  it("latencyMs delays every answer and maxConcurrent makes excess requests wait their turn", async () => {
+    const c = await start({ latencyMs: 50, maxConcurrent: 2 });
+    try {
+      const t0 = Date.now();
+      await Promise.all(Array.from({ length: 6 }, () => c.get("/datapoint/ROIC")));
+      // Six requests, two at a time, 50 ms each: at least three rounds.
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(145);
+      expect(c.sandbox.stats().requests).toBe(6);
+    } finally {
+      await c.sandbox.close();
+    }
+  });
+});
+
+describe("load and robustness", () => {
+  it("answers a burst of 2,000 requests, 50 at a time, without an error", async () => {
+    const paths = ["/datapoint/ROIC", "/metrics/roic/AAPL?year=2024", "/ratings/component/QQQ", "/coverage/stock/MSFT"];
+    let failures = 0;
+    const before = client.sandbox.stats().requests;
+    await pool(Array.from({ length: 2000 }, (_, i) => paths[i % paths.length]!), 50, async (path) => {
+      if ((await client.get(path)).status !== 200) failures++;
+    });
+    expect(failures).toBe(0);
+    expect(client.sandbox.stats().requests - before).toBe(2000);
+  });
+
+  it("random paths and query strings always get well-formed JSON and never a 500", async () => {
+    const rng = new Rng(7, "fuzz");
+    const parts = ["v1", "metrics", "roic", "AAPL", "coverage", "stock", "sector", "datapoint", "ratings", "component",
+      "fundamentals", "adjusted", "%2F", "..", "%00", "%E0%A4%A", "ENRN:1", "BF.B", "x".repeat(300), "%C3%A9", "TECHNOLOGYSEC"];
+    const params = ["year=2024", "year=abc", "quarter=9", "ttm=2", "datapoint=ROIC", "datapoint=%00", "prior_year=-3",
+      "prior_year=1", "year=99999999999999999999", "&&", "=", "datapoint", "year=2024&year=2023"];
+    const statuses = new Set<number>();
+    await pool(Array.from({ length: 400 }), 20, async () => {
+      const path = Array.from({ length: rng.int(1, 5) }, () => rng.pick(parts)).join("/");
+      const query = Array.from({ length: rng.int(0, 3) }, () => rng.pick(params)).join("&");
+      const reply = await client.get(`/${path}?${query}`);
+      statuses.add(reply.status);
+      expect([path, query, typeof reply.json]).toEqual([path, query, "object"]);
+      expect([400, 200, 404]).toContain(reply.status);
+    });
+    expect(statuses.has(404)).toBe(true);
+  });
+});

@@ -1,0 +1,160 @@
+// Typed errors: one class per failure, matched on status + message, and one table to the Excel error.
+import {
+  BadResponseError,
+  DataNotFoundError,
+  DataPointNotFoundError,
+  EXCEL_ERRORS,
+  FdqError,
+  InvalidArgumentError,
+  InvalidPriorYearError,
+  InvalidSecurityTypeError,
+  NetworkError,
+  NotConfiguredError,
+  RateLimitedError,
+  RatingNotFoundError,
+  SectorDataPointNotFoundError,
+  ServiceError,
+  ServiceUnavailableError,
+  TimeoutError,
+  UnauthorizedError,
+} from "../../../src/api";
+import { errorFromAnswer } from "../../../src/api/response-errors";
+import { SPEC_ERRORS, type SpecErrorName } from "../../../src/catalog";
+import { API_KEY, FakeFetch, json, makeClient } from "./fake-fetch";
+
+const answer = (status: number, message?: string) =>
+  errorFromAnswer({ status, message, detail: "a JSON body without a message", retryAfterMs: undefined });
+
+describe("status + message to error class", () => {
+  const classes: Record<SpecErrorName, new () => FdqError> = {
+    DataPointNotFound: DataPointNotFoundError,
+    InvalidSecurityType: InvalidSecurityTypeError,
+    SectorDataPointNotFound: SectorDataPointNotFoundError,
+    InvalidPriorYear: InvalidPriorYearError,
+    DataNotFound: DataNotFoundError,
+    RatingNotFound: RatingNotFoundError,
+  };
+
+  it.each(Object.keys(SPEC_ERRORS) as SpecErrorName[])("maps %s by its status and exact message", (name) => {
+    const { status, message } = SPEC_ERRORS[name];
+    const error = answer(status, message);
+    expect(error).toBeInstanceOf(classes[name]);
+    expect(error.message).toBe(message);
+    expect(error.status).toBe(status);
+  });
+
+  it("keeps a spec message with another status as a ServiceError with the service's text", () => {
+    const error = answer(400, SPEC_ERRORS.RatingNotFound.message);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error.message).toBe(SPEC_ERRORS.RatingNotFound.message);
+  });
+
+  it("maps 401 and 403 to UnauthorizedError saying what failed and what to do, without the key", async () => {
+    for (const status of [401, 403]) {
+      const error = answer(status, "Forbidden");
+      expect(error).toBeInstanceOf(UnauthorizedError);
+      expect(error.message).toBe(
+        `The FDQ service refused the API key (${status}). Check the key in the FDQ task pane.`,
+      );
+    }
+    const fake = new FakeFetch(() => json(403, { message: "Forbidden" }));
+    const error = await makeClient(fake)
+      .datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2023 })
+      .then(
+        () => undefined,
+        (e: unknown) => e as FdqError,
+      );
+    expect(error).toBeInstanceOf(UnauthorizedError);
+    expect(error?.message).not.toContain(API_KEY);
+    expect(error?.excelCode).toBe("#N/A");
+  });
+
+  it("maps 429 to RateLimitedError, 5xx to ServiceUnavailableError and other 4xx to ServiceError", () => {
+    expect(answer(429, "Too Many Requests")).toBeInstanceOf(RateLimitedError);
+    expect(answer(429).message).toBe(
+      "The FDQ service is limiting the request rate (429) and the retries did not get through. Wait a minute, then recalculate.",
+    );
+    const unavailable = answer(503, "Service Unavailable");
+    expect(unavailable).toBeInstanceOf(ServiceUnavailableError);
+    expect(unavailable.message).toBe(
+      "The FDQ service is unavailable (503: Service Unavailable). Try again later, then recalculate.",
+    );
+    const other = answer(400, "year is required");
+    expect(other).toBeInstanceOf(ServiceError);
+    expect(other.message).toBe("year is required");
+    expect(answer(418).message).toBe(
+      "The FDQ service answered 418 with a JSON body without a message. Check the base URL in the FDQ task pane.",
+    );
+  });
+});
+
+describe("one table from error class to Excel error", () => {
+  const instances: FdqError[] = [
+    new InvalidArgumentError("year", "year must be a whole fiscal year such as 2023 (got 1.5)."),
+    new InvalidSecurityTypeError(),
+    new InvalidPriorYearError(),
+    new DataPointNotFoundError(),
+    new SectorDataPointNotFoundError(),
+    new DataNotFoundError(),
+    new RatingNotFoundError(),
+    new UnauthorizedError(403),
+    new NotConfiguredError(),
+    new RateLimitedError(),
+    new ServiceUnavailableError(503, ""),
+    new NetworkError("fetch failed"),
+    new TimeoutError(30_000),
+    new BadResponseError("an empty body"),
+    new ServiceError(400, "bad"),
+  ];
+
+  it("gives #VALUE! to argument errors and #N/A to every other error", () => {
+    const codes = Object.fromEntries(instances.map((e) => [e.name, e.excelCode]));
+    expect(codes).toEqual({
+      InvalidArgumentError: "#VALUE!",
+      InvalidSecurityTypeError: "#VALUE!",
+      InvalidPriorYearError: "#VALUE!",
+      DataPointNotFoundError: "#N/A",
+      SectorDataPointNotFoundError: "#N/A",
+      DataNotFoundError: "#N/A",
+      RatingNotFoundError: "#N/A",
+      UnauthorizedError: "#N/A",
+      NotConfiguredError: "#N/A",
+      RateLimitedError: "#N/A",
+      ServiceUnavailableError: "#N/A",
+      NetworkError: "#N/A",
+      TimeoutError: "#N/A",
+      BadResponseError: "#N/A",
+      ServiceError: "#N/A",
+    });
+    expect(Object.keys(EXCEL_ERRORS).sort()).toEqual(["FdqError", ...instances.map((e) => e.name)].sort());
+  });
+
+  it("remembers only the does-not-exist answers for the day", () => {
+    expect(instances.filter((e) => e.remembered).map((e) => e.name)).toEqual([
+      "DataPointNotFoundError",
+      "SectorDataPointNotFoundError",
+      "DataNotFoundError",
+      "RatingNotFoundError",
+    ]);
+  });
+
+  it("says what failed and what to do for the transient failures", () => {
+    expect(new NetworkError("fetch failed: ECONNRESET").message).toBe(
+      "Could not reach the FDQ service (fetch failed: ECONNRESET). Check the network connection and the base URL in the FDQ task pane.",
+    );
+    expect(new TimeoutError(30_000).message).toBe(
+      "The FDQ service did not answer within 30 s. Try again later, then recalculate.",
+    );
+    expect(new NotConfiguredError().message).toBe(
+      "No FDQ API key is set. Enter the key in the FDQ task pane.",
+    );
+  });
+
+  it("passes the cause on and keeps every error an FdqError and an Error", () => {
+    const cause = new TypeError("fetch failed");
+    const error = new NetworkError("fetch failed", { cause });
+    expect(error.cause).toBe(cause);
+    expect(error).toBeInstanceOf(FdqError);
+    expect(error).toBeInstanceOf(Error);
+  });
+});

@@ -1,0 +1,66 @@
+// The shared runtime's one client: built from the saved settings on first use, replaced on new settings.
+import {
+  NotConfiguredError,
+  configureSharedClient,
+  getSharedClient,
+  onSharedClientEvent,
+  resetSharedClient,
+  type ClientEvent,
+} from "../../../src/api";
+import { API_KEY, BASE_URL, FakeFetch } from "./fake-fetch";
+
+const request = { ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2023 };
+const items = new Map<string, string>();
+const officeRuntime = {
+  storage: {
+    getItem: async (k: string) => items.get(k) ?? null,
+    setItem: async (k: string, v: string) => void items.set(k, v),
+    removeItem: async (k: string) => void items.delete(k),
+  },
+};
+
+let fake: FakeFetch;
+beforeEach(() => {
+  items.clear();
+  fake = new FakeFetch();
+  jest.spyOn(globalThis, "fetch").mockImplementation(fake.fetch);
+  (globalThis as { OfficeRuntime?: unknown }).OfficeRuntime = officeRuntime;
+});
+afterEach(async () => {
+  await resetSharedClient();
+  delete (globalThis as { OfficeRuntime?: unknown }).OfficeRuntime;
+  jest.restoreAllMocks();
+});
+
+describe("shared client", () => {
+  it("is usable at once and rejects calls with NotConfiguredError while no key is saved, then picks the key up", async () => {
+    const client = getSharedClient();
+    expect(getSharedClient()).toBe(client);
+    await expect(client.datapoint(request)).rejects.toThrow(NotConfiguredError);
+    items.set("fdq.settings", JSON.stringify({ baseUrl: BASE_URL, apiKey: API_KEY }));
+    expect((await client.datapoint(request)).source).toBe("network");
+    expect(fake.seen[0]?.headers.get("x-api-key")).toBe(API_KEY);
+  });
+
+  it("persists its cache in OfficeRuntime.storage", async () => {
+    items.set("fdq.settings", JSON.stringify({ baseUrl: BASE_URL, apiKey: API_KEY }));
+    await getSharedClient().datapoint(request);
+    await getSharedClient().flush();
+    expect(JSON.parse(items.get("fdq.cache")!)).toMatchObject({ v: 1, chunks: 1 });
+  });
+
+  it("is replaced by configureSharedClient, and listeners follow every shared client", async () => {
+    const events: ClientEvent["type"][] = [];
+    const stop = onSharedClientEvent((e) => events.push(e.type));
+    const before = getSharedClient();
+    const after = configureSharedClient({ baseUrl: BASE_URL, apiKey: "new-key" });
+    expect(after).not.toBe(before);
+    expect(getSharedClient()).toBe(after);
+    await after.datapoint(request);
+    expect(fake.seen[0]?.headers.get("x-api-key")).toBe("new-key");
+    expect(events).toEqual(["request", "response"]);
+    stop();
+    await after.datapoint({ ...request, year: 2022 });
+    expect(events).toHaveLength(2);
+  });
+});

@@ -1,0 +1,78 @@
+import { lowerBoundRequests, requestKey } from "../../../bench/lower-bound";
+import { boundUrl } from "../../../bench/wire";
+import {
+  buildWorkload,
+  cellFetches,
+  workloadCells,
+  type Formula,
+  type WorkloadId,
+} from "../../../bench/workloads";
+import { fixtureUniverse } from "./universe-fixture";
+
+const universe = fixtureUniverse();
+
+function bound(formulas: readonly Formula[]): number {
+  return lowerBoundRequests(formulas.flatMap(cellFetches)).length;
+}
+
+const point = (dataset: string, name: string, year: number, extra: object = {}): Formula => ({
+  fn: "DATAPOINT",
+  ticker: "AAPL",
+  dataset,
+  name,
+  period: { year, ...extra },
+});
+
+describe("lower-bound calculator", () => {
+  it("counts one request per ticker x dataset x period where all-datapoints mode exists", () => {
+    expect(bound([point("metrics/roic", "ROIC", 2023), point("metrics/roic", "NOPAT", 2023)])).toBe(1);
+    expect(bound([point("metrics/roic", "ROIC", 2023), point("metrics/roic", "ROIC", 2022)])).toBe(2);
+    expect(bound([point("metrics/roic", "ROIC", 2023), point("metrics/ebv", "EBV", 2023)])).toBe(2);
+  });
+
+  it("counts annual, each quarter and each TTM period of one year as different periods", () => {
+    const periods = [{}, { quarter: 1 }, { quarter: 2 }, { ttm: 1 }, { ttm: 2 }, { quarter: 1 }];
+    expect(bound(periods.map((p) => point("metrics/roic", "ROIC", 2023, p)))).toBe(5);
+  });
+
+  it("counts fundamentals once per datapoint, since they have no all-datapoints mode", () => {
+    const names = ["REVENUE", "REVENUE", "NET_INCOME"];
+    expect(bound(names.map((n) => point("fundamentals/reported", n, 2023)))).toBe(2);
+    expect(requestKey(cellFetches(point("fundamentals/adjusted", "X", 2023))[0]!)).toBe(
+      "fundamentals/adjusted|AAPL|2023|X",
+    );
+  });
+
+  it("counts ratings once per security whatever the fields, and tickers in any case as one", () => {
+    const ratings: Formula[] = [
+      { fn: "RATING", ticker: "AAPL", field: "overall" },
+      { fn: "RATING", ticker: "aapl", field: "roic" },
+      { fn: "RATING", ticker: "XLF", field: "overall" },
+    ];
+    expect(bound(ratings)).toBe(2);
+  });
+
+  it.each([
+    ["W1", 50 * 10 * 3],
+    ["W2", 2700],
+    ["W3", 3000],
+    // Per ticker: 8 quarters + 4 TTM of metrics/roic, 10 years of screens/traditional, 2 x 10 years of
+    // reported fundamentals, 1 market-value-to-ev and 1 metrics/ebv Q4.
+    ["W4", 20 * 44],
+  ])("gives %s its stated lower bound of %i requests", (id, expected) => {
+    expect(lowerBoundRequests(workloadCells(buildWorkload(id as WorkloadId, universe)))).toHaveLength(
+      expected,
+    );
+  });
+
+  it("asks for a whole dataset only when one request answers several cells", () => {
+    const [many] = lowerBoundRequests(
+      [point("metrics/roic", "ROIC", 2023), point("metrics/roic", "NOPAT", 2023)].flatMap(cellFetches),
+    );
+    const [one] = lowerBoundRequests(cellFetches(point("metrics/roic", "ROIC", 2023, { ttm: 2 })));
+    expect(boundUrl("http://h/v1", many!)).toBe("http://h/v1/metrics/roic/AAPL?year=2023");
+    expect(boundUrl("http://h/v1", one!)).toBe(
+      "http://h/v1/metrics/roic/AAPL?datapoint=ROIC&year=2023&ttm=2",
+    );
+  });
+});

@@ -1,0 +1,163 @@
+import path from "node:path";
+import { DataNotFoundError, InvalidArgumentError, UnauthorizedError } from "../../../src/api/errors";
+import { cacheFileFor } from "../../../src/cli/connection";
+import { fileLines, parseAll } from "../../../src/cli/eval-command";
+import { formatJson, formatPlain } from "../../../src/cli/format";
+import { defaultCacheDir, parseEvalArgs, parseRefreshArgs, UsageError } from "../../../src/cli/options";
+import { fdqFormulaOf } from "../../../src/cli/refresh-command";
+import { describeFailure } from "../../../src/functions/errors";
+
+describe("describeFailure: the one mapping from a failure to an Excel error", () => {
+  it("uses the request module's table: argument errors #VALUE!, everything else #N/A, message kept", () => {
+    expect(
+      describeFailure(
+        new InvalidArgumentError("year", 'year must be a whole fiscal year such as 2023 (got "x").'),
+      ),
+    ).toEqual({
+      error: "#VALUE!",
+      message: 'year must be a whole fiscal year such as 2023 (got "x").',
+    });
+    expect(describeFailure(new DataNotFoundError())).toEqual({
+      error: "#N/A",
+      message: "The requested data was not found.",
+    });
+    expect(describeFailure(new UnauthorizedError(403))).toEqual({
+      error: "#N/A",
+      message: "The FDQ service refused the API key (403). Check the key in the FDQ task pane.",
+    });
+  });
+
+  it("turns a bug (any other exception) into #N/A with a message instead of Excel's bare #VALUE!", () => {
+    expect(describeFailure(new TypeError("x is undefined"))).toEqual({
+      error: "#N/A",
+      message: "FDQ internal error: x is undefined. Please report it.",
+    });
+    expect(describeFailure("boom")).toEqual({
+      error: "#N/A",
+      message: "FDQ internal error: boom. Please report it.",
+    });
+  });
+});
+
+describe("fdq eval output", () => {
+  it("prints a value as is, a spill as tab-separated rows, an error as code, space, message", () => {
+    expect(formatPlain({ ok: true, value: 0.1234 })).toBe("0.1234");
+    expect(
+      formatPlain({
+        ok: true,
+        value: [
+          ["A", 1],
+          ["B", { error: "#N/A", message: "none" }],
+        ],
+      }),
+    ).toBe("A\t1\nB\t#N/A none");
+    expect(
+      formatPlain({ ok: false, error: { error: "#N/A", message: "The requested datapoint was not found." } }),
+    ).toBe("#N/A The requested datapoint was not found.");
+  });
+
+  it("prints one JSON value per formula with --json", () => {
+    expect(formatJson({ ok: true, value: "Apple Inc." })).toBe('"Apple Inc."');
+    expect(formatJson({ ok: true, value: [[1, { error: "#N/A", message: "m" }]] })).toBe(
+      '[[1,{"error":"#N/A","message":"m"}]]',
+    );
+    expect(formatJson({ ok: false, error: { error: "#VALUE!", message: "m" } })).toBe(
+      '{"error":"#VALUE!","message":"m"}',
+    );
+  });
+});
+
+describe("fdq options", () => {
+  it("takes flags over environment variables over defaults", () => {
+    const env = {
+      FDQ_BASE_URL: "https://env.example/v1",
+      FDQ_API_KEY: "env-key",
+      HOME: "/h",
+      XDG_CACHE_HOME: "/xdg",
+    };
+    const fromEnv = parseEvalArgs(['=FDQ.INFO("ROIC")'], env);
+    expect(fromEnv).toMatchObject({
+      baseUrl: "https://env.example/v1",
+      apiKey: "env-key",
+      cacheDir: "/xdg/fdq",
+    });
+    const flags = parseEvalArgs(
+      [
+        "--base-url",
+        "https://flag.example/v1",
+        "--api-key",
+        "k",
+        "--cache-dir",
+        "/c",
+        "--no-cache",
+        "--stats",
+        "--json",
+        "-f",
+        "m.txt",
+      ],
+      env,
+    );
+    expect(flags).toEqual({
+      baseUrl: "https://flag.example/v1",
+      apiKey: "k",
+      cacheDir: "/c",
+      noCache: true,
+      sandbox: false,
+      stats: true,
+      json: true,
+      file: "m.txt",
+      formulas: [],
+    });
+    expect(parseEvalArgs(["x"], {})).toMatchObject({ baseUrl: undefined, apiKey: undefined });
+  });
+
+  it("defaults the cache to $XDG_CACHE_HOME/fdq", () => {
+    expect(defaultCacheDir({ XDG_CACHE_HOME: "/x" })).toBe(path.join("/x", "fdq"));
+  });
+
+  it("refuses unknown options, formulas with -f, and --sandbox with --base-url", () => {
+    expect(() => parseEvalArgs(["--nope", "x"], {})).toThrow(UsageError);
+    expect(() => parseEvalArgs(["-f", "m.txt", "x"], {})).toThrow(
+      "give formulas as arguments or in a file (-f FILE), not both.",
+    );
+    expect(() => parseEvalArgs([], {})).toThrow(/^no formula given/);
+    expect(() => parseEvalArgs(["--sandbox", "--base-url", "http://127.0.0.1:1/v1", "x"], {})).toThrow(
+      "--sandbox and --base-url exclude each other: --sandbox evaluates against its own sandbox.",
+    );
+    expect(parseRefreshArgs(["book.xlsx", "-o", "out.xlsx"], {})).toMatchObject({
+      workbook: "book.xlsx",
+      out: "out.xlsx",
+    });
+  });
+
+  it("keeps one cache file per service, named after it (never after the key)", () => {
+    expect(cacheFileFor("/c", "http://127.0.0.1:4010/v1")).toBe(path.join("/c", "127.0.0.1_4010_v1.json"));
+    expect(cacheFileFor("/c", "https://api.newconstructs.com/v1")).toBe(
+      path.join("/c", "api.newconstructs.com_v1.json"),
+    );
+  });
+});
+
+describe("formula files", () => {
+  it("skips blank and # lines and reports every syntax error with file and line, evaluating nothing", () => {
+    const lines = fileLines("m.txt", '# model\n=FDQ.RATING("AAPL")\n\n=FDQ.RATING(A1)\n=SUM(1)\n');
+    expect(lines.map((l) => l.where)).toEqual(["m.txt:2", "m.txt:4", "m.txt:5"]);
+    expect(() => parseAll(lines)).toThrow(
+      new UsageError(
+        "m.txt:4: Cell references are not supported: A1; use a literal value (at character 13)\n" +
+          "m.txt:5: Only FDQ functions are supported, not SUM; the FDQ functions are FDQ.DATAPOINT, FDQ.DATASET, FDQ.SERIES, FDQ.RATING, FDQ.SECTOR, FDQ.COVERAGE, FDQ.SECURITY, FDQ.INFO (at character 2)",
+      ),
+    );
+  });
+});
+
+describe("fdq refresh: FDQ formulas as Excel stores them", () => {
+  it("reads the _xldudf_ form Excel saves custom functions in, and the plain form", () => {
+    expect(fdqFormulaOf('_xldudf_FDQ_DATAPOINT("AAPL","roic","ROIC",2023)')).toBe(
+      'FDQ.DATAPOINT("AAPL","roic","ROIC",2023)',
+    );
+    expect(fdqFormulaOf('[2]!_xldudf_FDQ_RATING("AAPL")')).toBe('FDQ.RATING("AAPL")');
+    expect(fdqFormulaOf('fdq.info("ROIC")')).toBe('fdq.info("ROIC")');
+    expect(fdqFormulaOf("SUM(A1:A3)")).toBeUndefined();
+  });
+});

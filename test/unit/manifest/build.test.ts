@@ -1,0 +1,57 @@
+// `npm run build` for a production URL: one page with the three entries, functions.json, the icons and
+// a manifest moved to that URL which still passes the offline validator.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { validateManifest } from "../../../scripts/validate-manifest";
+import { FUNCTION_NAMES } from "../../../src/functions/signatures";
+
+const ROOT = path.resolve(__dirname, "../../..");
+const URL_ = "https://fdq.example.com/addin/";
+
+describe("production build", () => {
+  let out: string;
+
+  beforeAll(async () => {
+    out = mkdtempSync(path.join(tmpdir(), "fdq-dist-"));
+    await promisify(execFile)(
+      process.execPath,
+      [path.join(ROOT, "node_modules/webpack-cli/bin/cli.js"), "--mode", "production", "--output-path", out],
+      { cwd: ROOT, env: { ...process.env, FDQ_ADDIN_URL: URL_ } },
+    );
+  }, 180_000);
+
+  it("moves every manifest URL to FDQ_ADDIN_URL and still validates", async () => {
+    const manifest = readFileSync(path.join(out, "manifest.xml"), "utf8");
+    expect(manifest).not.toContain("localhost");
+    expect(manifest).toContain(`<bt:Url id="Taskpane.Url" DefaultValue="${URL_}taskpane.html"/>`);
+    expect(manifest).toContain("<AppDomain>https://fdq.example.com</AppDomain>");
+    expect(await validateManifest(manifest, { rootDir: out })).toEqual([]);
+  });
+
+  it("loads task pane, commands and functions in one page with one webpack runtime", () => {
+    const html = readFileSync(path.join(out, "taskpane.html"), "utf8");
+    const scripts = [...html.matchAll(/<script[^>]*src="?([^" >]+)"?/g)].map((m) => m[1]);
+    expect(scripts[0]).toBe("https://appsforoffice.microsoft.com/lib/1/hosted/office.js");
+    expect(scripts[1]).toBe("runtime.js");
+    expect(scripts.slice(-3)).toEqual(["taskpane.js", "commands.js", "functions.js"]);
+  });
+
+  it("emits functions.json and the associate calls for the eight functions", () => {
+    const json = JSON.parse(readFileSync(path.join(out, "functions.json"), "utf8")) as {
+      functions: { id: string }[];
+    };
+    expect(json.functions.map((f) => f.id)).toEqual([...FUNCTION_NAMES]);
+    const functionsJs = readFileSync(path.join(out, "functions.js"), "utf8");
+    expect(functionsJs.match(/CustomFunctions\.associate\("[A-Z]+"/g)).toHaveLength(8);
+    expect(readdirSync(path.join(out, "assets")).sort()).toEqual([
+      "icon-128.png",
+      "icon-16.png",
+      "icon-32.png",
+      "icon-64.png",
+      "icon-80.png",
+    ]);
+  });
+});

@@ -1,0 +1,127 @@
+// Builds the shared-runtime page the way OfficeDev/Excel-Custom-Functions-Shared does: the task pane,
+// the custom functions and the ribbon commands are three entries loaded by ONE page (taskpane.html),
+// which the manifest names as the runtime, the functions page and the function file.
+// `npm run build` writes dist/ for the production URL in FDQ_ADDIN_URL (default https://localhost:3000/);
+// `npm run dev-server` serves https://localhost:3000 with office-addin-dev-certs (http when FDQ_DEV_HTTP=1
+// or when no certificate can be had).
+const path = require("node:path");
+const { URL } = require("node:url");
+const CopyWebpackPlugin = require("copy-webpack-plugin");
+const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
+const HtmlWebpackPlugin = require("html-webpack-plugin");
+
+const DEV_URL = "https://localhost:3000/";
+const DEV_PORT = 3000;
+
+/** The production URL with exactly one trailing slash; must be https except for localhost. */
+function addinUrl() {
+  const raw = process.env.FDQ_ADDIN_URL || DEV_URL;
+  const url = new URL(raw);
+  const local = url.hostname === "localhost" || url.hostname === "127.0.0.1";
+  if (url.protocol !== "https:" && !(local && url.protocol === "http:")) {
+    throw new Error(`FDQ_ADDIN_URL must be an https URL (http only for localhost): ${raw}`);
+  }
+  return url.href.replace(/\/*$/, "/");
+}
+
+/** The manifest with the dev server's URLs (and its origin, for AppDomain) moved to the production URL. */
+function productionManifest(xml, url) {
+  return xml.replaceAll(DEV_URL, url).replaceAll(DEV_URL.slice(0, -1), new URL(url).origin);
+}
+
+/**
+ * https with office-addin-dev-certs, as Office requires. On Windows and macOS the certificates are made and
+ * trusted on first use (the template's behaviour); on Linux only existing ones are used, because installing
+ * means sudo (`npx office-addin-dev-certs install`). Without them: http, enough for browser tests.
+ */
+async function devServerTransport() {
+  if (process.env.FDQ_DEV_HTTP === "1") return { type: "http" };
+  try {
+    const devCerts = require("office-addin-dev-certs");
+    if (process.platform === "linux") {
+      const fs = require("node:fs");
+      const paths = require("office-addin-dev-certs/lib/defaults");
+      const files = [paths.caCertificatePath, paths.localhostCertificatePath, paths.localhostKeyPath];
+      if (!files.every((f) => fs.existsSync(f)))
+        throw new Error("no certificates: run npx office-addin-dev-certs install");
+      const [ca, cert, key] = files.map((f) => fs.readFileSync(f));
+      return { type: "https", options: { ca, key, cert } };
+    }
+    const { ca, key, cert } = await devCerts.getHttpsServerOptions();
+    return { type: "https", options: { ca, key, cert } };
+  } catch (err) {
+    console.warn(
+      `office-addin-dev-certs: ${err.message}; serving http://localhost:${DEV_PORT} instead of https`,
+    );
+    return { type: "http" };
+  }
+}
+
+module.exports = async (env, options) => {
+  const dev = options.mode === "development";
+  const serving = Boolean(env && env.WEBPACK_SERVE);
+  const url = addinUrl();
+  return {
+    devtool: dev ? "source-map" : false,
+    entry: {
+      taskpane: "./src/taskpane/index.tsx",
+      commands: "./src/commands/commands.ts",
+      functions: "./src/functions/functions.ts",
+    },
+    output: {
+      path: path.resolve(__dirname, "dist"),
+      filename: "[name].js",
+      clean: true,
+    },
+    resolve: { extensions: [".ts", ".tsx", ".js"] },
+    module: {
+      rules: [
+        {
+          test: /\.tsx?$/,
+          exclude: /node_modules/,
+          // ES modules (tsconfig says commonjs for Node) so webpack can drop the unused parts of Fluent UI.
+          use: {
+            loader: "ts-loader",
+            options: { transpileOnly: true, compilerOptions: { module: "es2020" } },
+          },
+        },
+      ],
+    },
+    optimization: {
+      // One webpack runtime for the three entries of the page, so a module they share (above all the
+      // shared FdqClient of src/api/runtime.ts) is instantiated once, not once per entry.
+      runtimeChunk: "single",
+      splitChunks: { chunks: "all" },
+    },
+    // The runtime is a browser page: Node built-ins used by CLI-only modules must not be bundled.
+    externalsPresets: { web: true },
+    performance: { hints: false },
+    plugins: [
+      new CustomFunctionsMetadataPlugin({ output: "functions.json", input: "./src/functions/functions.ts" }),
+      new HtmlWebpackPlugin({
+        filename: "taskpane.html",
+        template: "./src/taskpane/taskpane.html",
+        chunks: ["taskpane", "commands", "functions"],
+      }),
+      new CopyWebpackPlugin({
+        patterns: [
+          { from: "assets/*.png", to: "assets/[name][ext]" },
+          {
+            from: "manifest.xml",
+            to: "manifest.xml",
+            transform: (content) => (dev ? content : productionManifest(content.toString(), url)),
+          },
+        ],
+      }),
+    ],
+    devServer: serving
+      ? {
+          host: "127.0.0.1",
+          port: DEV_PORT,
+          headers: { "Access-Control-Allow-Origin": "*" },
+          server: await devServerTransport(),
+          static: { directory: path.resolve(__dirname, "dist") },
+        }
+      : undefined,
+  };
+};
