@@ -25,8 +25,8 @@ export const USAGE = `Usage: npm run bench -- [options]
                         per-cell and lower-bound baselines (default ${DEFAULTS.concurrency}, the request
                         module's own limit, which \`fdq eval\` offers no flag to change)
   --workloads LIST      comma-separated subset of W1,W2,W3,W4 (default all)
-  --naive-budget-s N    seconds the sequential baseline may run per workload before sampling (default 4)
-  --per-cell-budget-s N seconds the per-cell baseline may run per workload before sampling (default 4)
+  --naive-budget-s N    seconds the sequential baseline may run per workload before sampling (default 3)
+  --per-cell-budget-s N seconds the per-cell baseline may run per workload before sampling (default 3)
   --seed N              seed of the baselines' random samples (default 1)
   --no-write            do not update bench/results/latest.md and latest.jsonl
   --verbose             print each evaluating process's report (passes, CPU, peak RSS) on stderr
@@ -69,8 +69,8 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     latencyMs: positive("latency-ms", values["latency-ms"], 80, true),
     maxConcurrent: Math.floor(positive("max-concurrent", values["max-concurrent"], DEFAULTS.concurrency)),
     workloads: workloads as WorkloadId[],
-    naiveBudgetS: positive("naive-budget-s", values["naive-budget-s"], 4),
-    perCellBudgetS: positive("per-cell-budget-s", values["per-cell-budget-s"], 4),
+    naiveBudgetS: positive("naive-budget-s", values["naive-budget-s"], 3),
+    perCellBudgetS: positive("per-cell-budget-s", values["per-cell-budget-s"], 3),
     seed: Math.floor(positive("seed", values.seed, 1, true)),
     write: values["no-write"] !== true,
     verbose: values.verbose === true,

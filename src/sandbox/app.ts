@@ -23,7 +23,10 @@ export interface AppOptions extends LoadOptions {
 export const TASK_PANE_ORIGIN = "https://localhost:3000";
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/;
 
-export function createApp(opts: AppOptions): { app: Hono<{ Bindings: HttpBindings }>; stats(): { requests: number } } {
+export function createApp(opts: AppOptions): {
+  app: Hono<{ Bindings: HttpBindings }>;
+  stats(): { requests: number };
+} {
   let requests = 0;
   const keys = new Set([DEMO_API_KEY, ...(opts.apiKeys ?? [])]);
   const app = new Hono<{ Bindings: HttpBindings }>({ strict: false });

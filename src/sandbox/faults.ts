@@ -65,6 +65,7 @@ export function loadMiddleware(opts: LoadOptions): MiddlewareHandler<{ Bindings:
       let edge = faults.dropRate ?? 0;
       if (draw < edge) {
         c.env.incoming.socket.destroy();
+        // Nothing reaches the client: the socket is gone before any byte of this answer is written.
         return c.body(null, 500);
       }
       if (draw < (edge += faults.rate429 ?? 0)) {
@@ -75,7 +76,8 @@ export function loadMiddleware(opts: LoadOptions): MiddlewareHandler<{ Bindings:
       await next();
       if (c.res.status === 200 && rng.next() < (faults.malformedRate ?? 0)) {
         const text = await c.res.text();
-        const bad = ++malformedCount % 2 ? text.slice(0, Math.floor(text.length / 2)) : `<html>${text.length}</html>`;
+        const bad =
+          ++malformedCount % 2 ? text.slice(0, Math.floor(text.length / 2)) : `<html>${text.length}</html>`;
         c.res = new Response(bad, { status: 200, headers: { "Content-Type": "application/json" } });
       }
     } finally {

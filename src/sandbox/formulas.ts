@@ -23,12 +23,22 @@ const sum = (ctx: FormulaContext, names: readonly string[]): number =>
 /** Inputs that several walks arrive at from different sides; they stay inputs and plugs close the walks. */
 const INPUTS = new Set(["INCOME_NET"]);
 
-const beginning = (name: string): Formula => (c) => c.at(name, quarterAt(startIndex(c.period)));
-const yoyAverage = (name: string): Formula => (c) => (beginning(name)(c) + c.v(name)) / 2;
+const beginning =
+  (name: string): Formula =>
+  (c) =>
+    c.at(name, quarterAt(startIndex(c.period)));
+const yoyAverage =
+  (name: string): Formula =>
+  (c) =>
+    (beginning(name)(c) + c.v(name)) / 2;
 
 /** Walk lines whose parts come from another walk: [dataset, plug line, result line]. */
 const PLUGS: ReadonlyArray<readonly [string, string, string]> = [
-  ["reconciliation/core-earnings-to-net-income", "CORE_EARNINGS_DISTORTION_CHARGES_AFTER_TAX_OTHER", "INCOME_NET"],
+  [
+    "reconciliation/core-earnings-to-net-income",
+    "CORE_EARNINGS_DISTORTION_CHARGES_AFTER_TAX_OTHER",
+    "INCOME_NET",
+  ],
   ["reconciliation/net-income-to-nopat-detailed", "CLASSIFICATION_DISCLOSURE_ADJUSTMENT", "NOPAT"],
   ["reconciliation/total-assets-to-invested-capital", "ASSETS_UNADJUSTED", "CAPITAL_INVESTED"],
 ];
@@ -46,14 +56,16 @@ function explicitFormulas(): Map<string, Formula> {
   const f = new Map<string, Formula>();
   // The sum-count walk reaches NOPAT from net income, hidden and non-operating expenses alone, so the
   // remaining NOPAT adjustments net to zero: the after-tax charge offsets them.
-  f.set("CHARGE_AFTER_TAX", (c) =>
-    -(
-      c.v("RESERVES_YOY_DELTA") +
-      c.v("GOODWILL_AMORTIZATION_ADJUSTED") -
-      c.v("ESO_EXPENSE") +
-      c.v("LEASES_OPERATING_OBLIGATION_INTEREST_IMPLIED") +
-      c.v("NON_OPERATING_TAXES")
-    ),
+  f.set(
+    "CHARGE_AFTER_TAX",
+    (c) =>
+      -(
+        c.v("RESERVES_YOY_DELTA") +
+        c.v("GOODWILL_AMORTIZATION_ADJUSTED") -
+        c.v("ESO_EXPENSE") +
+        c.v("LEASES_OPERATING_OBLIGATION_INTEREST_IMPLIED") +
+        c.v("NON_OPERATING_TAXES")
+      ),
   );
   // Each hidden line nets its increases and decreases (sum-count walk).
   const sumCount = findDataset("reconciliation/net-income-to-nopat-detailed-sum-count");
@@ -61,7 +73,8 @@ function explicitFormulas(): Map<string, Formula> {
     const base = /^(HIDDEN_.*)_INCREASE$/.exec(p.name)?.[1];
     if (base) f.set(base, (c) => c.v(`${base}_INCREASE`) - c.v(`${base}_DECREASE`));
   }
-  for (const [pair, line] of REPORTED_PAIRS) f.set(line, (c) => c.v(`${pair}_INCREASE`) - c.v(`${pair}_DECREASE`));
+  for (const [pair, line] of REPORTED_PAIRS)
+    f.set(line, (c) => c.v(`${pair}_INCREASE`) - c.v(`${pair}_DECREASE`));
   f.set(`${REMAINDER_PAIR}_INCREASE`, (c) => {
     const listed = REPORTED_PAIRS.reduce((acc, [, line]) => acc + c.v(line), 0);
     return c.v(`${REMAINDER_PAIR}_DECREASE`) + c.v("EXPENSES_NON_OPERATING") - listed;
@@ -80,13 +93,18 @@ function explicitFormulas(): Map<string, Formula> {
   f.set("CAPITAL_INVESTED_ADJUSTED", (c) => c.v("CAPITAL_INVESTED_YOY_AVG") + c.v("CAPEX_ACQUISITION") / 2);
   f.set("CAPITAL_INVESTED_GAAP", (c) => sum(c, ["EQUITY_SHAREHOLDER", "DEBT"]));
   f.set("CAPITAL_INVESTED_ADJUSTED_GAAP", yoyAverage("CAPITAL_INVESTED_GAAP"));
-  f.set("CAPITAL_INVESTED_GROSS", (c) => sum(c, ["CAPITAL_INVESTED", "DEPRECIATION_AND_AMORTIZATION_ACCUMULATED"]));
+  f.set("CAPITAL_INVESTED_GROSS", (c) =>
+    sum(c, ["CAPITAL_INVESTED", "DEPRECIATION_AND_AMORTIZATION_ACCUMULATED"]),
+  );
   f.set("CAPITAL_INVESTED_GROSS_ADJUSTED", (c) =>
     sum(c, ["CAPITAL_INVESTED_ADJUSTED", "DEPRECIATION_AND_AMORTIZATION_ACCUMULATED"]),
   );
   f.set("NOPAT_GAAP", (c) => sum(c, ["INCOME_NET", "EXPENSES_INTEREST"]));
   f.set("NOPAT_GROSS", (c) => sum(c, ["NOPAT", "DEPRECIATION_AND_AMORTIZATION_CASH_FLOW_SINGLE_PERIOD"]));
-  const ratio = (num: string, den: string): Formula => (c) => div(c.v(num), c.v(den));
+  const ratio =
+    (num: string, den: string): Formula =>
+    (c) =>
+      div(c.v(num), c.v(den));
   f.set("ROIC", ratio("NOPAT", "CAPITAL_INVESTED_ADJUSTED"));
   f.set("ROIC_CAPITAL_INVESTED", ratio("NOPAT", "CAPITAL_INVESTED"));
   f.set("ROIC_CAPITAL_INVESTED_BEGINNING", ratio("NOPAT", "CAPITAL_INVESTED_BEGINNING"));
@@ -95,16 +113,23 @@ function explicitFormulas(): Map<string, Formula> {
   f.set("ROIC_GAAP", ratio("NOPAT_GAAP", "CAPITAL_INVESTED_ADJUSTED_GAAP"));
   f.set("ROGIC", ratio("NOPAT_GROSS", "CAPITAL_INVESTED_GROSS_ADJUSTED"));
   // Free cash flow = NOPAT - net new investment; it telescopes, so quarters add up to the year.
-  f.set("FREE_CASH_FLOW", (c) => c.v("NOPAT") - (c.v("CAPITAL_INVESTED") - c.v("CAPITAL_INVESTED_BEGINNING")));
+  f.set(
+    "FREE_CASH_FLOW",
+    (c) => c.v("NOPAT") - (c.v("CAPITAL_INVESTED") - c.v("CAPITAL_INVESTED_BEGINNING")),
+  );
   f.set("ECONOMIC_PROFIT", (c) => c.v("NOPAT") - c.v("CAPITAL_CHARGE"));
   f.set("ACCOUNTS_RECEIVABLE_TURNOVER", ratio("REVENUE", "ACCOUNTS_RECEIVABLE"));
   f.set("ACCOUNTS_PAYABLE_TURNOVER", ratio("SALES_COST", "ACCOUNTS_PAYABLE"));
   f.set("CAPITAL_INVESTED_ADJUSTED_TURNS", ratio("REVENUE", "CAPITAL_INVESTED_ADJUSTED"));
-  const days = (num: string, den: string): Formula => (c) => div(c.v(num), c.v(den)) * periodDays(c.period);
+  const days =
+    (num: string, den: string): Formula =>
+    (c) =>
+      div(c.v(num), c.v(den)) * periodDays(c.period);
   f.set("DAYS_REVENUE_OUTSTANDING", days("ACCOUNTS_RECEIVABLE", "REVENUE"));
   f.set("DAYS_IN_ACCOUNTS_PAYABLE", days("ACCOUNTS_PAYABLE", "SALES_COST"));
-  f.set("CASH_CONVERSION_CYCLE", (c) =>
-    c.v("DAYS_REVENUE_OUTSTANDING") + c.v("DAYS_IN_INVENTORY") - c.v("DAYS_IN_ACCOUNTS_PAYABLE"),
+  f.set(
+    "CASH_CONVERSION_CYCLE",
+    (c) => c.v("DAYS_REVENUE_OUTSTANDING") + c.v("DAYS_IN_INVENTORY") - c.v("DAYS_IN_ACCOUNTS_PAYABLE"),
   );
   return f;
 }

@@ -1,5 +1,6 @@
 // `npm run sandbox -- --port 4010 [--api-key KEY]... [--body-object] [--latency-ms N] [--max-concurrent N]
 //  [--fault-429 R] [--fault-503 R] [--fault-drop R] [--fault-malformed R] [--seed N]`
+// FDQ_SANDBOX_API_KEYS (comma-separated) adds keys without putting them on a command line that npm echoes.
 import { parseArgs } from "node:util";
 import { DEFAULT_SANDBOX_PORT, startSandbox, type SandboxOptions } from "./index";
 
@@ -10,7 +11,7 @@ function number(value: string | undefined, flag: string): number | undefined {
   return n;
 }
 
-export function optionsFromArgs(args: readonly string[]): SandboxOptions {
+export function optionsFromArgs(args: readonly string[], env: NodeJS.ProcessEnv = {}): SandboxOptions {
   const { values } = parseArgs({
     args: [...args],
     options: {
@@ -37,7 +38,7 @@ export function optionsFromArgs(args: readonly string[]): SandboxOptions {
   return {
     port: number(values.port, "port") ?? DEFAULT_SANDBOX_PORT,
     host: values.host ?? "127.0.0.1",
-    apiKeys: values["api-key"] ?? [],
+    apiKeys: [...(values["api-key"] ?? []), ...(env.FDQ_SANDBOX_API_KEYS ?? "").split(",").filter(Boolean)],
     bodyAsObject: values["body-object"] ?? false,
     seed: number(values.seed, "seed") ?? 1,
     latencyMs: number(values["latency-ms"], "latency-ms") ?? 0,
@@ -47,7 +48,7 @@ export function optionsFromArgs(args: readonly string[]): SandboxOptions {
 }
 
 async function main(): Promise<void> {
-  const opts = optionsFromArgs(process.argv.slice(2));
+  const opts = optionsFromArgs(process.argv.slice(2), process.env);
   const sandbox = await startSandbox(opts);
   console.log(`FDQ sandbox listening at ${sandbox.baseUrl}`);
   console.log(`Demo API key: ${sandbox.demoKey}`);

@@ -3,10 +3,45 @@
 import type { Rng } from "./prng";
 
 const SYLLABLES = [
-  "zor", "vek", "lun", "tra", "quo", "bix", "mel", "dra", "fen", "gal", "hov", "jin", "kel", "mar",
-  "nox", "pel", "qui", "ros", "sul", "tav", "ulm", "vor", "wex", "yel", "zan", "oba", "ith", "ker",
+  "zor",
+  "vek",
+  "lun",
+  "tra",
+  "quo",
+  "bix",
+  "mel",
+  "dra",
+  "fen",
+  "gal",
+  "hov",
+  "jin",
+  "kel",
+  "mar",
+  "nox",
+  "pel",
+  "qui",
+  "ros",
+  "sul",
+  "tav",
+  "ulm",
+  "vor",
+  "wex",
+  "yel",
+  "zan",
+  "oba",
+  "ith",
+  "ker",
 ];
-const COMPANY_SUFFIXES = ["Holdings", "Industries", "Group", "Systems", "Labs", "Works", "Partners", "Brands"];
+const COMPANY_SUFFIXES = [
+  "Holdings",
+  "Industries",
+  "Group",
+  "Systems",
+  "Labs",
+  "Works",
+  "Partners",
+  "Brands",
+];
 const FUND_THEMES = ["Growth", "Value", "Income", "Balanced", "Dividend", "Momentum", "Quality", "Global"];
 
 function word(rng: Rng): string {

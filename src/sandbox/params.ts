@@ -22,7 +22,8 @@ export function parsePeriod(query: Query): Period {
   const year = Number(rawYear);
   const q = boundedInteger(query, "quarter");
   const ttm = boundedInteger(query, "ttm");
-  if (q !== undefined && ttm !== undefined) throw badRequest("Invalid request: send quarter or ttm, not both.");
+  if (q !== undefined && ttm !== undefined)
+    throw badRequest("Invalid request: send quarter or ttm, not both.");
   if (q !== undefined) return { year, kind: "quarter", n: q };
   if (ttm !== undefined) return { year, kind: "ttm", n: ttm };
   return annual(year);

@@ -35,7 +35,8 @@ export function unit(seed: number, ...parts: ReadonlyArray<string | number>): nu
 export const unitPrefix = (seed: number, ...parts: ReadonlyArray<string | number>): number =>
   hash32(`${seed}|${parts.map((p) => `${p}|`).join("")}`);
 
-export const unitAfter = (prefix: number, last: string | number): number => mix(hash32(String(last), prefix)) / 4294967296;
+export const unitAfter = (prefix: number, last: string | number): number =>
+  mix(hash32(String(last), prefix)) / 4294967296;
 
 /** A sequential generator (mulberry32) for building the universe in a fixed order. */
 export class Rng {

@@ -14,7 +14,10 @@ export function rating(seed: number, ticker: string, field: string): number {
 }
 
 /** The component ratings record (ticker, name, then the applicable rating fields). */
-export function ratingsRecord(seed: number, s: Security & { type: RatedType }): Record<string, string | number> {
+export function ratingsRecord(
+  seed: number,
+  s: Security & { type: RatedType },
+): Record<string, string | number> {
   const record: Record<string, string | number> = { ticker: s.ticker, name: s.name };
   for (const f of RATING_FIELDS) {
     if (f.field === "name" || !f.appliesTo.includes(s.type)) continue;

@@ -48,7 +48,12 @@ const METRIC_ALIASES: Readonly<Record<string, string>> = {
 };
 
 /** COUNT_<X>[_RATING_n]: which members X counts (COUNT_RATING_n counts companies). */
-const COUNTED_TYPE: Readonly<Record<string, "stock" | "etf" | "mf">> = { COMPANY: "stock", RATING: "stock", ETF: "etf", MF: "mf" };
+const COUNTED_TYPE: Readonly<Record<string, "stock" | "etf" | "mf">> = {
+  COMPANY: "stock",
+  RATING: "stock",
+  ETF: "etf",
+  MF: "mf",
+};
 
 /** A company's annual value of a datapoint. */
 type ValueOf = (name: string, year: number) => number;
@@ -63,7 +68,8 @@ function metric(name: string): { fn: Metric; years: number } {
   return { fn: (v, y) => v(base, y), years: 1 };
 }
 
-const yoyPct = (now: number, before: number): number => (before === 0 ? 0 : (now - before) / Math.abs(before));
+const yoyPct = (now: number, before: number): number =>
+  before === 0 ? 0 : (now - before) / Math.abs(before);
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -112,10 +118,18 @@ export class SectorModel {
       return count[2] ? members.filter((s) => overall(s) === Number(count[2])).length : members.length;
     }
     const ratingField = RATING_OF[name];
-    if (ratingField) return Math.round(mean(this.stocks(group).map((s) => rating(seed, s.ticker, ratingField))));
+    if (ratingField)
+      return Math.round(mean(this.stocks(group).map((s) => rating(seed, s.ticker, ratingField))));
     if (name === "RATING_RANK") return this.rank(group);
     const byRating = /^EQUITY_MARKET_VALUE_RATING_(\d)$/.exec(name)?.[1];
-    if (byRating) return this.aggregate(group, year, "sum", metric("EQUITY_MARKET_VALUE"), (s) => overall(s) === Number(byRating));
+    if (byRating)
+      return this.aggregate(
+        group,
+        year,
+        "sum",
+        metric("EQUITY_MARKET_VALUE"),
+        (s) => overall(s) === Number(byRating),
+      );
     const summed = SUMS[name];
     if (summed) return this.aggregate(group, year, "sum", metric(summed));
     const stat = /^(.+)_(AVG|MEDIAN|WAVG)$/.exec(name);
@@ -125,9 +139,12 @@ export class SectorModel {
 
   /** Rank (1 = best) of the group's mean overall rating among groups of its type. */
   private rank(group: Security): number {
-    const score = (g: Security): number => mean(this.stocks(g).map((s) => rating(this.ctx.seed, s.ticker, "rating_overall")));
-    const ordered = [...this.ctx.universe.list(group.type)].sort((a, b) => score(a) - score(b) || a.ticker.localeCompare(b.ticker));
-    return ordered.findIndex((g) => g.ticker === group.ticker) + 1;
+    const scored = this.ctx.universe.list(group.type).map((g) => ({
+      ticker: g.ticker,
+      score: mean(this.stocks(g).map((s) => rating(this.ctx.seed, s.ticker, "rating_overall"))),
+    }));
+    scored.sort((a, b) => a.score - b.score || a.ticker.localeCompare(b.ticker));
+    return scored.findIndex((g) => g.ticker === group.ticker) + 1;
   }
 
   private aggregate(
@@ -135,16 +152,18 @@ export class SectorModel {
     year: number,
     how: string,
     m: { fn: Metric; years: number },
-    include: (s: Security) => boolean = () => true,
+    split?: (s: Security) => boolean,
   ): number {
     const rows: Array<{ x: number; weight: number }> = [];
     for (const s of this.stocks(group)) {
-      if (!include(s) || !hasData(s, annual(year - m.years + 1), this.ctx.now)) continue;
+      if ((split && !split(s)) || !hasData(s, annual(year - m.years + 1), this.ctx.now)) continue;
       if (!hasData(s, annual(year), this.ctx.now)) continue;
       const v = this.valuesOf(s);
       rows.push({ x: m.fn(v, year), weight: how === "WAVG" ? v("EQUITY_MARKET_VALUE", year) : 1 });
     }
-    if (how === "sum") return rows.reduce((acc, r) => acc + r.x, 0);
+    // A split by rating may be empty (no member has that rating); a whole group without data for the
+    // year (an early clock with a large prior_year) is not.
+    if (how === "sum" && (rows.length > 0 || split)) return rows.reduce((acc, r) => acc + r.x, 0);
     if (rows.length === 0) throw specError("DataNotFound");
     if (how === "MEDIAN") return median(rows.map((r) => r.x));
     const total = rows.reduce((acc, r) => acc + r.weight, 0);

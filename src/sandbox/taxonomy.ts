@@ -25,7 +25,10 @@ const ind = (id: string, name: string, ...subindustries: Classification[]): Indu
 export const SECTORS: readonly SectorDef[] = [
   {
     ...c("TECHNOLOGYSEC", "Technology"),
-    subsectors: [c("SOFTWARESERVICESSUB", "Software & Services"), c("TECHHARDWARESUB", "Technology Hardware")],
+    subsectors: [
+      c("SOFTWARESERVICESSUB", "Software & Services"),
+      c("TECHHARDWARESUB", "Technology Hardware"),
+    ],
     industries: [
       ind("SOFTWAREI", "Software", c("APPLICATIONSOFTWARESUBI", "Application Software")),
       ind("SEMICONDUCTORSI", "Semiconductors"),
@@ -72,17 +75,27 @@ export const SECTORS: readonly SectorDef[] = [
   {
     ...c("INDUSTRIALSSEC", "Industrials"),
     subsectors: [],
-    industries: [ind("MACHINERYI", "Machinery"), ind("AEROSPACEI", "Aerospace & Defense"), ind("AIRLINESI", "Airlines")],
+    industries: [
+      ind("MACHINERYI", "Machinery"),
+      ind("AEROSPACEI", "Aerospace & Defense"),
+      ind("AIRLINESI", "Airlines"),
+    ],
   },
   {
     ...c("ENERGYSEC", "Energy"),
     subsectors: [c("OILGASSUB", "Oil & Gas")],
-    industries: [ind("OILGASI", "Oil, Gas & Consumable Fuels", c("REFININGSUBI", "Refining")), ind("ENERGYSERVICESI", "Energy Services")],
+    industries: [
+      ind("OILGASI", "Oil, Gas & Consumable Fuels", c("REFININGSUBI", "Refining")),
+      ind("ENERGYSERVICESI", "Energy Services"),
+    ],
   },
   {
     ...c("MATERIALSSEC", "Materials"),
     subsectors: [],
-    industries: [ind("CHEMICALSI", "Chemicals"), ind("METALSMININGI", "Metals & Mining", c("STEELSUBI", "Steel"))],
+    industries: [
+      ind("CHEMICALSI", "Chemicals"),
+      ind("METALSMININGI", "Metals & Mining", c("STEELSUBI", "Steel")),
+    ],
   },
   {
     ...c("UTILITIESSEC", "Utilities"),
@@ -97,7 +110,10 @@ export const SECTORS: readonly SectorDef[] = [
   {
     ...c("TELECOMSEC", "Telecommunication Services"),
     subsectors: [],
-    industries: [ind("TELECOMI", "Diversified Telecommunication"), ind("WIRELESSI", "Wireless Telecommunication")],
+    industries: [
+      ind("TELECOMI", "Diversified Telecommunication"),
+      ind("WIRELESSI", "Wireless Telecommunication"),
+    ],
   },
 ];
 

@@ -27,9 +27,16 @@ export interface Security {
 
 export const UNIVERSE_SIZE = { stock: 2760, etf: 1030, mf: 6480, inactive: 320 } as const;
 
-const industryOf = (id: string): (typeof INDUSTRIES)[number] => INDUSTRIES.find((i) => i.id === id) ?? INDUSTRIES[0]!;
+const industryOf = (id: string): (typeof INDUSTRIES)[number] =>
+  INDUSTRIES.find((i) => i.id === id) ?? INDUSTRIES[0]!;
 
-function fixed(ticker: string, name: string, type: SecurityType, industryId: string, extra: Partial<Security> = {}): Security {
+function fixed(
+  ticker: string,
+  name: string,
+  type: SecurityType,
+  industryId: string,
+  extra: Partial<Security> = {},
+): Security {
   const industry = industryOf(industryId);
   return { ticker, name, type, sector: industry.sector, industry, firstYear: FIRST_FISCAL_YEAR, ...extra };
 }
@@ -43,7 +50,10 @@ const FIXED: readonly Security[] = [
   fixed("MSFT", "Mosoft Synthetic Systems", "stock", "SOFTWAREI", {
     subsector: { id: "SOFTWARESERVICESSUB", name: "Software & Services" },
   }),
-  fixed("NFLX", "Nelfix Synthetic Media", "stock", "MEDIAENTERTAINMENTI", { noneAsNull: true, firstYear: 2010 }),
+  fixed("NFLX", "Nelfix Synthetic Media", "stock", "MEDIAENTERTAINMENTI", {
+    noneAsNull: true,
+    firstYear: 2010,
+  }),
   fixed("BF.A", "Brofo Synthetic Distillers", "stock", "BEVERAGESI", {
     subindustry: { id: "DISTILLERSSUBI", name: "Distillers" },
   }),
@@ -51,9 +61,19 @@ const FIXED: readonly Security[] = [
   fixed("QQQ", "Quqon Synthetic Hundred ETF", "etf", "SOFTWAREI"),
   fixed("GAFFX", "Gaffo Synthetic Growth Fund", "mf", "SOFTWAREI"),
   fixed("AUENX", "Auveno Synthetic Energy Fund", "mf", "OILGASI"),
-  fixed("ENRN:1", "Enrano Synthetic Energy Corp", "inactive", "OILGASI", { lastYear: 2011, lastTradeDate: "2012-03-15" }),
-  fixed("X:1", "Xando Synthetic Steel", "inactive", "METALSMININGI", { lastYear: 2014, lastTradeDate: "2015-02-10" }),
-  fixed("X:2", "Xeluma Synthetic Networks", "inactive", "WIRELESSI", { lastYear: 2019, lastTradeDate: "2020-06-30", firstYear: 2012 }),
+  fixed("ENRN:1", "Enrano Synthetic Energy Corp", "inactive", "OILGASI", {
+    lastYear: 2011,
+    lastTradeDate: "2012-03-15",
+  }),
+  fixed("X:1", "Xando Synthetic Steel", "inactive", "METALSMININGI", {
+    lastYear: 2014,
+    lastTradeDate: "2015-02-10",
+  }),
+  fixed("X:2", "Xeluma Synthetic Networks", "inactive", "WIRELESSI", {
+    lastYear: 2019,
+    lastTradeDate: "2020-06-30",
+    firstYear: 2012,
+  }),
 ];
 
 /** Second share classes: the ticker answers with the primary ticker's data (spec fact 5). */
@@ -66,9 +86,17 @@ export class Universe {
 
   constructor(seed: number) {
     for (const s of FIXED) this.add(s);
-    for (const s of SECTORS) this.add({ ticker: s.id, name: s.name, type: "sector", sector: s, firstYear: FIRST_FISCAL_YEAR });
+    for (const s of SECTORS)
+      this.add({ ticker: s.id, name: s.name, type: "sector", sector: s, firstYear: FIRST_FISCAL_YEAR });
     for (const i of INDUSTRIES)
-      this.add({ ticker: i.id, name: i.name, type: "industry", sector: i.sector, industry: i, firstYear: FIRST_FISCAL_YEAR });
+      this.add({
+        ticker: i.id,
+        name: i.name,
+        type: "industry",
+        sector: i.sector,
+        industry: i,
+        firstYear: FIRST_FISCAL_YEAR,
+      });
     const rng = new Rng(seed, "universe");
     this.generate(rng, "stock", () => letters(rng, rng.pick([1, 2, 3, 3, 4, 4, 4])));
     this.generate(rng, "etf", () => letters(rng, rng.int(3, 4)));
@@ -112,8 +140,12 @@ export class Universe {
       const symbol = ticker();
       if (this.byTicker.has(symbol) || SHARE_CLASS_ALIASES.has(symbol) || symbol === "X") continue;
       const industry = rng.pick(INDUSTRIES);
-      const subsector = rng.next() < 0.7 && industry.sector.subsectors.length ? rng.pick(industry.sector.subsectors) : undefined;
-      const subindustry = rng.next() < 0.5 && industry.subindustries.length ? rng.pick(industry.subindustries) : undefined;
+      const subsector =
+        rng.next() < 0.7 && industry.sector.subsectors.length
+          ? rng.pick(industry.sector.subsectors)
+          : undefined;
+      const subindustry =
+        rng.next() < 0.5 && industry.subindustries.length ? rng.pick(industry.subindustries) : undefined;
       const hasNone = !subsector || !subindustry;
       this.add({
         ticker: symbol,

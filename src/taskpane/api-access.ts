@@ -9,27 +9,48 @@ import {
   officeStorage,
   saveSettings,
   type FdqClient,
+  type MetadataRecord,
 } from "../api";
 import type { KeyValueStorage } from "./office/platform";
 import type { ApiAccess } from "./services";
 
-/** Builds the access and picks up the shared client if a key is already saved. */
+/** Builds the access; the shared client counts as usable once an API key is saved. */
 export async function sharedApiAccess(storage: KeyValueStorage): Promise<ApiAccess> {
   const store = officeStorage(storage);
   // configureSharedClient leaves the refresh-day boundary at its default: the same clock tells the day.
   const clock = new RefreshDayClock(DEFAULTS.refreshDay);
-  let client: FdqClient | undefined;
-  try {
-    client = await getSharedClient();
-  } catch {
-    client = undefined; // no key saved yet
-  }
+  let configured = (await loadSettings(store)).apiKey !== "";
+  const metadata = new WeakMap<FdqClient, Promise<MetadataRecord[]>>();
+  const client = (): FdqClient | undefined => (configured ? getSharedClient() : undefined);
+
+  const datapointMetadata = (c: FdqClient): Promise<MetadataRecord[]> => {
+    let list = metadata.get(c);
+    if (!list) {
+      list = c.datapointList().then((r) => r.data);
+      // A failed load is tried again next time, not remembered.
+      list.catch(() => metadata.delete(c));
+      metadata.set(c, list);
+    }
+    return list;
+  };
+
   return {
     loadSettings: () => loadSettings(store),
     saveSettings: async (settings) => {
-      client = configureSharedClient(await saveSettings(store, settings));
+      configureSharedClient(await saveSettings(store, settings));
+      configured = true;
     },
-    client: () => client,
+    client,
+    readyClient: async () => {
+      const c = client();
+      // The shared client reads its settings and saved cache on its first call; planning needs both.
+      if (c) await datapointMetadata(c).catch(() => undefined);
+      return c;
+    },
+    datapointMetadata: async () => {
+      const c = client();
+      return c ? datapointMetadata(c) : [];
+    },
     refreshDay: () => clock.label(Date.now()),
   };
 }

@@ -1,7 +1,7 @@
 // What the components need from outside React: Office (workbook, storage, theme) and the shared client.
 // index.tsx wires the real ones; a test can hand in others.
 import { createContext, useContext } from "react";
-import type { FdqClient } from "../api";
+import type { FdqClient, MetadataRecord } from "../api";
 import type { OfficePlatform } from "./office/platform";
 import type { WorkbookAccess } from "./office/workbook";
 import type { PanePrefs } from "./logic/pane-prefs";
@@ -18,6 +18,10 @@ export interface ApiAccess {
   saveSettings(settings: ConnectionSettings): Promise<void>;
   /** The client the custom functions use, or undefined while no key is saved. */
   client(): FdqClient | undefined;
+  /** The same client once it has loaded its settings and saved cache (needed to plan requests). */
+  readyClient(): Promise<FdqClient | undefined>;
+  /** The service's datapoint metadata (/v1/datapoint), loaded once per client; [] without a key. */
+  datapointMetadata(): Promise<MetadataRecord[]>;
   /** The refresh day (YYYY-MM-DD) the shared cache is on now. */
   refreshDay(): string;
 }

@@ -63,7 +63,10 @@ export interface StaticSite {
 
 export async function serveFolder(folder: string): Promise<StaticSite> {
   const server: Server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(
+      /^(\.\.[/\\])+/,
+      "",
+    );
     try {
       const body = readFileSync(join(folder, path));
       res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" });

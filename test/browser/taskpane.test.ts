@@ -64,14 +64,17 @@ function todayLabel(): string {
 const double = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
   page.evaluate(
     ([name, params]) => {
-      const d = (window as unknown as { __officeDouble: Record<string, (...a: unknown[]) => unknown> }).__officeDouble;
+      const d = (window as unknown as { __officeDouble: Record<string, (...a: unknown[]) => unknown> })
+        .__officeDouble;
       return d[name as string]!(...(params as unknown[]));
     },
     [fn, args] as const,
   ) as Promise<T>;
 
 const settled = (page: Page): Promise<void> =>
-  page.evaluate(() => (window as unknown as { __officeDouble: { settled(): Promise<void> } }).__officeDouble.settled());
+  page.evaluate(() =>
+    (window as unknown as { __officeDouble: { settled(): Promise<void> } }).__officeDouble.settled(),
+  );
 
 async function tab(page: Page, name: "Find" | "Cell" | "Workbook" | "Connect"): Promise<void> {
   await page.getByRole("tab", { name }).click();
@@ -93,7 +96,8 @@ describe("task pane in the browser", () => {
     const { context, page } = await openPane(browser, site);
     const sentKeys: string[] = [];
     page.on("request", (r) => {
-      if (r.url().startsWith(sandbox.baseUrl) && r.method() === "GET") sentKeys.push(r.headers()["x-api-key"] ?? "");
+      if (r.url().startsWith(sandbox.baseUrl) && r.method() === "GET")
+        sentKeys.push(r.headers()["x-api-key"] ?? "");
     });
     // No key yet: the pane opens on Connect.
     await page.getByRole("tab", { name: "Connect", selected: true }).waitFor();
@@ -107,11 +111,19 @@ describe("task pane in the browser", () => {
     await page.getByTestId("save-result").getByText("Saved in this computer's add-in storage").waitFor();
 
     const stored = await double<Record<string, string>>(page, "storageSnapshot");
-    expect(JSON.parse(stored["fdq.settings"] ?? "{}")).toEqual({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey });
+    expect(JSON.parse(stored["fdq.settings"] ?? "{}")).toEqual({
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.demoKey,
+    });
 
     await double(page, "seed", { "Sheet1!A1": '=FDQ.DATAPOINT("MSFT","metrics/roic","ROIC",2022)' });
     await settled(page);
-    const expected = await reference.datapoint({ ticker: "MSFT", dataset: "metrics/roic", name: "ROIC", year: 2022 });
+    const expected = await reference.datapoint({
+      ticker: "MSFT",
+      dataset: "metrics/roic",
+      name: "ROIC",
+      year: 2022,
+    });
     expect(await double(page, "cell", "Sheet1!A1")).toMatchObject({ value: expected.value, error: null });
     expect(sentKeys.length).toBeGreaterThan(0);
     expect(new Set(sentKeys)).toEqual(new Set([sandbox.demoKey]));
@@ -128,7 +140,9 @@ describe("task pane in the browser", () => {
 
   it("tells apart each connection-test outcome: connected, key refused, unreachable, CORS, not https", async () => {
     // Answers every request, but without CORS headers.
-    const noCors: Server = createServer((_, res) => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
+    const noCors: Server = createServer((_, res) =>
+      res.writeHead(200, { "content-type": "application/json" }).end("{}"),
+    );
     await new Promise<void>((done) => noCors.listen(0, "127.0.0.1", done));
     const noCorsUrl = `http://127.0.0.1:${(noCors.address() as AddressInfo).port}/v1`;
     // A port that was free a moment ago: nothing listens there.
@@ -208,7 +222,10 @@ describe("task pane in the browser", () => {
     await search(page, "roic");
     await page.getByTestId("datapoint-query").press("Enter");
     await page.getByRole("button", { name: "Find ticker" }).click();
-    await page.getByTestId("ticker-count").getByText(/of 10590 securities/).waitFor();
+    await page
+      .getByTestId("ticker-count")
+      .getByText(/of 10590 securities/)
+      .waitFor();
     await page.getByTestId("ticker-query").fill("aapl");
     await page.getByTestId("ticker-query").press("Enter");
     await expect(page.getByTestId("builder-ticker").inputValue()).resolves.toBe("AAPL");
@@ -221,7 +238,13 @@ describe("task pane in the browser", () => {
     await page.getByRole("button", { name: "Insert into selected cell" }).click();
     await page.getByTestId("builder-message").getByText("Inserted into Sheet1!C3.").waitFor();
     await settled(page);
-    const expected = await reference.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2023, quarter: 2 });
+    const expected = await reference.datapoint({
+      ticker: "AAPL",
+      dataset: "roic",
+      name: "ROIC",
+      year: 2023,
+      quarter: 2,
+    });
     expect(await double(page, "cell", "Sheet1!C3")).toEqual({
       formula: '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023,2)',
       value: expected.value,
@@ -242,7 +265,9 @@ describe("task pane in the browser", () => {
       "metrics/roic (return on invested capital data)",
     );
     await expect(page.getByTestId("explain-datapoint").textContent()).resolves.toBe("ROIC");
-    await expect(page.getByTestId("explain-description").textContent()).resolves.toBe("ROIC (return on invested capital).");
+    await expect(page.getByTestId("explain-description").textContent()).resolves.toBe(
+      "ROIC (return on invested capital).",
+    );
     await expect(page.getByTestId("explain-period").textContent()).resolves.toBe("TTM to Q3 FY2023");
     await expect(facts.textContent()).resolves.toContain(
       "Trailing twelve months ending with Q3 of fiscal year 2023: Q3, Q2, Q1 of 2023 plus Q4 of 2022 (TTM, period 3).",
@@ -253,12 +278,20 @@ describe("task pane in the browser", () => {
     const url = await page.getByTestId("explain-url").textContent();
     expect(url).toBe(`GET ${sandbox.baseUrl}/metrics/roic/AAPL?year=2023&ttm=3`);
     expect(await facts.textContent()).not.toContain(sandbox.demoKey);
-    const expected = await reference.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2023, ttm: 3 });
+    await page.screenshot({ path: join(ARTIFACTS, "taskpane-explain.png"), fullPage: true });
+    const expected = await reference.datapoint({
+      ticker: "AAPL",
+      dataset: "roic",
+      name: "ROIC",
+      year: 2023,
+      ttm: 3,
+    });
     await expect(page.getByTestId("explain-value").textContent()).resolves.toBe(String(expected.value));
     await context.close();
   });
 
   it("refreshes all FDQ cells with progress and a summary; a second estimate the same day finds all cached", async () => {
+    const atOpen = sandbox.stats().requests;
     const { context, page } = await openConnected();
     await double(page, "addSheet", "Model 2");
     await double(page, "seed", {
@@ -274,25 +307,46 @@ describe("task pane in the browser", () => {
     await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("4 FDQ cells found");
     // Already calculated once: everything is in today's cache.
     await expect(page.getByTestId("estimate-requests").textContent()).resolves.toBe("0 requests needed");
-    await expect(page.getByTestId("estimate-cached").textContent()).resolves.toBe("4 of 4 cells already cached");
+    await expect(page.getByTestId("estimate-cached").textContent()).resolves.toBe(
+      "4 of 4 cells already cached",
+    );
 
     const before = sandbox.stats().requests;
+    const sent: string[] = [];
+    page.on(
+      "request",
+      (r) => r.url().startsWith(sandbox.baseUrl) && r.method() === "GET" && sent.push(r.url()),
+    );
     await page.getByTestId("refresh-button").click();
     await page.getByTestId("refresh-progress").waitFor();
     const summary = page.getByTestId("refresh-summary");
     await summary.waitFor({ timeout: 30_000 });
     // ROIC and NOPAT of AAPL 2022 share one all-datapoints request: 3 requests for 4 cells.
+    expect(sent.map((u) => u.slice(sandbox.baseUrl.length)).sort()).toEqual([
+      "/fundamentals/adjusted/MSFT?datapoint=ACCOUNTS_PAYABLE&year=2022",
+      "/metrics/roic/AAPL?year=2022",
+      "/metrics/roic/NFLX?year=2021&quarter=4",
+    ]);
     expect(sandbox.stats().requests - before).toBe(3);
     await expect(summary.textContent()).resolves.toMatch(
       /^Refreshed 4 FDQ cells \(on request\): 3 requests sent, 0 failed requests, 0 cells in error, in \d+\.\d s\.$/,
     );
     expect(await double<string[]>(page, "calculations")).toEqual(["Full"]);
 
+    await page.screenshot({ path: join(ARTIFACTS, "taskpane-refresh-summary.png"), fullPage: true });
     await page.getByTestId("estimate-button").click();
     await expect(page.getByTestId("estimate-requests").textContent()).resolves.toBe("0 requests needed");
-    await expect(page.getByTestId("estimate-cached").textContent()).resolves.toBe("4 of 4 cells already cached");
-    await expect(page.getByTestId("status-last-refresh").textContent()).resolves.toContain(`refresh day ${todayLabel()}`);
+    await expect(page.getByTestId("estimate-cached").textContent()).resolves.toBe(
+      "4 of 4 cells already cached",
+    );
+    await page.screenshot({ path: join(ARTIFACTS, "taskpane-workbook.png"), fullPage: true });
+    await expect(page.getByTestId("status-last-refresh").textContent()).resolves.toContain(
+      `refresh day ${todayLabel()}`,
+    );
     await expect(page.getByTestId("status-day").textContent()).resolves.toBe(todayLabel());
+    // Status counts every request of the shared client today: the functions' and the pane's alike.
+    const requestsToday = String(sandbox.stats().requests - atOpen);
+    await page.getByTestId("status-requests").getByText(requestsToday, { exact: true }).waitFor();
     await context.close();
   });
 
@@ -336,7 +390,11 @@ describe("task pane in the browser", () => {
       `Sheet1!D5${cellD5.value}${(d5 as Error).message}`,
     ]);
     await items.nth(1).click();
-    await expect.poll(() => double(page, "selection")).toBe("Sheet1!D5");
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { __officeDouble: { selection(): string } }).__officeDouble.selection() ===
+        "Sheet1!D5",
+    );
     await context.close();
   });
 
@@ -390,7 +448,7 @@ describe("task pane in the browser", () => {
       await page.getByTestId("datapoint-query").press("Enter");
       await page.getByTestId("builder-ticker").fill("AAPL");
       const background = await page.locator("main").evaluate((el) => getComputedStyle(el).backgroundColor);
-      expect(background).toBe(theme === "dark" ? "rgb(41, 41, 41)" : "rgb(250, 250, 250)");
+      expect(background).toBe(theme === "dark" ? "rgb(31, 31, 31)" : "rgb(250, 250, 250)");
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width).toBe(PANE_WIDTH);
       const file = join(ARTIFACTS, `taskpane-${theme}.png`);

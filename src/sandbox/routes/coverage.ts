@@ -13,7 +13,13 @@ function securityType(raw: string): SecurityType {
 }
 
 function listItem(s: Security, today: string) {
-  return { ticker: s.ticker, name: s.name, type: s.type, sector: s.sector.id, last_trade_date: s.lastTradeDate ?? today };
+  return {
+    ticker: s.ticker,
+    name: s.name,
+    type: s.type,
+    sector: s.sector.id,
+    last_trade_date: s.lastTradeDate ?? today,
+  };
 }
 
 /** "NA" when the security has none, or null for the records that serve null (wire-notes 3). */
@@ -37,7 +43,11 @@ export function coverageRoutes(ctx: SandboxContext): Hono {
   app.get("/coverage/:type", (c) => {
     const type = securityType(c.req.param("type"));
     const today = lastTradingDay(ctx.now());
-    return envelope(c, ctx, ctx.universe.list(type).map((s) => listItem(s, today)));
+    return envelope(
+      c,
+      ctx,
+      ctx.universe.list(type).map((s) => listItem(s, today)),
+    );
   });
   app.get("/coverage/:type/:ticker", (c) => {
     const type = securityType(c.req.param("type"));

@@ -40,7 +40,9 @@ export function dataRoutes(ctx: SandboxContext): Hono {
       if (!security || !hasData(security, period, now)) throw specError("DataNotFound");
       const ev = new Evaluator(ctx.seed, security.ticker, dayNumber(now));
       const entries = entry ? [entry] : dataset.datapoints;
-      const records = entries.map((e) => record(dataset, security.ticker, period, e.name, ev.value(e.name, period)));
+      const records = entries.map((e) =>
+        record(dataset, security.ticker, period, e.name, ev.value(e.name, period)),
+      );
       // Fundamentals answer a single datapoint with the record itself, the others with an array of one.
       return envelope(c, ctx, entry && dataset.group === "fundamentals" ? records[0] : records);
     });

@@ -25,13 +25,18 @@ export function sectorRoutes(ctx: SandboxContext): Hono {
     const dp = findSectorDatapoint(name);
     if (!dp) throw specError("DataPointNotFound");
     // Group "none" answers only without prior_year; "current" without it or with 0; "all" 0..5.
-    if (priorYear !== undefined && !dp.priorYears.includes(priorYear)) throw specError("SectorDataPointNotFound");
+    if (priorYear !== undefined && !dp.priorYears.includes(priorYear))
+      throw specError("SectorDataPointNotFound");
     const now = ctx.now();
     const key = `${group.ticker}|${dp.name}|${priorYear ?? 0}|${dayNumber(now)}`;
     let value = cache.get(key);
     if (value === undefined) {
       if (memo.size >= MEMBER_CACHE_LIMIT) memo.clear();
-      value = new SectorModel({ universe: ctx.universe, seed: ctx.seed, now, memo }).value(group, dp, priorYear ?? 0);
+      value = new SectorModel({ universe: ctx.universe, seed: ctx.seed, now, memo }).value(
+        group,
+        dp,
+        priorYear ?? 0,
+      );
       if (cache.size >= CACHE_LIMIT) cache.clear();
       cache.set(key, value);
     }

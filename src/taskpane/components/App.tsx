@@ -47,11 +47,9 @@ function useServiceDescriptions(version: number): ReadonlyMap<string, string> | 
   const { api } = useServices();
   const [descriptions, setDescriptions] = useState<ReadonlyMap<string, string>>();
   useEffect(() => {
-    const client = api.client();
-    if (!client) return;
     let live = true;
-    client.datapointList().then(
-      (list) => live && setDescriptions(new Map(list.data.map((m) => [m.name, m.description]))),
+    api.datapointMetadata().then(
+      (list) => live && list.length > 0 && setDescriptions(new Map(list.map((m) => [m.name, m.description]))),
       () => undefined, // keep the catalog's descriptions
     );
     return () => {

@@ -33,6 +33,8 @@ const TITLES: Readonly<Record<ConnectionOutcome["kind"], string>> = {
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalM },
   keyRow: { display: "flex", alignItems: "flex-end", gap: tokens.spacingHorizontalS },
+  grow: { flexGrow: 1, minWidth: 0 },
+  input: { minWidth: 0, width: "100%" },
   actions: { display: "flex", gap: tokens.spacingHorizontalS, flexWrap: "wrap" },
 });
 
@@ -96,8 +98,9 @@ export function ConnectPanel({ onSaved }: ConnectPanelProps) {
         <Input value={baseUrl} onChange={(_, d) => setBaseUrl(d.value)} data-testid="base-url" />
       </Field>
       <div className={styles.keyRow}>
-        <Field label="API key" style={{ flexGrow: 1 }}>
+        <Field label="API key" className={styles.grow}>
           <Input
+            className={styles.input}
             type={showKey ? "text" : "password"}
             value={apiKey}
             autoComplete="off"
@@ -106,7 +109,11 @@ export function ConnectPanel({ onSaved }: ConnectPanelProps) {
             data-testid="api-key"
           />
         </Field>
-        <Button onClick={() => setShowKey((v) => !v)} aria-pressed={showKey} aria-label={showKey ? "Hide the key" : "Show the key"}>
+        <Button
+          onClick={() => setShowKey((v) => !v)}
+          aria-pressed={showKey}
+          aria-label={showKey ? "Hide the key" : "Show the key"}
+        >
           {showKey ? "Hide" : "Show"}
         </Button>
       </div>

@@ -10,10 +10,23 @@ const RESULT_LIMIT = 200;
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
-  filters: { display: "grid", gridTemplateColumns: "minmax(0, 1fr) minmax(0, 1fr)", gap: tokens.spacingHorizontalS },
+  filters: {
+    display: "grid",
+    gridTemplateColumns: "minmax(0, 1fr) minmax(0, 1fr)",
+    gap: tokens.spacingHorizontalS,
+  },
   select: { minWidth: 0 },
-  name: { fontFamily: tokens.fontFamilyMonospace, fontWeight: tokens.fontWeightSemibold, overflowWrap: "anywhere" },
-  badges: { display: "flex", flexWrap: "wrap", gap: tokens.spacingHorizontalXS, margin: `${tokens.spacingVerticalXXS} 0` },
+  name: {
+    fontFamily: tokens.fontFamilyMonospace,
+    fontWeight: tokens.fontWeightSemibold,
+    overflowWrap: "anywhere",
+  },
+  badges: {
+    display: "flex",
+    flexWrap: "wrap",
+    gap: tokens.spacingHorizontalXS,
+    margin: `${tokens.spacingVerticalXXS} 0`,
+  },
   description: { color: tokens.colorNeutralForeground2, display: "block" },
 });
 
@@ -83,7 +96,13 @@ export function DatapointSearch({ index, onChoose }: DatapointSearchProps) {
       </Field>
       <div className={styles.filters}>
         <Field label="Dataset" size="small">
-          <Select className={styles.select} size="small" value={dataset} onChange={(_, d) => setDataset(d.value)} data-testid="dataset-filter">
+          <Select
+            className={styles.select}
+            size="small"
+            value={dataset}
+            onChange={(_, d) => setDataset(d.value)}
+            data-testid="dataset-filter"
+          >
             <option value="">All datasets</option>
             {DATASETS.map((d) => (
               <option key={d.path} value={d.path}>
@@ -93,7 +112,13 @@ export function DatapointSearch({ index, onChoose }: DatapointSearchProps) {
           </Select>
         </Field>
         <Field label="Category" size="small">
-          <Select className={styles.select} size="small" value={category} onChange={(_, d) => setCategory(d.value)} data-testid="category-filter">
+          <Select
+            className={styles.select}
+            size="small"
+            value={category}
+            onChange={(_, d) => setCategory(d.value)}
+            data-testid="category-filter"
+          >
             <option value="">All categories</option>
             {Object.entries(CATEGORY_LEGEND).map(([code, label]) => (
               <option key={code} value={code}>

@@ -6,8 +6,21 @@ import { useServices } from "../services";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
-  list: { listStyle: "none", margin: 0, padding: 0, display: "flex", flexDirection: "column", gap: tokens.spacingVerticalXS },
-  item: { width: "100%", justifyContent: "flex-start", textAlign: "left", height: "auto", padding: tokens.spacingHorizontalS },
+  list: {
+    listStyle: "none",
+    margin: 0,
+    padding: 0,
+    display: "flex",
+    flexDirection: "column",
+    gap: tokens.spacingVerticalXS,
+  },
+  item: {
+    width: "100%",
+    justifyContent: "flex-start",
+    textAlign: "left",
+    height: "auto",
+    padding: tokens.spacingHorizontalS,
+  },
   itemText: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalXXS, minWidth: 0 },
   head: { display: "flex", gap: tokens.spacingHorizontalS, alignItems: "center" },
   reason: { fontWeight: tokens.fontWeightRegular, overflowWrap: "anywhere" },
@@ -21,7 +34,7 @@ export function ErrorsPanel() {
   const [message, setMessage] = useState("");
 
   const scan = async (): Promise<void> => {
-    const client = api.client();
+    const client = await api.readyClient();
     if (!client) return setMessage("Save an API key under Connect first.");
     setBusy(true);
     setMessage("");
@@ -48,14 +61,21 @@ export function ErrorsPanel() {
       {message && <Text role="alert">{message}</Text>}
       {cells && (
         <Text size={200} role="status" data-testid="errors-count">
-          {cells.length === 0 ? "No FDQ cell is in error." : `${cells.length} FDQ ${cells.length === 1 ? "cell is" : "cells are"} in error.`}
+          {cells.length === 0
+            ? "No FDQ cell is in error."
+            : `${cells.length} FDQ ${cells.length === 1 ? "cell is" : "cells are"} in error.`}
         </Text>
       )}
       {cells && cells.length > 0 && (
         <ul className={styles.list} aria-label="FDQ cells in error">
           {cells.map((c) => (
             <li key={c.address}>
-              <Button className={styles.item} appearance="subtle" onClick={() => void workbook.selectCell(c.address)} data-testid="error-cell">
+              <Button
+                className={styles.item}
+                appearance="subtle"
+                onClick={() => void workbook.selectCell(c.address)}
+                data-testid="error-cell"
+              >
                 <span className={styles.itemText}>
                   <span className={styles.head}>
                     <strong>{c.address}</strong>

@@ -19,6 +19,7 @@ const useStyles = makeStyles({
   },
   mono: { fontFamily: tokens.fontFamilyMonospace, overflowWrap: "anywhere" },
   badges: { display: "flex", flexWrap: "wrap", gap: tokens.spacingHorizontalXS },
+  note: { display: "block", color: tokens.colorNeutralForeground2 },
 });
 
 function Fact({ term, children }: { term: string; children: ReactNode }) {
@@ -34,8 +35,8 @@ function SourceText({ source }: { source: ValueSource }) {
   if (source.kind === "cache") {
     return (
       <>
-        From the cache of refresh day <strong>{source.refreshDay}</strong>: fetched from the service on that refresh
-        day; recalculating today reuses it without a request.
+        From the cache of refresh day <strong>{source.refreshDay}</strong>: fetched from the service on that
+        refresh day; recalculating today reuses it without a request.
       </>
     );
   }
@@ -67,7 +68,9 @@ function ExplanationView({ explanation }: { explanation: Explanation }) {
           <span className={styles.mono}>{e.formula}</span>
         </Fact>
         <Fact term="Value">{String(e.value)}</Fact>
-        <Fact term="Note">Detailed explanations cover FDQ.DATAPOINT cells; this cell calls {e.functionName}.</Fact>
+        <Fact term="Note">
+          Detailed explanations cover FDQ.DATAPOINT cells; this cell calls {e.functionName}.
+        </Fact>
       </dl>
     );
   }
@@ -81,7 +84,11 @@ function ExplanationView({ explanation }: { explanation: Explanation }) {
       <Fact term="Value">
         <span data-testid="explain-value">{String(e.value)}</span>
       </Fact>
-      <Fact term="Ticker">{record?.ticker && record.ticker !== e.ticker ? `${e.ticker} (primary ticker ${record.ticker})` : e.ticker}</Fact>
+      <Fact term="Ticker">
+        {record?.ticker && record.ticker !== e.ticker
+          ? `${e.ticker} (primary ticker ${record.ticker})`
+          : e.ticker}
+      </Fact>
       <Fact term="Dataset">
         <span data-testid="explain-dataset">
           {e.dataset ? `${e.dataset.path} (${e.dataset.title})` : `Unknown dataset "${e.datasetArg}"`}
@@ -92,7 +99,11 @@ function ExplanationView({ explanation }: { explanation: Explanation }) {
           {e.datapointName}
         </span>
         <div className={styles.badges}>
-          {e.datapoint && <Badge size="small" appearance="outline">{signRoleLabel(e.datapoint.sign)}</Badge>}
+          {e.datapoint && (
+            <Badge size="small" appearance="outline">
+              {signRoleLabel(e.datapoint.sign)}
+            </Badge>
+          )}
           {e.datapoint?.sp && (
             <Badge size="small" appearance="tint" color="warning">
               (SP) affected by stock price
@@ -109,13 +120,13 @@ function ExplanationView({ explanation }: { explanation: Explanation }) {
             </Badge>
           )}
         </div>
-        <Caption1 data-testid="explain-description">{e.description}</Caption1>
+        <Caption1 className={styles.note} data-testid="explain-description">
+          {e.description}
+        </Caption1>
       </Fact>
       <Fact term="Period">
         <span data-testid="explain-period">{e.period}</span>
-        <Caption1 as="p" style={{ margin: 0 }}>
-          {e.periodDetail}
-        </Caption1>
+        <Caption1 className={styles.note}>{e.periodDetail}</Caption1>
       </Fact>
       {record && (
         <Fact term="Record">
@@ -153,7 +164,7 @@ export function ExplainPanel({ describe }: ExplainPanelProps) {
   const [busy, setBusy] = useState(false);
 
   const explain = useCallback(async () => {
-    const client = api.client();
+    const client = await api.readyClient();
     setBusy(true);
     setError("");
     try {

@@ -14,14 +14,23 @@ import {
 } from "@fluentui/react-components";
 import { useState } from "react";
 import type { SearchEntry } from "../../catalog/search";
-import { builderFormula, builderProblem, type BuilderChoice, type PeriodKind } from "../logic/formula-builder";
+import {
+  builderFormula,
+  builderProblem,
+  type BuilderChoice,
+  type PeriodKind,
+} from "../logic/formula-builder";
 import type { Security } from "../logic/ticker-search";
 import { useServices } from "../services";
 import { TickerSearch } from "./TickerSearch";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
-  row: { display: "grid", gridTemplateColumns: "minmax(0, 1fr) minmax(0, 1fr)", gap: tokens.spacingHorizontalS },
+  row: {
+    display: "grid",
+    gridTemplateColumns: "minmax(0, 1fr) minmax(0, 1fr)",
+    gap: tokens.spacingHorizontalS,
+  },
   tickerRow: { display: "flex", alignItems: "flex-end", gap: tokens.spacingHorizontalS },
   formula: {
     fontFamily: tokens.fontFamilyMonospace,
@@ -32,6 +41,9 @@ const useStyles = makeStyles({
   },
   actions: { display: "flex", gap: tokens.spacingHorizontalS, flexWrap: "wrap" },
   name: { fontFamily: tokens.fontFamilyMonospace, overflowWrap: "anywhere" },
+  grow: { flexGrow: 1, minWidth: 0 },
+  input: { minWidth: 0, width: "100%" },
+  noShrink: { flexShrink: 0 },
 });
 
 /** The last complete fiscal year: most companies have filed it. */
@@ -97,10 +109,19 @@ export function FormulaBuilder({ entry, ticker, onTickerChange }: FormulaBuilder
         Build a formula for <span className={styles.name}>{entry.datapoint.name}</span> ({entry.dataset.path})
       </Text>
       <div className={styles.tickerRow}>
-        <Field label="Ticker" style={{ flexGrow: 1 }}>
-          <Input value={ticker} onChange={(_, d) => onTickerChange(d.value)} data-testid="builder-ticker" />
+        <Field label="Ticker" className={styles.grow}>
+          <Input
+            className={styles.input}
+            value={ticker}
+            onChange={(_, d) => onTickerChange(d.value)}
+            data-testid="builder-ticker"
+          />
         </Field>
-        <Button onClick={() => setFindTicker((v) => !v)} aria-expanded={findTicker}>
+        <Button
+          className={styles.noShrink}
+          onClick={() => setFindTicker((v) => !v)}
+          aria-expanded={findTicker}
+        >
           {findTicker ? "Close" : "Find ticker"}
         </Button>
       </div>
@@ -108,6 +129,7 @@ export function FormulaBuilder({ entry, ticker, onTickerChange }: FormulaBuilder
       <div className={styles.row}>
         <Field label="Fiscal year">
           <Input
+            className={styles.input}
             type="number"
             value={yearText}
             onChange={(_, d) => setYearText(d.value)}
@@ -116,7 +138,11 @@ export function FormulaBuilder({ entry, ticker, onTickerChange }: FormulaBuilder
         </Field>
         {kind !== "annual" && (
           <Field label={kind === "quarter" ? "Quarter" : "TTM ending quarter"}>
-            <Select value={String(quarter)} onChange={(_, d) => setQuarter(Number(d.value))} data-testid="builder-quarter">
+            <Select
+              value={String(quarter)}
+              onChange={(_, d) => setQuarter(Number(d.value))}
+              data-testid="builder-quarter"
+            >
               {[1, 2, 3, 4].map((q) => (
                 <option key={q} value={q}>
                   Q{q}
@@ -148,7 +174,10 @@ export function FormulaBuilder({ entry, ticker, onTickerChange }: FormulaBuilder
         >
           Insert into selected cell
         </Button>
-        <Button disabled={Boolean(problem)} onClick={() => run(async () => (await copyText(formula), "Copied."))}>
+        <Button
+          disabled={Boolean(problem)}
+          onClick={() => run(async () => (await copyText(formula), "Copied."))}
+        >
           Copy
         </Button>
       </div>

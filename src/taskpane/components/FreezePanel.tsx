@@ -40,7 +40,9 @@ export function FreezePanel() {
     setPending(undefined);
     try {
       const n = await workbook.freezeSelection();
-      setMessage(`Replaced ${n} FDQ ${n === 1 ? "formula" : "formulas"} with ${n === 1 ? "its value" : "their values"}.`);
+      setMessage(
+        `Replaced ${n} FDQ ${n === 1 ? "formula" : "formulas"} with ${n === 1 ? "its value" : "their values"}.`,
+      );
     } catch (err) {
       setMessage(err instanceof Error ? err.message : String(err));
     }
@@ -49,7 +51,9 @@ export function FreezePanel() {
   return (
     <Card className={styles.root} aria-label="Freeze values">
       <Text weight="semibold">Freeze values</Text>
-      <Text size={200}>Replace the FDQ formulas in the selection with their current values, e.g. before sharing.</Text>
+      <Text size={200}>
+        Replace the FDQ formulas in the selection with their current values, e.g. before sharing.
+      </Text>
       <Button onClick={ask} data-testid="freeze-button">
         Freeze selection…
       </Button>
@@ -61,9 +65,12 @@ export function FreezePanel() {
       <Dialog open={pending !== undefined} onOpenChange={(_, d) => !d.open && setPending(undefined)}>
         <DialogSurface>
           <DialogBody>
-            <DialogTitle>Freeze {pending} FDQ {pending === 1 ? "formula" : "formulas"}?</DialogTitle>
+            <DialogTitle>
+              Freeze {pending} FDQ {pending === 1 ? "formula" : "formulas"}?
+            </DialogTitle>
             <DialogContent>
-              The formulas in the selection are replaced by their current values, which will no longer refresh.
+              The formulas in the selection are replaced by their current values, which will no longer
+              refresh.
             </DialogContent>
             <DialogActions>
               <Button appearance="primary" onClick={freeze} data-testid="freeze-confirm">

@@ -33,13 +33,23 @@ function RefreshStatus({ control }: { control: RefreshControl }) {
         <li data-testid="estimate-cells">{plural(e.cells, "FDQ cell found", "FDQ cells found")}</li>
         <li data-testid="estimate-requests">
           {plural(e.requestsNeeded, "request needed", "requests needed")}
-          {e.otherCells > 0 ? `, plus at most ${e.otherCells} for ratings, sector, coverage and other cells` : ""}
+          {e.otherCells > 0
+            ? `, plus at most ${e.otherCells} for ratings, sector, coverage and other cells`
+            : ""}
         </li>
         <li data-testid="estimate-cached">
           {e.cachedCells} of {e.cells} cells already cached
         </li>
-        {e.invalidCells > 0 && <li>{plural(e.invalidCells, "cell has", "cells have")} an invalid formula (no request)</li>}
-        <li>A refresh drops today&apos;s cache and requests all {plural(e.plannedRequests + e.otherCells, "request", "requests")} again.</li>
+        {e.invalidCells > 0 && (
+          <li>{plural(e.invalidCells, "cell has", "cells have")} an invalid formula (no request)</li>
+        )}
+        <li>
+          A refresh drops today&apos;s cache and sends{" "}
+          {e.plannedRequests + e.otherCells === 1
+            ? "its request"
+            : `all ${e.plannedRequests + e.otherCells} requests`}{" "}
+          again.
+        </li>
       </ul>
     );
   }
@@ -49,7 +59,9 @@ function RefreshStatus({ control }: { control: RefreshControl }) {
       <Field
         label={`Refreshing (${s.reason})`}
         validationState="none"
-        hint={<span data-testid="refresh-progress">{`${done} of ${total} requests, ${plural(errors, "error", "errors")} so far`}</span>}
+        hint={
+          <span data-testid="refresh-progress">{`${done} of ${total} requests, ${plural(errors, "error", "errors")} so far`}</span>
+        }
       >
         <ProgressBar value={total > 0 ? Math.min(1, done / total) : undefined} />
       </Field>
@@ -58,11 +70,16 @@ function RefreshStatus({ control }: { control: RefreshControl }) {
   if (s.phase === "done") {
     const r = s.summary;
     return (
-      <MessageBar layout="multiline" intent={r.errorCells > 0 ? "warning" : "success"} data-testid="refresh-summary">
+      <MessageBar
+        layout="multiline"
+        intent={r.errorCells > 0 ? "warning" : "success"}
+        data-testid="refresh-summary"
+      >
         <MessageBarBody>
-          Refreshed {plural(r.cells, "FDQ cell", "FDQ cells")} ({s.reason}): {plural(r.requestsSent, "request", "requests")} sent,{" "}
-          {plural(r.failedRequests, "failed request", "failed requests")}, {plural(r.errorCells, "cell", "cells")} in error, in{" "}
-          {(r.durationMs / 1000).toFixed(1)} s.
+          Refreshed {plural(r.cells, "FDQ cell", "FDQ cells")} ({s.reason}):{" "}
+          {plural(r.requestsSent, "request", "requests")} sent,{" "}
+          {plural(r.failedRequests, "failed request", "failed requests")},{" "}
+          {plural(r.errorCells, "cell", "cells")} in error, in {(r.durationMs / 1000).toFixed(1)} s.
         </MessageBarBody>
       </MessageBar>
     );
@@ -93,7 +110,12 @@ export function RefreshPanel({ control }: { control: RefreshControl }) {
         <Button onClick={() => void control.estimate()} disabled={running} data-testid="estimate-button">
           Estimate cost
         </Button>
-        <Button appearance="primary" onClick={() => void control.refresh("on request")} disabled={running} data-testid="refresh-button">
+        <Button
+          appearance="primary"
+          onClick={() => void control.refresh("on request")}
+          disabled={running}
+          data-testid="refresh-button"
+        >
           Refresh all FDQ cells
         </Button>
       </div>

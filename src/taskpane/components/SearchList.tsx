@@ -90,7 +90,12 @@ export function SearchList<T>(props: SearchListProps<T>) {
       className={styles.scroller}
       style={{ height: props.items.length === 0 ? 0 : height, borderWidth: props.items.length === 0 ? 0 : 1 }}
     >
-      <div role="listbox" id={props.id} aria-label={props.label} style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+      <div
+        role="listbox"
+        id={props.id}
+        aria-label={props.label}
+        style={{ height: virtualizer.getTotalSize(), position: "relative" }}
+      >
         {virtualizer.getVirtualItems().map((row) => {
           const item = props.items[row.index];
           if (item === undefined) return null;

@@ -42,9 +42,19 @@ function useCoverage(): Coverage {
       const failed = TYPES.filter((_, i) => settled[i]?.status === "rejected").map((t) => t.label);
       const firstError = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
       if (failed.length === TYPES.length && firstError) {
-        setCoverage({ state: "error", message: String(firstError.reason instanceof Error ? firstError.reason.message : firstError.reason) });
+        setCoverage({
+          state: "error",
+          message: String(firstError.reason instanceof Error ? firstError.reason.message : firstError.reason),
+        });
       } else {
-        setCoverage({ state: "ready", index: SecurityIndex.fromCoverage(lists, TYPES.map((t) => t.type)), failed });
+        setCoverage({
+          state: "ready",
+          index: SecurityIndex.fromCoverage(
+            lists,
+            TYPES.map((t) => t.type),
+          ),
+          failed,
+        });
       }
     });
     return () => {

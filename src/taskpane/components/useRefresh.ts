@@ -24,7 +24,7 @@ export function useRefresh(onFinished: () => void): RefreshControl {
   const [state, setState] = useState<RefreshState>({ phase: "idle" });
 
   const estimate = useCallback(async () => {
-    const client = api.client();
+    const client = await api.readyClient();
     if (!client) return setState({ phase: "error", message: "Save an API key under Connect first." });
     try {
       setState({ phase: "estimated", estimate: estimateRefresh(await workbook.fdqCells(), client) });
@@ -35,7 +35,7 @@ export function useRefresh(onFinished: () => void): RefreshControl {
 
   const refresh = useCallback(
     async (reason: string) => {
-      const client = api.client();
+      const client = await api.readyClient();
       if (!client) return setState({ phase: "error", message: "Save an API key under Connect first." });
       const day = api.refreshDay();
       setState({ phase: "running", reason, progress: { done: 0, total: 0, errors: 0 } });

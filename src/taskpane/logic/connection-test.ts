@@ -3,7 +3,8 @@
 import { FdqClient, FdqError, NetworkError, TimeoutError, UnauthorizedError } from "../../api";
 import { checkBaseUrl } from "../../api/settings";
 
-export type ConnectionKind = "connected" | "key-refused" | "unreachable" | "cors" | "not-https" | "service-error";
+export type ConnectionKind =
+  "connected" | "key-refused" | "unreachable" | "cors" | "not-https" | "service-error";
 
 export interface ConnectionOutcome {
   readonly kind: ConnectionKind;

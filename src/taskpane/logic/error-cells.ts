@@ -11,7 +11,8 @@ export interface ErrorCell {
   readonly reason: string;
 }
 
-const EXCEL_ERROR = /^#(N\/A|VALUE!|NAME\?|NUM!|REF!|DIV\/0!|NULL!|SPILL!|CALC!|BUSY!|CONNECT!|FIELD!|BLOCKED!|UNKNOWN!)$/;
+const EXCEL_ERROR =
+  /^#(N\/A|VALUE!|NAME\?|NUM!|REF!|DIV\/0!|NULL!|SPILL!|CALC!|BUSY!|CONNECT!|FIELD!|BLOCKED!|UNKNOWN!)$/;
 
 export function isErrorValue(value: unknown): value is string {
   return typeof value === "string" && EXCEL_ERROR.test(value);
@@ -36,7 +37,10 @@ function fallbackReason(error: string): string {
  * exist" are remembered for the refresh day, so most reasons come without a request. One ask per
  * distinct request, however many cells share it.
  */
-export async function findErrorCells(cells: readonly CellSnapshot[], client: PaneClient): Promise<ErrorCell[]> {
+export async function findErrorCells(
+  cells: readonly CellSnapshot[],
+  client: PaneClient,
+): Promise<ErrorCell[]> {
   const reasons = new Map<string, Promise<string>>();
   const reasonOf = async (cell: CellSnapshot, error: string): Promise<string> => {
     const parsed = parseCell(cell.formula);
@@ -53,7 +57,9 @@ export async function findErrorCells(cells: readonly CellSnapshot[], client: Pan
     }
     let reason = reasons.get(key);
     if (!reason) {
-      reason = client.datapoint(request).then(() => "The request succeeds now: refresh to update the cell.", messageOf);
+      reason = client
+        .datapoint(request)
+        .then(() => "The request succeeds now: refresh to update the cell.", messageOf);
       reasons.set(key, reason);
     }
     return reason;

@@ -8,14 +8,24 @@ import type { PaneClient } from "./pane-client";
 import { periodDetail, periodLabel } from "./period";
 
 export type ValueSource =
-  | { readonly kind: "cache"; readonly refreshDay: string; readonly record: DatapointRecord; readonly value: number | string }
+  | {
+      readonly kind: "cache";
+      readonly refreshDay: string;
+      readonly record: DatapointRecord;
+      readonly value: number | string;
+    }
   | { readonly kind: "not-cached" }
   | { readonly kind: "error"; readonly message: string };
 
 export type Explanation =
   | { readonly kind: "empty"; readonly address: string }
   | { readonly kind: "not-fdq"; readonly address: string; readonly formula: string }
-  | { readonly kind: "unparsed"; readonly address: string; readonly formula: string; readonly message: string }
+  | {
+      readonly kind: "unparsed";
+      readonly address: string;
+      readonly formula: string;
+      readonly message: string;
+    }
   | {
       readonly kind: "other-function";
       readonly address: string;

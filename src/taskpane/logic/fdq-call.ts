@@ -5,8 +5,7 @@ import { parseSeriesPeriod } from "../../functions/impl/series";
 import type { DatapointRequest } from "../../api";
 
 export type ParsedCell =
-  | { readonly ok: true; readonly call: FdqCall }
-  | { readonly ok: false; readonly message: string };
+  { readonly ok: true; readonly call: FdqCall } | { readonly ok: false; readonly message: string };
 
 export function parseCell(formula: string): ParsedCell {
   try {

@@ -35,7 +35,10 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 const isLastRefresh = (v: unknown): v is LastRefresh =>
   isRecord(v) && typeof v.day === "string" && typeof v.at === "number";
 const isUsage = (v: unknown): v is DailyUsage =>
-  isRecord(v) && typeof v.day === "string" && typeof v.requests === "number" && typeof v.cacheHits === "number";
+  isRecord(v) &&
+  typeof v.day === "string" &&
+  typeof v.requests === "number" &&
+  typeof v.cacheHits === "number";
 
 export class PanePrefs {
   constructor(private readonly storage: KeyValueStorage) {}

@@ -46,5 +46,12 @@ export function estimateRefresh(cells: readonly CellSnapshot[], client: PaneClie
     }
   }
   const requestsNeeded = [...keys.values()].filter((cached) => !cached).length;
-  return { cells: cells.length, plannedRequests: keys.size, requestsNeeded, cachedCells, otherCells, invalidCells };
+  return {
+    cells: cells.length,
+    plannedRequests: keys.size,
+    requestsNeeded,
+    cachedCells,
+    otherCells,
+    invalidCells,
+  };
 }

@@ -34,14 +34,22 @@ export class SecurityIndex {
       security,
       ticker: security.ticker.toLowerCase(),
       name: security.name.toLowerCase(),
-      words: security.name.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean),
+      words: security.name
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter(Boolean),
     }));
   }
 
   static fromCoverage(lists: readonly (readonly CoverageItem[])[], types: readonly string[]): SecurityIndex {
     return new SecurityIndex(
       lists.flatMap((list, i) =>
-        list.map((c) => ({ ticker: c.ticker, name: c.name, type: types[i] ?? c.type, lastTradeDate: c.last_trade_date })),
+        list.map((c) => ({
+          ticker: c.ticker,
+          name: c.name,
+          type: types[i] ?? c.type,
+          lastTradeDate: c.last_trade_date,
+        })),
       ),
     );
   }

@@ -36,7 +36,10 @@ export function themeOf(officeTheme: Pick<Office.OfficeTheme, "bodyBackgroundCol
 }
 
 /** One Office handler per event type, fanned out to the pane's current listeners. */
-function eventHub<T>(type: Office.EventType, toValue: (args: unknown) => T): (listener: (value: T) => void) => () => void {
+function eventHub<T>(
+  type: Office.EventType,
+  toValue: (args: unknown) => T,
+): (listener: (value: T) => void) => () => void {
   const listeners = new Set<(value: T) => void>();
   let registered = false;
   return (listener) => {

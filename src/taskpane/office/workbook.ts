@@ -121,8 +121,7 @@ export function excelWorkbook(): WorkbookAccess {
           if (t.spill && !t.spill.isNullObject) {
             const spilled = t.spill.values;
             t.spill.values = spilled;
-          }
-          else t.anchor.values = [[t.value]];
+          } else t.anchor.values = [[t.value]];
         }
         await context.sync();
         return cells.length;

@@ -37,8 +37,10 @@ function walkErrors(d: Dataset, v: Map<string, number>): string[] {
   const apply = (acc: number, sign: string, x: number): number =>
     sign === "+" ? acc + x : sign === "-" ? acc - x : sign === "/" ? acc / x : acc;
   const totals = new Map<string, number>();
-  for (const p of d.datapoints) if (p.partOf) totals.set(p.partOf, apply(totals.get(p.partOf) ?? 0, p.sign, val(p.name)));
-  for (const [total, parts] of totals) if (!close(parts, val(total))) errors.push(`${total}: ${parts} vs ${val(total)}`);
+  for (const p of d.datapoints)
+    if (p.partOf) totals.set(p.partOf, apply(totals.get(p.partOf) ?? 0, p.sign, val(p.name)));
+  for (const [total, parts] of totals)
+    if (!close(parts, val(total))) errors.push(`${total}: ${parts} vs ${val(total)}`);
   let running = val(d.datapoints[0]!.name);
   for (const p of d.datapoints.slice(1)) {
     if (p.partOf) continue;
@@ -73,7 +75,9 @@ describe("periods", () => {
   it("flow datapoints: annual = sum of the four quarters; balance: annual = Q4; averages: the mean", async () => {
     for (const d of ALL_MODE) {
       const year = await dataset(d, "AAPL", "year=2021");
-      const quarters = await Promise.all([1, 2, 3, 4].map((q) => dataset(d, "AAPL", `year=2021&quarter=${q}`)));
+      const quarters = await Promise.all(
+        [1, 2, 3, 4].map((q) => dataset(d, "AAPL", `year=2021&quarter=${q}`)),
+      );
       for (const [name, annual] of year) {
         const qs = quarters.map((m) => m.get(name)!);
         const kind = classify(name);
@@ -106,11 +110,19 @@ describe("periods", () => {
 
   it("fundamentals follow the same rules in single-datapoint mode", async () => {
     const one = async (name: string, query: string): Promise<number> =>
-      Number((await client.results<DataRecord>(`/fundamentals/reported/AAPL?datapoint=${name}&${query}`)).datavalue);
+      Number(
+        (await client.results<DataRecord>(`/fundamentals/reported/AAPL?datapoint=${name}&${query}`))
+          .datavalue,
+      );
     const quarters = async (name: string): Promise<number[]> =>
       Promise.all([1, 2, 3, 4].map((q) => one(name, `year=2016&quarter=${q}`)));
     const capex = await quarters("CAPEX");
-    expect(close(await one("CAPEX", "year=2016"), capex.reduce((a, b) => a + b, 0))).toBe(true);
+    expect(
+      close(
+        await one("CAPEX", "year=2016"),
+        capex.reduce((a, b) => a + b, 0),
+      ),
+    ).toBe(true);
     expect(await one("ACCOUNTS_PAYABLE", "year=2016")).toBe((await quarters("ACCOUNTS_PAYABLE"))[3]);
   });
 
@@ -120,17 +132,37 @@ describe("periods", () => {
       const ratio = (a: string, b: string): number => roic.get(a)! / roic.get(b)!;
       expect(close(roic.get("ROIC")!, ratio("NOPAT", "CAPITAL_INVESTED_ADJUSTED"), 1e-3)).toBe(true);
       expect(close(roic.get("ROIC_CAPITAL_INVESTED")!, ratio("NOPAT", "CAPITAL_INVESTED"), 1e-3)).toBe(true);
-      expect(close(roic.get("ROGIC")!, ratio("NOPAT_GROSS", "CAPITAL_INVESTED_GROSS_ADJUSTED"), 1e-3)).toBe(true);
+      expect(close(roic.get("ROGIC")!, ratio("NOPAT_GROSS", "CAPITAL_INVESTED_GROSS_ADJUSTED"), 1e-3)).toBe(
+        true,
+      );
       const yoy = (roic.get("CAPITAL_INVESTED_BEGINNING")! + roic.get("CAPITAL_INVESTED")!) / 2;
       expect(close(roic.get("CAPITAL_INVESTED_YOY_AVG")!, yoy)).toBe(true);
     }
     const screens = await dataset(findDataset("screens/traditional")!, "MSFT", "year=2020");
-    const distortion = await dataset(findDataset("reconciliation/net-income-to-core-earnings")!, "MSFT", "year=2020");
+    const distortion = await dataset(
+      findDataset("reconciliation/net-income-to-core-earnings")!,
+      "MSFT",
+      "year=2020",
+    );
     const per = (a: string, b: string): number => distortion.get(a)! / distortion.get(b)!;
     for (const den of ["REVENUE", "INCOME_NET", "WADSO_SPLIT_ADJUSTED"])
-      expect(close(distortion.get(`EARNINGS_DISTORTION_TOTAL_PER_${den}`)!, per("EARNINGS_DISTORTION_TOTAL", den), 1e-3)).toBe(true);
-    expect(close(distortion.get("EARNINGS_DISTORTION_TOTAL_PER_ASSETS")!, per("EARNINGS_DISTORTION_TOTAL", "ASSETS_UNADJUSTED"), 1e-3)).toBe(true);
-    expect(close(screens.get("PROFIT_GROSS")!, screens.get("REVENUE")! - screens.get("SALES_COST")!)).toBe(true);
+      expect(
+        close(
+          distortion.get(`EARNINGS_DISTORTION_TOTAL_PER_${den}`)!,
+          per("EARNINGS_DISTORTION_TOTAL", den),
+          1e-3,
+        ),
+      ).toBe(true);
+    expect(
+      close(
+        distortion.get("EARNINGS_DISTORTION_TOTAL_PER_ASSETS")!,
+        per("EARNINGS_DISTORTION_TOTAL", "ASSETS_UNADJUSTED"),
+        1e-3,
+      ),
+    ).toBe(true);
+    expect(close(screens.get("PROFIT_GROSS")!, screens.get("REVENUE")! - screens.get("SALES_COST")!)).toBe(
+      true,
+    );
   });
 
   it("beginning invested capital is the prior period's ending invested capital", async () => {
@@ -147,7 +179,12 @@ describe("(SP) datapoints and the clock", () => {
     const dayTwo = await start({ now: () => new Date("2025-08-16T12:00:00Z") });
     try {
       let moved = 0;
-      for (const path of ["reconciliation/market-value-to-ev", "metrics/ebv", "screens/enhanced", "metrics/roic"]) {
+      for (const path of [
+        "reconciliation/market-value-to-ev",
+        "metrics/ebv",
+        "screens/enhanced",
+        "metrics/roic",
+      ]) {
         const d = findDataset(path)!;
         const a = valuesOf(await dayOne.results<DataRecord[]>(`/${path}/AAPL?year=2023`));
         const b = valuesOf(await dayTwo.results<DataRecord[]>(`/${path}/AAPL?year=2023`));

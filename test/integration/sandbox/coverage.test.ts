@@ -67,7 +67,8 @@ describe("GET /v1/coverage/:security_type", () => {
   });
 
   it("includes the identifiers of wire-notes item 8 under invented names", () => {
-    const find = (type: string, ticker: string): Item | undefined => lists.get(type)!.find((s) => s.ticker === ticker);
+    const find = (type: string, ticker: string): Item | undefined =>
+      lists.get(type)!.find((s) => s.ticker === ticker);
     const expected: Array<[string, string]> = [
       ["stock", "AAPL"],
       ["stock", "NFLX"],
@@ -82,7 +83,8 @@ describe("GET /v1/coverage/:security_type", () => {
   });
 
   it("a type outside the six is InvalidSecurityType (400), case-sensitively", async () => {
-    for (const type of ["bond", "STOCK", "stocks", "%20"]) expect(await client.error(`/coverage/${type}`)).toEqual(INVALID_TYPE);
+    for (const type of ["bond", "STOCK", "stocks", "%20"])
+      expect(await client.error(`/coverage/${type}`)).toEqual(INVALID_TYPE);
   });
 });
 
@@ -109,7 +111,12 @@ describe("GET /v1/coverage/:security_type/:ticker", () => {
     const [msft] = await client.results<Single[]>("/coverage/stock/MSFT");
     expect([msft!.subindustry, msft!.subindustry_name]).toEqual(["NA", "NA"]);
     const [nflx] = await client.results<Single[]>("/coverage/stock/NFLX");
-    expect([nflx!.subsector, nflx!.subsector_name, nflx!.subindustry, nflx!.subindustry_name]).toEqual([null, null, null, null]);
+    expect([nflx!.subsector, nflx!.subsector_name, nflx!.subindustry, nflx!.subindustry_name]).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it("answers every type: funds, inactive stocks (with their last trade date), sectors and industries", async () => {
@@ -120,7 +127,11 @@ describe("GET /v1/coverage/:security_type/:ticker", () => {
     const [sector] = await client.results<Single[]>("/coverage/sector/TECHNOLOGYSEC");
     expect([sector!.sector, sector!.industry]).toEqual(["TECHNOLOGYSEC", "NA"]);
     const [industry] = await client.results<Single[]>("/coverage/industry/BEVERAGESI");
-    expect([industry!.sector, industry!.industry, industry!.industry_name]).toEqual(["CONSUMERSTAPLESSEC", "BEVERAGESI", "Beverages"]);
+    expect([industry!.sector, industry!.industry, industry!.industry_name]).toEqual([
+      "CONSUMERSTAPLESSEC",
+      "BEVERAGESI",
+      "Beverages",
+    ]);
   });
 
   it("a second share class answers the primary company's record", async () => {

@@ -12,18 +12,24 @@ beforeAll(async () => {
 afterAll(() => client.sandbox.close());
 
 describe("GET /v1/<group>/<dataset>/:ticker", () => {
-  it.each(DATASETS.map((d) => [d.path]))("%s answers every catalog datapoint in single-datapoint mode", async (path) => {
-    const dataset = findDataset(path)!;
-    for (const dp of dataset.datapoints) {
-      const results = await client.results<DataRecord | DataRecord[]>(`/${path}/AAPL?year=2023&datapoint=${dp.name}`);
-      // Fundamentals answer the record itself, the other groups an array of one.
-      const record = dataset.group === "fundamentals" ? (results as DataRecord) : (results as DataRecord[])[0]!;
-      if (dataset.group !== "fundamentals") expect(results).toHaveLength(1);
-      expect(record.datapoint).toBe(dp.name);
-      expect(record.datavalue).toMatch(/^-?\d+\.\d{17}$/);
-      expect("filingtype" in record).toBe(dataset.hasFilingType);
-    }
-  });
+  it.each(DATASETS.map((d) => [d.path]))(
+    "%s answers every catalog datapoint in single-datapoint mode",
+    async (path) => {
+      const dataset = findDataset(path)!;
+      for (const dp of dataset.datapoints) {
+        const results = await client.results<DataRecord | DataRecord[]>(
+          `/${path}/AAPL?year=2023&datapoint=${dp.name}`,
+        );
+        // Fundamentals answer the record itself, the other groups an array of one.
+        const record =
+          dataset.group === "fundamentals" ? (results as DataRecord) : (results as DataRecord[])[0]!;
+        if (dataset.group !== "fundamentals") expect(results).toHaveLength(1);
+        expect(record.datapoint).toBe(dp.name);
+        expect(record.datavalue).toMatch(/^-?\d+\.\d{17}$/);
+        expect("filingtype" in record).toBe(dataset.hasFilingType);
+      }
+    },
+  );
 
   it("all-datapoints mode returns one record per catalog datapoint, in catalog order", async () => {
     for (const dataset of DATASETS.filter((d) => d.allDatapointsMode)) {
@@ -35,18 +41,46 @@ describe("GET /v1/<group>/<dataset>/:ticker", () => {
   it("annual, quarter=n and ttm=n set period, periodtype and periodstring per the spec's rules", async () => {
     const one = async (query: string): Promise<DataRecord> =>
       (await client.results<DataRecord[]>(`/metrics/roic/AAPL?datapoint=NOPAT&${query}`))[0]!;
-    expect(await one("year=2024")).toMatchObject({ year: 2024, period: 5, periodtype: "ANNUAL", periodstring: "ANNUAL" });
-    expect(await one("year=2025&quarter=2")).toMatchObject({ year: 2025, period: 2, periodtype: "QUARTERLY", periodstring: "QUARTERLY" });
-    expect(await one("year=2025&ttm=1")).toMatchObject({ year: 2025, period: 1, periodtype: "TTM", periodstring: "TTM" });
+    expect(await one("year=2024")).toMatchObject({
+      year: 2024,
+      period: 5,
+      periodtype: "ANNUAL",
+      periodstring: "ANNUAL",
+    });
+    expect(await one("year=2025&quarter=2")).toMatchObject({
+      year: 2025,
+      period: 2,
+      periodtype: "QUARTERLY",
+      periodstring: "QUARTERLY",
+    });
+    expect(await one("year=2025&ttm=1")).toMatchObject({
+      year: 2025,
+      period: 1,
+      periodtype: "TTM",
+      periodstring: "TTM",
+    });
   });
 
   it("records carry exactly the documented fields, filingtype only where the catalog says so", async () => {
     const [withFiling] = await client.results<DataRecord[]>("/metrics/roic/AAPL?year=2024&datapoint=ROIC");
-    expect(Object.keys(withFiling!)).toEqual(["ticker", "year", "period", "periodtype", "periodstring", "datapoint", "datavalue", "filingtype"]);
+    expect(Object.keys(withFiling!)).toEqual([
+      "ticker",
+      "year",
+      "period",
+      "periodtype",
+      "periodstring",
+      "datapoint",
+      "datavalue",
+      "filingtype",
+    ]);
     expect(withFiling!.filingtype).toBe("10-K");
-    const quarterly = await client.results<DataRecord>("/fundamentals/adjusted/AAPL?year=2025&quarter=1&datapoint=ASSETS");
+    const quarterly = await client.results<DataRecord>(
+      "/fundamentals/adjusted/AAPL?year=2025&quarter=1&datapoint=ASSETS",
+    );
     expect(quarterly.filingtype).toBe("10-Q");
-    const reported = await client.results<DataRecord>("/fundamentals/reported/AAPL?year=2024&datapoint=INCOME_NET");
+    const reported = await client.results<DataRecord>(
+      "/fundamentals/reported/AAPL?year=2024&datapoint=INCOME_NET",
+    );
     expect(Object.keys(reported)).not.toContain("filingtype");
   });
 
@@ -118,7 +152,8 @@ describe("data endpoint errors", () => {
       ["/metrics/roic/AAPL?year=2024&ttm=-1", "Invalid ttm: must be an integer from 1 to 4."],
       ["/metrics/roic/AAPL?year=2024&quarter=1&ttm=1", "Invalid request: send quarter or ttm, not both."],
     ];
-    for (const [path, message] of cases) expect([path, await client.error(path)]).toEqual([path, [400, message]]);
+    for (const [path, message] of cases)
+      expect([path, await client.error(path)]).toEqual([path, [400, message]]);
   });
 
   it("fundamentals without datapoint is a 400 (the spec does not show all-datapoints mode there)", async () => {
@@ -130,7 +165,10 @@ describe("data endpoint errors", () => {
   });
 
   it("parameter errors come before datapoint errors, which come before ticker and period errors", async () => {
-    expect(await client.error("/metrics/roic/NOSUCH?datapoint=NOPE")).toEqual([400, "Missing required query parameter: year."]);
+    expect(await client.error("/metrics/roic/NOSUCH?datapoint=NOPE")).toEqual([
+      400,
+      "Missing required query parameter: year.",
+    ]);
     expect(await client.error("/metrics/roic/NOSUCH?year=2024&datapoint=NOPE")).toEqual(DP_NOT_FOUND);
   });
 

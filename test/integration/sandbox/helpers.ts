@@ -18,7 +18,11 @@ export class Client {
   ) {}
 
   async get(path: string, init: RequestInit = {}): Promise<Reply> {
-    const headers = { "x-api-key": this.key, accept: "application/json", ...(init.headers as Record<string, string>) };
+    const headers = {
+      "x-api-key": this.key,
+      accept: "application/json",
+      ...(init.headers as Record<string, string>),
+    };
     const res = await fetch(`${this.sandbox.baseUrl}${path}`, { ...init, headers });
     const text = await res.text();
     return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined };
@@ -66,7 +70,11 @@ export function close(a: number, b: number, scale = Math.max(Math.abs(a), Math.a
 }
 
 /** Runs tasks with at most `limit` in flight. */
-export async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+export async function pool<T>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) {

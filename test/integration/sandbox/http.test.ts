@@ -36,12 +36,20 @@ describe("CORS for the task pane", () => {
   it("answers a preflight without a key, allowing GET and the three request headers", async () => {
     const res = await fetch(`${client.sandbox.baseUrl}/metrics/roic/AAPL?year=2024`, {
       method: "OPTIONS",
-      headers: { Origin: ORIGIN, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "x-api-key" },
+      headers: {
+        Origin: ORIGIN,
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "x-api-key",
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe(ORIGIN);
     expect(res.headers.get("access-control-allow-methods")).toContain("GET");
-    expect(res.headers.get("access-control-allow-headers")?.split(",").sort()).toEqual(["accept", "content-type", "x-api-key"]);
+    expect(res.headers.get("access-control-allow-headers")?.split(",").sort()).toEqual([
+      "accept",
+      "content-type",
+      "x-api-key",
+    ]);
   });
 
   it("sends Access-Control-Allow-Origin on every answer, errors included", async () => {
@@ -52,8 +60,14 @@ describe("CORS for the task pane", () => {
       [DEMO_API_KEY, "/nowhere", 404],
       ["wrong", "/datapoint/ROIC", 403],
     ] as const) {
-      const res = await fetch(`${client.sandbox.baseUrl}${path}`, { headers: { Origin: ORIGIN, "x-api-key": key } });
-      expect([path, res.status, res.headers.get("access-control-allow-origin")]).toEqual([path, status, ORIGIN]);
+      const res = await fetch(`${client.sandbox.baseUrl}${path}`, {
+        headers: { Origin: ORIGIN, "x-api-key": key },
+      });
+      expect([path, res.status, res.headers.get("access-control-allow-origin")]).toEqual([
+        path,
+        status,
+        ORIGIN,
+      ]);
     }
   });
 });
@@ -88,9 +102,17 @@ describe("envelope", () => {
 
 describe("paths and methods", () => {
   it("an unknown path is 404 Not Found, also without /v1 and for a dataset path without ticker", async () => {
-    for (const path of ["/nowhere", "/metrics/roic", "/metrics/nope/AAPL?year=2024", "/coverage", "/ratings/AAPL"])
+    for (const path of [
+      "/nowhere",
+      "/metrics/roic",
+      "/metrics/nope/AAPL?year=2024",
+      "/coverage",
+      "/ratings/AAPL",
+    ])
       expect(await client.error(path)).toEqual([404, "Not Found"]);
-    const res = await fetch(`http://127.0.0.1:${client.sandbox.port}/datapoint`, { headers: { "x-api-key": DEMO_API_KEY } });
+    const res = await fetch(`http://127.0.0.1:${client.sandbox.port}/datapoint`, {
+      headers: { "x-api-key": DEMO_API_KEY },
+    });
     expect(res.status).toBe(404);
   });
 
@@ -104,14 +126,26 @@ describe("paths and methods", () => {
 
   it("a trailing slash is ignored", async () => {
     expect(await client.results("/datapoint/ROIC/")).toEqual(await client.results("/datapoint/ROIC"));
-    expect(await client.results("/metrics/roic/AAPL/?year=2024")).toEqual(await client.results("/metrics/roic/AAPL?year=2024"));
+    expect(await client.results("/metrics/roic/AAPL/?year=2024")).toEqual(
+      await client.results("/metrics/roic/AAPL?year=2024"),
+    );
   });
 
   it("percent-encoded segments are decoded once: ENRN%3A1 is ENRN:1, %2F stays inside the segment", async () => {
-    expect(await client.results("/coverage/inactive/ENRN%3A1")).toEqual(await client.results("/coverage/inactive/ENRN:1"));
-    expect(await client.results("/ratings/component/BF%2EB")).toEqual(await client.results("/ratings/component/BF.B"));
-    expect(await client.error("/datapoint/..%2Fcoverage%2Fstock")).toEqual([404, SPEC_ERRORS.DataPointNotFound.message]);
-    expect(await client.error("/coverage/stock/..%2F..%2Fdatapoint")).toEqual([400, SPEC_ERRORS.DataNotFound.message]);
+    expect(await client.results("/coverage/inactive/ENRN%3A1")).toEqual(
+      await client.results("/coverage/inactive/ENRN:1"),
+    );
+    expect(await client.results("/ratings/component/BF%2EB")).toEqual(
+      await client.results("/ratings/component/BF.B"),
+    );
+    expect(await client.error("/datapoint/..%2Fcoverage%2Fstock")).toEqual([
+      404,
+      SPEC_ERRORS.DataPointNotFound.message,
+    ]);
+    expect(await client.error("/coverage/stock/..%2F..%2Fdatapoint")).toEqual([
+      400,
+      SPEC_ERRORS.DataNotFound.message,
+    ]);
   });
 });
 
@@ -134,7 +168,11 @@ describe("fault injection", () => {
   it("rate429 answers 429 Too Many Requests with Retry-After", async () => {
     await withFaults({ rate429: 1, retryAfterSeconds: 7 }, async (c) => {
       const reply = await c.get("/datapoint/ROIC");
-      expect([reply.status, reply.json, reply.headers.get("retry-after")]).toEqual([429, { message: GATEWAY_MESSAGES.throttled }, "7"]);
+      expect([reply.status, reply.json, reply.headers.get("retry-after")]).toEqual([
+        429,
+        { message: GATEWAY_MESSAGES.throttled },
+        "7",
+      ]);
     });
   });
 
@@ -146,7 +184,9 @@ describe("fault injection", () => {
 
   it("dropRate destroys the connection without an answer", async () => {
     await withFaults({ dropRate: 1 }, async (c) => {
-      await expect(fetch(`${c.sandbox.baseUrl}/datapoint/ROIC`, { headers: { "x-api-key": DEMO_API_KEY } })).rejects.toThrow();
+      await expect(
+        fetch(`${c.sandbox.baseUrl}/datapoint/ROIC`, { headers: { "x-api-key": DEMO_API_KEY } }),
+      ).rejects.toThrow();
       expect(c.sandbox.stats().requests).toBe(1);
     });
   });
@@ -154,7 +194,9 @@ describe("fault injection", () => {
   it("malformedRate turns 200 bodies into truncated or non-JSON text", async () => {
     await withFaults({ malformedRate: 1 }, async (c) => {
       for (let i = 0; i < 4; i++) {
-        const res = await fetch(`${c.sandbox.baseUrl}/datapoint/ROIC`, { headers: { "x-api-key": DEMO_API_KEY } });
+        const res = await fetch(`${c.sandbox.baseUrl}/datapoint/ROIC`, {
+          headers: { "x-api-key": DEMO_API_KEY },
+        });
         expect(res.status).toBe(200);
         const text = await res.text();
         expect(() => JSON.parse(text)).toThrow();
@@ -195,22 +237,65 @@ describe("fault injection", () => {
 
 describe("load and robustness", () => {
   it("answers a burst of 2,000 requests, 50 at a time, without an error", async () => {
-    const paths = ["/datapoint/ROIC", "/metrics/roic/AAPL?year=2024", "/ratings/component/QQQ", "/coverage/stock/MSFT"];
+    const paths = [
+      "/datapoint/ROIC",
+      "/metrics/roic/AAPL?year=2024",
+      "/ratings/component/QQQ",
+      "/coverage/stock/MSFT",
+    ];
     let failures = 0;
     const before = client.sandbox.stats().requests;
-    await pool(Array.from({ length: 2000 }, (_, i) => paths[i % paths.length]!), 50, async (path) => {
-      if ((await client.get(path)).status !== 200) failures++;
-    });
+    await pool(
+      Array.from({ length: 2000 }, (_, i) => paths[i % paths.length]!),
+      50,
+      async (path) => {
+        if ((await client.get(path)).status !== 200) failures++;
+      },
+    );
     expect(failures).toBe(0);
     expect(client.sandbox.stats().requests - before).toBe(2000);
   });
 
   it("random paths and query strings always get well-formed JSON and never a 500", async () => {
     const rng = new Rng(7, "fuzz");
-    const parts = ["v1", "metrics", "roic", "AAPL", "coverage", "stock", "sector", "datapoint", "ratings", "component",
-      "fundamentals", "adjusted", "%2F", "..", "%00", "%E0%A4%A", "ENRN:1", "BF.B", "x".repeat(300), "%C3%A9", "TECHNOLOGYSEC"];
-    const params = ["year=2024", "year=abc", "quarter=9", "ttm=2", "datapoint=ROIC", "datapoint=%00", "prior_year=-3",
-      "prior_year=1", "year=99999999999999999999", "&&", "=", "datapoint", "year=2024&year=2023"];
+    const parts = [
+      "v1",
+      "metrics",
+      "roic",
+      "AAPL",
+      "coverage",
+      "stock",
+      "sector",
+      "datapoint",
+      "ratings",
+      "component",
+      "fundamentals",
+      "adjusted",
+      "%2F",
+      "..",
+      "%00",
+      "%E0%A4%A",
+      "ENRN:1",
+      "BF.B",
+      "x".repeat(300),
+      "%C3%A9",
+      "TECHNOLOGYSEC",
+    ];
+    const params = [
+      "year=2024",
+      "year=abc",
+      "quarter=9",
+      "ttm=2",
+      "datapoint=ROIC",
+      "datapoint=%00",
+      "prior_year=-3",
+      "prior_year=1",
+      "year=99999999999999999999",
+      "&&",
+      "=",
+      "datapoint",
+      "year=2024&year=2023",
+    ];
     const statuses = new Set<number>();
     await pool(Array.from({ length: 400 }), 20, async () => {
       const path = Array.from({ length: rng.int(1, 5) }, () => rng.pick(parts)).join("/");

@@ -58,11 +58,16 @@ describe("GET /v1/ratings/component/:ticker", () => {
   });
 
   it("a second share class answers the primary company's ratings", async () => {
-    expect(await client.results("/ratings/component/BF.B")).toEqual(await client.results("/ratings/component/BF.A"));
+    expect(await client.results("/ratings/component/BF.B")).toEqual(
+      await client.results("/ratings/component/BF.A"),
+    );
   });
 
   it("inactive stocks, sectors, industries and unknown tickers are RatingNotFound (404)", async () => {
     for (const ticker of ["ENRN:1", "X:2", "TECHNOLOGYSEC", "BEVERAGESI", "NOSUCH"])
-      expect(await client.error(`/ratings/component/${ticker}`)).toEqual([404, SPEC_ERRORS.RatingNotFound.message]);
+      expect(await client.error(`/ratings/component/${ticker}`)).toEqual([
+        404,
+        SPEC_ERRORS.RatingNotFound.message,
+      ]);
   });
 });

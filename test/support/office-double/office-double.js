@@ -51,7 +51,10 @@
     let ref = text;
     const bang = text.lastIndexOf("!");
     if (bang >= 0) {
-      sheet = text.slice(0, bang).replace(/^'(.*)'$/, "$1").replace(/''/g, "'");
+      sheet = text
+        .slice(0, bang)
+        .replace(/^'(.*)'$/, "$1")
+        .replace(/''/g, "'");
       ref = text.slice(bang + 1);
     }
     const [a, b] = ref.split(":");
@@ -81,6 +84,7 @@
     functions: new Map(),
     pending: new Set(),
     handlers: { selection: [], theme: [] },
+    documentSettings: new Map(),
     log: [],
   };
 
@@ -309,7 +313,9 @@
     };
     ws.getUsedRangeOrNullObject = () => {
       const box = usedBox(sheetNamed(name));
-      return box ? makeRange(context, name, box) : makeRange(context, name, { top: 0, left: 0, bottom: 0, right: 0 }, true);
+      return box
+        ? makeRange(context, name, box)
+        : makeRange(context, name, { top: 0, left: 0, bottom: 0, right: 0 }, true);
     };
     ws.activate = () => context.__queue.push(() => (state.activeSheet = name));
     return ws;
@@ -425,6 +431,13 @@
       },
       requirements: { isSetSupported: () => true },
       document: {
+        // Document settings live in the workbook file; here, in memory for the page's life.
+        settings: {
+          get: (name) => (state.documentSettings.has(name) ? state.documentSettings.get(name) : null),
+          set: (name, value) => state.documentSettings.set(name, value),
+          remove: (name) => state.documentSettings.delete(name),
+          saveAsync: (callback) => callback && callback({ status: "succeeded" }),
+        },
         addHandlerAsync(type, handler, callback) {
           if (type === "documentSelectionChanged") state.handlers.selection.push(handler);
           if (type === "officeThemeChanged") state.handlers.theme.push(handler);
@@ -476,13 +489,16 @@
     },
     /** Resolves when every custom function call started so far has settled. */
     settled() {
-      return Promise.all([...state.pending]).then(() => (state.pending.size > 0 ? this.settled() : undefined));
+      return Promise.all([...state.pending]).then(() =>
+        state.pending.size > 0 ? this.settled() : undefined,
+      );
     },
     calculations: () => state.calculations.slice(),
     functions: () => [...state.functions.keys()],
     setTheme(kind) {
       state.theme = kind === "dark" ? DARK_THEME : LIGHT_THEME;
-      for (const handler of state.handlers.theme) handler({ type: "officeThemeChanged", officeTheme: state.theme });
+      for (const handler of state.handlers.theme)
+        handler({ type: "officeThemeChanged", officeTheme: state.theme });
     },
     storageSnapshot() {
       const out = {};

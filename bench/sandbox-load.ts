@@ -1,0 +1,124 @@
+// Loopback load on the sandbox: `npx tsx bench/sandbox-load.ts [requests] [concurrency]`.
+// Starts the sandbox in-process, sends a bounded mix of requests over a keep-alive agent (stops after
+// the count or 120 s), and prints throughput, latency percentiles, errors and RSS before/after.
+import http from "node:http";
+import v8 from "node:v8";
+import vm from "node:vm";
+import { startSandbox } from "../src/sandbox";
+import { UNIVERSE_SIZE } from "../src/sandbox/universe";
+
+const TOTAL = Number(process.argv[2] ?? 20_000);
+const CONCURRENCY = Number(process.argv[3] ?? 64);
+const TIME_LIMIT_MS = 120_000;
+
+const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+// A full GC before each memory reading, so that the figures show retained memory, not garbage.
+v8.setFlagsFromString("--expose_gc");
+const gc = vm.runInNewContext("gc") as () => void;
+const heapAfterGc = (): number => {
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+
+function get(agent: http.Agent, port: number, path: string, key: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: "127.0.0.1", port, path, agent, headers: { "x-api-key": key } }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+  });
+}
+
+/** A varied mix: many tickers, datasets and periods, so caches cannot hide generation cost. */
+function pathFor(i: number, tickers: readonly string[]): string {
+  const ticker = encodeURIComponent(tickers[i % tickers.length] ?? "AAPL");
+  const year = 2010 + (i % 14);
+  switch (i % 8) {
+    case 0:
+      return `/v1/metrics/roic/${ticker}?year=${year}&datapoint=ROIC`;
+    case 1:
+      return `/v1/reconciliation/net-income-to-nopat/${ticker}?year=${year}&quarter=${(i % 4) + 1}`;
+    case 2:
+      return `/v1/screens/enhanced/${ticker}?year=${year}&ttm=${(i % 4) + 1}`;
+    case 3:
+      return `/v1/fundamentals/adjusted/${ticker}?year=${year}&datapoint=ASSETS`;
+    case 4:
+      return `/v1/ratings/component/${ticker}`;
+    case 5:
+      return `/v1/coverage/stock/${ticker}`;
+    case 6:
+      return `/v1/datapoint/NOPAT`;
+    default:
+      return `/v1/reconciliation/book-value-to-invested-capital/${ticker}?year=${year}`;
+  }
+}
+
+async function main(): Promise<void> {
+  const rssStart = process.memoryUsage().rss;
+  const sandbox = await startSandbox({ now: () => new Date("2025-08-15T12:00:00Z") });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const list = await fetch(`${sandbox.baseUrl}/coverage/stock`, {
+    headers: { "x-api-key": sandbox.demoKey },
+  });
+  const body = (await list.json()) as { body: string };
+  const tickers = (JSON.parse(body.body) as { results: Array<{ ticker: string }> }).results.map(
+    (s) => s.ticker,
+  );
+  const rssBefore = process.memoryUsage().rss;
+  const heaps = [heapAfterGc()];
+
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  let errors = 0;
+  let next = 0;
+  const started = performance.now();
+  // Four rounds, with the retained heap measured after each: flat figures mean nothing accumulates.
+  let roundEnd = 0;
+  const worker = async (): Promise<void> => {
+    while (next < roundEnd && performance.now() - started < TIME_LIMIT_MS) {
+      const i = next++;
+      const t0 = performance.now();
+      try {
+        const status = await get(agent, sandbox.port, pathFor(i, tickers), sandbox.demoKey);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        // 400 DataNotFound is a correct answer for companies whose coverage starts later.
+        if (status !== 200 && status !== 400) errors++;
+      } catch {
+        errors++;
+      }
+      latencies.push(performance.now() - t0);
+    }
+  };
+  for (let round = 1; round <= 4; round++) {
+    roundEnd = Math.round((TOTAL * round) / 4);
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    heaps.push(heapAfterGc());
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const rssAfter = process.memoryUsage().rss;
+  agent.destroy();
+  await sandbox.close();
+
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number): string =>
+    (latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0).toFixed(2);
+  console.log(
+    `universe: ${UNIVERSE_SIZE.stock} stocks, ${UNIVERSE_SIZE.etf} ETFs, ${UNIVERSE_SIZE.mf} mutual funds`,
+  );
+  console.log(`requests: ${latencies.length} at concurrency ${CONCURRENCY} in ${seconds.toFixed(1)} s`);
+  console.log(`throughput: ${(latencies.length / seconds).toFixed(0)} requests/s`);
+  console.log(`latency: p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${pct(1)} ms`);
+  console.log(`statuses: ${JSON.stringify(Object.fromEntries(statuses))}; errors (not 200/400): ${errors}`);
+  console.log(`RSS: process start ${mb(rssStart)}, before load ${mb(rssBefore)}, after ${mb(rssAfter)}`);
+  console.log(
+    `heap after GC: before load, then after each quarter of the requests: ${heaps.map(mb).join(", ")}`,
+  );
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
