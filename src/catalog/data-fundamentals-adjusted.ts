@@ -1,4 +1,4 @@
-// Transcribed from shared/spec/datapoint-catalogs.md; test/unit/catalog.test.ts re-parses that document
+// Transcribed from shared/spec/datapoint-catalogs.md; test/unit/catalog/catalog.test.ts re-parses that document
 // and fails if this data drifts from it (names, order, signs, (SP) flags, categories).
 import type { Dataset } from "./types";
 

@@ -1,5 +1,5 @@
 // Sector/industry datapoints of shared/spec/datapoint-catalogs.md, grouped by prior-year availability.
-// The {AVG|MEDIAN|WAVG} notation is expanded here; test/unit/catalog.test.ts re-parses the spec.
+// The {AVG|MEDIAN|WAVG} notation is expanded here; test/unit/catalog/catalog.test.ts re-parses the spec.
 import type { PriorYearGroup, SectorDatapoint } from "./types";
 
 const SUFFIXES = ["AVG", "MEDIAN", "WAVG"] as const;

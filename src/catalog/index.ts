@@ -1,5 +1,7 @@
 // The catalog: every dataset, sector datapoint and rating field of the spec, and lookups over them.
-import { RECONCILIATION_DATASETS } from "./data-reconciliation";
+import { EARNINGS_RECONCILIATIONS } from "./data-reconciliation-earnings";
+import { NOPAT_RECONCILIATIONS } from "./data-reconciliation-nopat";
+import { CAPITAL_AND_VALUE_RECONCILIATIONS } from "./data-reconciliation-capital";
 import { METRICS_AND_SCREENS_DATASETS } from "./data-metrics-screens";
 import { FUNDAMENTALS_ADJUSTED } from "./data-fundamentals-adjusted";
 import { FUNDAMENTALS_REPORTED } from "./data-fundamentals-reported";
@@ -16,7 +18,9 @@ export { SECTOR_DATAPOINTS } from "./data-sector";
 
 /** The 16 datasets in the order of the spec's endpoint table. */
 export const DATASETS: readonly Dataset[] = [
-  ...RECONCILIATION_DATASETS,
+  ...EARNINGS_RECONCILIATIONS,
+  ...NOPAT_RECONCILIATIONS,
+  ...CAPITAL_AND_VALUE_RECONCILIATIONS,
   ...METRICS_AND_SCREENS_DATASETS.filter((d) => d.group === "metrics").reverse(),
   ...METRICS_AND_SCREENS_DATASETS.filter((d) => d.group === "screens"),
   ...FUNDAMENTALS_ADJUSTED,

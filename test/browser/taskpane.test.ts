@@ -215,6 +215,31 @@ describe("task pane in the browser", () => {
     await context.close();
   });
 
+  it("works from the keyboard: arrow keys between tabs, through results, Enter to choose", async () => {
+    const { context, page } = await openConnected();
+    await page.getByRole("tab", { name: "Find" }).focus();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("Enter");
+    await page.getByRole("tab", { name: "Cell", selected: true }).waitFor();
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("Enter");
+    await page.getByRole("tab", { name: "Find", selected: true }).waitFor();
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("nopat");
+    const box = page.getByTestId("datapoint-query");
+    await expect(box.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    const second = (await resultNames(page, 2))[1];
+    await box.press("ArrowDown");
+    const active = await box.getAttribute("aria-activedescendant");
+    await expect(page.locator(`[id="${active}"]`).getAttribute("aria-selected")).resolves.toBe("true");
+    await box.press("Enter");
+    await page
+      .getByRole("group", { name: "Formula builder" })
+      .getByText(`${second}`, { exact: true })
+      .waitFor();
+    await context.close();
+  });
+
   it("builds the formula from a datapoint and a ticker found in coverage and inserts it into the selected cell", async () => {
     const { context, page } = await openConnected();
     await double(page, "select", "Sheet1!C3");

@@ -14,6 +14,7 @@ import {
 import { useEffect, useState } from "react";
 import { testConnection, type ConnectionOutcome } from "../logic/connection-test";
 import { useServices } from "../services";
+import { messageOf } from "../logic/message";
 
 export const BASE_URL_PRESETS = [
   { label: "Production", url: "https://api.newconstructs.com/v1" },
@@ -68,7 +69,7 @@ export function ConnectPanel({ onSaved }: ConnectPanelProps) {
       setSaved({ ok: true, text: "Saved in this computer's add-in storage (never in the workbook)." });
       onSaved();
     } catch (err) {
-      setSaved({ ok: false, text: err instanceof Error ? err.message : String(err) });
+      setSaved({ ok: false, text: messageOf(err) });
     }
   };
 

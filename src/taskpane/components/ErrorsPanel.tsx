@@ -3,6 +3,7 @@ import { Badge, Button, Card, Spinner, Text, makeStyles, tokens } from "@fluentu
 import { useState } from "react";
 import { findErrorCells, type ErrorCell } from "../logic/error-cells";
 import { useServices } from "../services";
+import { messageOf } from "../logic/message";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
@@ -41,7 +42,7 @@ export function ErrorsPanel() {
     try {
       setCells(await findErrorCells(await workbook.fdqCells(), client));
     } catch (err) {
-      setMessage(err instanceof Error ? err.message : String(err));
+      setMessage(messageOf(err));
     } finally {
       setBusy(false);
     }

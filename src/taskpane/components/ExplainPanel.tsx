@@ -5,6 +5,7 @@ import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { explainCell, type Explanation, type ValueSource } from "../logic/explain";
 import { categoryLabel, signRoleLabel } from "../logic/datapoint-facts";
 import { useServices } from "../services";
+import { messageOf } from "../logic/message";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
@@ -175,7 +176,7 @@ export function ExplainPanel({ describe }: ExplainPanelProps) {
       }
       setExplanation(await explainCell(cell, { client, describe }));
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(messageOf(err));
     } finally {
       setBusy(false);
     }

@@ -23,6 +23,7 @@ import {
 import type { Security } from "../logic/ticker-search";
 import { useServices } from "../services";
 import { TickerSearch } from "./TickerSearch";
+import { messageOf } from "../logic/message";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
@@ -94,7 +95,7 @@ export function FormulaBuilder({ entry, ticker, onTickerChange }: FormulaBuilder
     try {
       setMessage(await action());
     } catch (err) {
-      setMessage(err instanceof Error ? err.message : String(err));
+      setMessage(messageOf(err));
     }
   };
 

@@ -14,6 +14,7 @@ import {
 } from "@fluentui/react-components";
 import { useState } from "react";
 import { useServices } from "../services";
+import { messageOf } from "../logic/message";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
@@ -32,7 +33,7 @@ export function FreezePanel() {
       if (cells.length === 0) setMessage("The selection has no FDQ formulas.");
       else setPending(cells.length);
     } catch (err) {
-      setMessage(err instanceof Error ? err.message : String(err));
+      setMessage(messageOf(err));
     }
   };
 
@@ -44,7 +45,7 @@ export function FreezePanel() {
         `Replaced ${n} FDQ ${n === 1 ? "formula" : "formulas"} with ${n === 1 ? "its value" : "their values"}.`,
       );
     } catch (err) {
-      setMessage(err instanceof Error ? err.message : String(err));
+      setMessage(messageOf(err));
     }
   };
 

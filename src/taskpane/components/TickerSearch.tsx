@@ -2,6 +2,7 @@
 // or name, in a virtualized list.
 import { Badge, Field, Input, Select, Spinner, Text, makeStyles, tokens } from "@fluentui/react-components";
 import { useDeferredValue, useEffect, useId, useMemo, useState } from "react";
+import { messageOf } from "../logic/message";
 import { SecurityIndex, type Security } from "../logic/ticker-search";
 import { useServices } from "../services";
 import { SearchList, useListNavigation } from "./SearchList";
@@ -44,7 +45,7 @@ function useCoverage(): Coverage {
       if (failed.length === TYPES.length && firstError) {
         setCoverage({
           state: "error",
-          message: String(firstError.reason instanceof Error ? firstError.reason.message : firstError.reason),
+          message: messageOf(firstError.reason),
         });
       } else {
         setCoverage({

@@ -3,6 +3,7 @@ import { useCallback, useState } from "react";
 import { estimateRefresh, type RefreshEstimate } from "../logic/refresh-estimate";
 import { runRefresh, type RefreshProgress, type RefreshSummary } from "../logic/refresh-run";
 import { useServices } from "../services";
+import { messageOf } from "../logic/message";
 
 export type RefreshState =
   | { readonly phase: "idle" }
@@ -16,8 +17,6 @@ export interface RefreshControl {
   estimate(): Promise<void>;
   refresh(reason: string): Promise<void>;
 }
-
-const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 export function useRefresh(onFinished: () => void): RefreshControl {
   const { workbook, api, prefs } = useServices();

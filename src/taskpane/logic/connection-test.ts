@@ -1,7 +1,8 @@
 // "Test connection": one metadata request with the entered key, and a no-cors probe to tell a CORS block
 // from an unreachable service (a browser fetch fails with the same TypeError for both).
-import { FdqClient, FdqError, NetworkError, TimeoutError, UnauthorizedError } from "../../api";
+import { FdqClient, NetworkError, TimeoutError, UnauthorizedError } from "../../api";
 import { checkBaseUrl } from "../../api/settings";
+import { messageOf } from "./message";
 
 export type ConnectionKind =
   "connected" | "key-refused" | "unreachable" | "cors" | "not-https" | "service-error";
@@ -46,7 +47,7 @@ export async function testConnection(input: ConnectionTestInput): Promise<Connec
   try {
     checkBaseUrl(baseUrl);
   } catch (err) {
-    return { kind: "not-https", message: `Not https: ${err instanceof Error ? err.message : String(err)}` };
+    return { kind: "not-https", message: `Not https: ${messageOf(err)}` };
   }
   // A throwaway client: no shared cache, no retries, so the answer is this request's own.
   const client = new FdqClient({
@@ -82,7 +83,6 @@ export async function testConnection(input: ConnectionTestInput): Promise<Connec
     if (err instanceof TimeoutError) {
       return { kind: "unreachable", message: `Service unreachable: ${origin} did not answer in time.` };
     }
-    const detail = err instanceof FdqError ? err.message : String(err);
-    return { kind: "service-error", message: `The service answered with an error: ${detail}` };
+    return { kind: "service-error", message: `The service answered with an error: ${messageOf(err)}` };
   }
 }

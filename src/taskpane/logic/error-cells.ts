@@ -3,6 +3,7 @@ import type { DatapointRequest } from "../../api";
 import type { CellSnapshot } from "../office/workbook";
 import { datapointRequestsOf, parseCell } from "./fdq-call";
 import type { PaneClient } from "./pane-client";
+import { messageOf } from "./message";
 
 export interface ErrorCell {
   readonly address: string;
@@ -25,8 +26,6 @@ const EXCEL_REASONS: Readonly<Record<string, string>> = {
   "#SPILL!": "The result cannot spill: the cells it needs below or to the right are not empty.",
   "#CALC!": "Excel could not calculate the result.",
 };
-
-const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 function fallbackReason(error: string): string {
   return EXCEL_REASONS[error] ?? `The cell shows ${error}.`;

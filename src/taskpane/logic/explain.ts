@@ -6,6 +6,7 @@ import type { CellSnapshot } from "../office/workbook";
 import { datapointRequestOf, parseCell } from "./fdq-call";
 import type { PaneClient } from "./pane-client";
 import { periodDetail, periodLabel } from "./period";
+import { messageOf } from "./message";
 
 export type ValueSource =
   | {
@@ -84,11 +85,11 @@ export async function explainCell(cell: CellSnapshot, options: ExplainOptions): 
         const result = await options.client.datapoint(request);
         source = { kind: "cache", refreshDay: result.refreshDay, record: result.record, value: result.value };
       } catch (err) {
-        source = { kind: "error", message: err instanceof Error ? err.message : String(err) };
+        source = { kind: "error", message: messageOf(err) };
       }
     }
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = messageOf(err);
     planned = { invalid: message };
     source = { kind: "error", message };
   }

@@ -3,6 +3,7 @@
 import { parseFormula, type FdqCall, type FormulaArg } from "../../functions/formula";
 import { parseSeriesPeriod } from "../../functions/impl/series";
 import type { DatapointRequest } from "../../api";
+import { messageOf } from "./message";
 
 export type ParsedCell =
   { readonly ok: true; readonly call: FdqCall } | { readonly ok: false; readonly message: string };
@@ -11,7 +12,7 @@ export function parseCell(formula: string): ParsedCell {
   try {
     return { ok: true, call: parseFormula(formula) };
   } catch (err) {
-    return { ok: false, message: err instanceof Error ? err.message : String(err) };
+    return { ok: false, message: messageOf(err) };
   }
 }
 
