@@ -34,3 +34,8 @@ export function lowerBoundRequests(cells: readonly CellFetch[]): BoundRequest[] 
   }
   return [...byKey].map(([key, { cell, names }]) => ({ key, cell, names: [...names] }));
 }
+
+/** The floor no client can beat: whole rounds of `concurrency` requests, each round one latency long. */
+export function idealSeconds(requests: number, concurrency: number, latencyMs: number): number {
+  return (Math.ceil(requests / concurrency) * latencyMs) / 1000;
+}

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { startSandbox, type RunningSandbox } from "../src/sandbox";
 import { fetchAll, type FetchRun } from "./baselines";
-import { lowerBoundRequests } from "./lower-bound";
+import { idealSeconds, lowerBoundRequests } from "./lower-bound";
 import { runEvaluator, type EvaluatorRun } from "./measure";
 import { parseBenchOptions, USAGE, type BenchOptions } from "./options";
 import {
@@ -112,6 +112,7 @@ async function measureWorkload(
       lower_bound_requests: bound.length,
       cold_s: round(coldPass.seconds, 3),
       lower_bound_s: round(lowerBound.seconds, 3),
+      lower_bound_ideal_s: round(idealSeconds(bound.length, cap, options.latencyMs), 3),
       warm_s: round(warmPass.seconds, 3),
       warm_requests: warmRequests,
       warm_process_s: round(warmProcessS, 3),

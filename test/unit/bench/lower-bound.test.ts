@@ -1,4 +1,4 @@
-import { lowerBoundRequests, requestKey } from "../../../bench/lower-bound";
+import { idealSeconds, lowerBoundRequests, requestKey } from "../../../bench/lower-bound";
 import { boundUrl } from "../../../bench/wire";
 import {
   buildWorkload,
@@ -74,5 +74,11 @@ describe("lower-bound calculator", () => {
     expect(boundUrl("http://h/v1", one!)).toBe(
       "http://h/v1/metrics/roic/AAPL?datapoint=ROIC&year=2023&ttm=2",
     );
+  });
+
+  it("times the lower bound at whole rounds of the concurrency limit, one latency each", () => {
+    // W1: 1,500 requests 6 at a time = 250 rounds of 80 ms.
+    expect(idealSeconds(1500, 6, 80)).toBe(20);
+    expect(idealSeconds(880, 6, 80)).toBeCloseTo(11.76, 10);
   });
 });
