@@ -16,4 +16,5 @@ module.exports = {
     ],
   },
   testTimeout: 30000,
+  reporters: ["default", "<rootDir>/test/support/plain-summary-reporter.js"],
 };
