@@ -180,8 +180,16 @@ export class FdqClient {
     return { transport, cache, scope, windowMs };
   }
 
+  /**
+   * Resolves once the client knows its options and has loaded its saved cache, so `planDatapoint` can answer;
+   * rejects as a call would (NotConfiguredError while a lazily configured client has no key). Sends nothing.
+   */
+  async ready(): Promise<void> {
+    await this.engineReady();
+  }
+
   /** The engine once its options are known and its saved cache is loaded. */
-  private async ready(): Promise<Engine> {
+  private async engineReady(): Promise<Engine> {
     let engine = this.engine;
     if (!engine) {
       const load = (this.engineLoad ??= this.loadOptions!().then((o) => (this.engine ??= this.build(o))));
@@ -199,7 +207,7 @@ export class FdqClient {
   /** One datapoint of a ticker for a fiscal year, quarter or TTM period. */
   async datapoint(req: DatapointRequest): Promise<DatapointResult> {
     const t = checkDatapointRequest(req);
-    const e = this.engine?.cache.loaded ? this.engine : await this.ready();
+    const e = this.engine?.cache.loaded ? this.engine : await this.engineReady();
     const day = e.cache.today();
     const rel = datapointRel(t, t.name);
     const all = t.dataset.allDatapointsMode;
@@ -226,7 +234,7 @@ export class FdqClient {
         `dataset ${t.dataset.path} has no all-datapoints mode in the spec: ask for one datapoint at a time.`,
       );
     }
-    const e = await this.ready();
+    const e = await this.engineReady();
     const refreshDay = e.cache.today();
     const rel = datasetRel(t);
     const url = e.transport.url(rel);
@@ -287,7 +295,7 @@ export class FdqClient {
 
   /**
    * What `datapoint(req)` would request and whether the cache answers it now; throws as `datapoint` would,
-   * and NotConfiguredError before the client knows its settings.
+   * and NotConfiguredError before the client knows its settings (await `ready()` first).
    */
   planDatapoint(req: DatapointRequest): DatapointPlan {
     const t = checkDatapointRequest(req);
@@ -427,7 +435,7 @@ export class FdqClient {
   }
 
   private async cachedData<T>(rel: string, decode: (results: unknown) => T): Promise<ApiResult<T>> {
-    const e = await this.ready();
+    const e = await this.engineReady();
     const refreshDay = e.cache.today();
     const url = e.transport.url(rel);
     const cached = e.cache.get(rel);

@@ -1,53 +1,23 @@
 // Ribbon commands and start-up work of the shared runtime (loaded by taskpane.html together with the
-// task pane and the custom functions, so all three use the same client and cache).
-// - "Refresh" (manifest FunctionName refreshFdq): drops the day's cache and runs a full calculation.
-// - At document open the runtime loads by itself (StartupBehavior.load) and recalculates the FDQ
-//   formulas once per refresh day; a runtime left open over the boundary checks again periodically.
-import { DEFAULTS } from "../api/defaults";
-import { RefreshDayClock } from "../api/refresh-day";
-import { getSharedClient } from "../api/runtime";
-import { excelWorkbook } from "../taskpane/office/workbook";
-import { DOCUMENT_SETTING, NEW_DAY_CHECK_MS, refreshIfNewDay, type NewDayDeps } from "./new-day";
+// task pane and the custom functions, so all three use the same client, cache and refresh).
+// - "Refresh" (manifest FunctionName refreshFdq): the pane's refresh run (drops the day's cache, full
+//   calculation), whose progress and summary the task pane shows.
+// - At document open the runtime loads by itself (StartupBehavior.load) and this is the ONE place that
+//   triggers the new-day check: once at start-up, then every NEW_DAY_CHECK_MS for a runtime left open over
+//   the refresh boundary. The pane does not check by itself; it shows what the check started.
+import { NEW_DAY_CHECK_MS } from "../taskpane/logic/new-day";
+import { runtimeServices } from "../taskpane/runtime-services";
 
 /** The ribbon's function name in manifest.xml (<FunctionName>refreshFdq</FunctionName>). */
 export const REFRESH_COMMAND = "refreshFdq";
 
-const clock = new RefreshDayClock(DEFAULTS.refreshDay);
-
-function documentSettings(): Pick<NewDayDeps, "lastCalculatedDay" | "saveCalculatedDay"> {
-  const settings = Office.context.document.settings;
-  return {
-    lastCalculatedDay: async () => {
-      const value: unknown = settings.get(DOCUMENT_SETTING);
-      return typeof value === "string" ? value : undefined;
-    },
-    saveCalculatedDay: (day) =>
-      new Promise((resolve) => {
-        settings.set(DOCUMENT_SETTING, day);
-        // A failed save only means the next open recalculates once more: nothing to report.
-        settings.saveAsync(() => resolve());
-      }),
-  };
-}
-
-function newDayDeps(): NewDayDeps {
-  const workbook = excelWorkbook();
-  return {
-    ...documentSettings(),
-    today: () => clock.label(Date.now()),
-    calculateFull: () => workbook.calculateFull(),
-    hasFdqFormulas: async () => (await workbook.fdqCells()).length > 0,
-  };
-}
-
 async function refresh(event: Office.AddinCommands.Event): Promise<void> {
   try {
-    (await getSharedClient()).invalidate();
-    const deps = newDayDeps();
-    await deps.calculateFull();
-    await deps.saveCalculatedDay(deps.today());
+    const { refresher } = await runtimeServices();
+    // A big workbook takes minutes: the pane shows the progress, the button need not wait. The run ends in
+    // the refresh state the pane shows (and the cells' own errors), so it never rejects.
+    void refresher.refresh("from the ribbon");
   } catch (err) {
-    // The cells show their own errors; a ribbon command has nowhere else to report.
     console.error("FDQ refresh failed", err);
   } finally {
     event.completed();
@@ -55,7 +25,10 @@ async function refresh(event: Office.AddinCommands.Event): Promise<void> {
 }
 
 function checkNewDay(): void {
-  refreshIfNewDay(newDayDeps()).catch((err: unknown) => console.error("FDQ new-day check failed", err));
+  runtimeServices()
+    .then(({ refresher }) => refresher.checkNewDay())
+    .then((outcome) => console.info(`FDQ new-day check: ${outcome}`))
+    .catch((err: unknown) => console.error("FDQ new-day check failed", err));
 }
 
 Office.onReady(() => {

@@ -43,8 +43,9 @@ export async function sharedApiAccess(storage: KeyValueStorage): Promise<ApiAcce
     client,
     readyClient: async () => {
       const c = client();
-      // The shared client reads its settings and saved cache on its first call; planning needs both.
-      if (c) await datapointMetadata(c).catch(() => undefined);
+      // A client that cannot get ready fails its calls with the reason (e.g. NotConfiguredError), which the
+      // callers show: nothing to report here.
+      await c?.ready().catch(() => undefined);
       return c;
     },
     datapointMetadata: async () => {

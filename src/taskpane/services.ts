@@ -1,10 +1,11 @@
 // What the components need from outside React: Office (workbook, storage, theme) and the shared client.
-// index.tsx wires the real ones; a test can hand in others.
+// runtime-services.ts builds the real ones; a test can hand in others.
 import { createContext, useContext } from "react";
 import type { FdqClient, MetadataRecord } from "../api";
 import type { OfficePlatform } from "./office/platform";
 import type { WorkbookAccess } from "./office/workbook";
 import type { PanePrefs } from "./logic/pane-prefs";
+import type { RefreshService } from "./logic/refresh-service";
 
 export interface ConnectionSettings {
   readonly baseUrl: string;
@@ -31,6 +32,8 @@ export interface PaneServices {
   readonly workbook: WorkbookAccess;
   readonly api: ApiAccess;
   readonly prefs: PanePrefs;
+  /** The runtime's one refresh (also driven by the ribbon and the new-day check of commands.ts). */
+  readonly refresher: RefreshService;
 }
 
 export const ServicesContext = createContext<PaneServices | undefined>(undefined);

@@ -87,10 +87,27 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }
 
+/** The workbook as Excel opens it: formulas with the values saved in the file (not recalculated). */
+export interface OpenedWorkbook {
+  readonly cells?: Record<string, { formula: string; value: string | number | boolean }>;
+  /** Office.context.document.settings saved in the file. */
+  readonly documentSettings?: Record<string, unknown>;
+}
+
 export interface PaneOptions {
   readonly theme?: "light" | "dark";
   /** OfficeRuntime.storage entries present before the page loads (JSON-encoded values as strings). */
   readonly storage?: Record<string, string>;
+  readonly workbook?: OpenedWorkbook;
+}
+
+export interface OpenPane {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** The page's console messages so far, from the first script on. */
+  readonly console: readonly string[];
+  /** URLs of the page's GET requests so far (the sandbox's among them), from the first one on. */
+  readonly requests: readonly string[];
 }
 
 /** A fresh browser context (empty storage) with the pane loaded at the task pane's width. */
@@ -98,28 +115,46 @@ export async function openPane(
   browser: Browser,
   site: StaticSite,
   options: PaneOptions = {},
-): Promise<{ context: BrowserContext; page: Page }> {
+): Promise<OpenPane> {
   const context = await browser.newContext({ viewport: { width: PANE_WIDTH, height: 900 } });
   await context.route("**/office.js", (route) =>
     route.fulfill({ status: 200, contentType: "text/javascript", body: OFFICE_DOUBLE }),
   );
   await context.addInitScript(
-    ({ theme, storage }) => {
-      const w = window as unknown as { __officeDoubleTheme?: string };
+    ({ theme, storage, workbook }) => {
+      const w = window as unknown as {
+        __officeDoubleTheme?: string;
+        __officeDoubleWorkbook?: OpenedWorkbook;
+      };
       w.__officeDoubleTheme = theme;
+      w.__officeDoubleWorkbook = workbook;
       try {
         for (const [k, v] of Object.entries(storage)) localStorage.setItem(`office-double:${k}`, v);
       } catch {
         // about:blank has no storage; the page itself is on the served origin.
       }
     },
-    { theme: options.theme ?? "light", storage: options.storage ?? {} },
+    { theme: options.theme ?? "light", storage: options.storage ?? {}, workbook: options.workbook ?? {} },
   );
   const page = await context.newPage();
+  const messages: string[] = [];
+  page.on("console", (message) => messages.push(message.text()));
+  const requests: string[] = [];
+  page.on("request", (request) => request.method() === "GET" && requests.push(request.url()));
   page.on("pageerror", (err) => console.error(`page error: ${err.message}`));
   await page.goto(`${site.url}/taskpane.html`);
   await page.getByRole("tab", { name: "Find" }).waitFor();
-  return { context, page };
+  return { context, page, console: messages, requests };
+}
+
+/** Waits until the page has logged `text` (e.g. the outcome of the runtime's new-day check). */
+export async function waitForConsole(pane: OpenPane, text: string, timeoutMs = 10_000): Promise<void> {
+  for (const started = Date.now(); !pane.console.includes(text);) {
+    if (Date.now() - started > timeoutMs) {
+      throw new Error(`no console message "${text}" in ${timeoutMs} ms; got ${JSON.stringify(pane.console)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 export function removeFolder(folder: string): void {

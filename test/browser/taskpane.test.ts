@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { DEFAULTS, FdqClient, RefreshDayClock } from "../../src/api";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox";
+import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
 import {
   ARTIFACTS,
   PANE_WIDTH,
@@ -15,6 +16,9 @@ import {
   openPane,
   removeFolder,
   serveFolder,
+  waitForConsole,
+  type OpenPane,
+  type OpenedWorkbook,
   type StaticSite,
 } from "./harness";
 
@@ -47,14 +51,22 @@ function savedSettings(): Record<string, string> {
   return { "fdq.settings": JSON.stringify({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey }) };
 }
 
-async function openConnected(options: { theme?: "light" | "dark"; storage?: Record<string, string> } = {}) {
-  // A refresh of today's day is on record, so opening the pane does not start one by itself.
-  const lastRefresh = JSON.stringify({ day: todayLabel(), at: Date.now() });
-  return openPane(browser, site, {
+/** Connected, in a workbook already calculated today: the runtime's new-day check at open does nothing. */
+async function openConnected(options: { theme?: "light" | "dark" } = {}): Promise<OpenPane> {
+  const pane = await openPane(browser, site, {
     theme: options.theme,
-    storage: { ...savedSettings(), "fdq.pane.lastRefresh": lastRefresh, ...options.storage },
+    storage: savedSettings(),
+    workbook: { documentSettings: { [CALCULATED_DAY_SETTING]: todayLabel() } },
   });
+  await waitForConsole(pane, "FDQ new-day check: current");
+  return pane;
 }
+
+/** A workbook saved on an earlier refresh day: a formula with its stale saved value, that day in its settings. */
+const SAVED_EARLIER: OpenedWorkbook = {
+  cells: { "Sheet1!A1": { formula: '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)', value: 1.5 } },
+  documentSettings: { [CALCULATED_DAY_SETTING]: "2020-01-02" },
+};
 
 /** The refresh day the pane is on: the request module's default boundary, as configureSharedClient uses. */
 function todayLabel(): string {
@@ -375,18 +387,61 @@ describe("task pane in the browser", () => {
     await context.close();
   });
 
-  it("refreshes by itself when the workbook opens on a new refresh day", async () => {
-    const { context, page } = await openPane(browser, site, {
+  it("refreshes by itself when the workbook opens on a new refresh day, though another workbook refreshed today", async () => {
+    // OfficeRuntime.storage is shared by every workbook of the domain: its record of today's refresh
+    // (another workbook's) must not stop this workbook, whose own settings say it was calculated on an earlier day.
+    const otherWorkbookAt = Date.now() - 60_000;
+    const pane = await openPane(browser, site, {
       storage: {
         ...savedSettings(),
-        "fdq.pane.lastRefresh": JSON.stringify({ day: "2020-01-02", at: Date.UTC(2020, 0, 2) }),
+        "fdq.pane.lastRefresh": JSON.stringify({ day: todayLabel(), at: otherWorkbookAt }),
       },
+      workbook: SAVED_EARLIER,
     });
+    const { context, page } = pane;
+    await waitForConsole(pane, "FDQ new-day check: refreshed");
     await tab(page, "Workbook");
-    await page.getByTestId("refresh-summary").getByText(`new refresh day ${todayLabel()}`).waitFor();
+    // The summary counts every request of the shared client during the run: the pane's own load of the
+    // datapoint descriptions (/datapoint) may fall inside it.
+    await expect(page.getByTestId("refresh-summary").textContent()).resolves.toMatch(
+      new RegExp(
+        `^Refreshed 1 FDQ cell \\(new refresh day ${todayLabel()}\\): (1 request|2 requests) sent, 0 failed requests, 0 cells in error, in \\d+\\.\\d s\\.$`,
+      ),
+    );
+    const sandboxPaths = pane.requests
+      .filter((u) => u.startsWith(sandbox.baseUrl))
+      .map((u) => u.slice(sandbox.baseUrl.length));
+    expect(sandboxPaths.sort()).toEqual(["/datapoint", "/metrics/roic/AAPL?year=2022"]);
+    // One check at open, one full calculation: the pane does not start a second one.
     expect(await double<string[]>(page, "calculations")).toEqual(["Full"]);
+    const expected = await reference.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022 });
+    expect(await double(page, "cell", "Sheet1!A1")).toMatchObject({ value: expected.value, error: null });
+    expect(await double(page, "documentSettings")).toEqual({ [CALCULATED_DAY_SETTING]: todayLabel() });
     const stored = await double<Record<string, string>>(page, "storageSnapshot");
-    expect(JSON.parse(stored["fdq.pane.lastRefresh"] ?? "{}").day).toBe(todayLabel());
+    const lastRefresh = JSON.parse(stored["fdq.pane.lastRefresh"] ?? "{}") as { day: string; at: number };
+    expect(lastRefresh.day).toBe(todayLabel());
+    expect(lastRefresh.at).toBeGreaterThan(otherWorkbookAt);
+    await context.close();
+  });
+
+  it("does not calculate at open on a new refresh day when the pane's setting is off", async () => {
+    const pane = await openPane(browser, site, {
+      storage: { ...savedSettings(), "fdq.pane.autoRefresh": "false" },
+      workbook: SAVED_EARLIER,
+    });
+    const { context, page } = pane;
+    await waitForConsole(pane, "FDQ new-day check: off");
+    await tab(page, "Workbook");
+    await expect(
+      page.getByRole("switch", { name: "Refresh when the workbook opens on a new refresh day" }).isChecked(),
+    ).resolves.toBe(false);
+    expect(await double<string[]>(page, "calculations")).toEqual([]);
+    expect(await double(page, "cell", "Sheet1!A1")).toMatchObject({ value: 1.5, error: null });
+    // Only the pane's load of the datapoint descriptions, no data request.
+    const sandboxPaths = pane.requests.filter((u) => u.startsWith(sandbox.baseUrl));
+    expect(sandboxPaths.filter((u) => !u.endsWith("/datapoint"))).toEqual([]);
+    expect(await double(page, "documentSettings")).toEqual({ [CALCULATED_DAY_SETTING]: "2020-01-02" });
+    expect(await page.getByTestId("refresh-summary").count()).toBe(0);
     await context.close();
   });
 
@@ -478,7 +533,10 @@ describe("task pane in the browser", () => {
       expect(width).toBe(PANE_WIDTH);
       const file = join(ARTIFACTS, `taskpane-${theme}.png`);
       await page.screenshot({ path: file, fullPage: true });
-      if (theme === "light") copyFileSync(file, join(__dirname, "../../docs/taskpane.png"));
+      // Tests write only under test/artifacts; `npm run docs:screenshot` updates the README's picture.
+      if (theme === "light" && process.env.FDQ_UPDATE_DOCS === "1") {
+        copyFileSync(file, join(__dirname, "../../docs/taskpane.png"));
+      }
       await context.close();
     }
   });

@@ -61,15 +61,15 @@ function useServiceDescriptions(version: number): ReadonlyMap<string, string> | 
 
 export function App() {
   const styles = useStyles();
-  const { platform, api, prefs } = useServices();
+  const { platform, api } = useServices();
   const [theme, setTheme] = useState<ThemeKind>(() => platform.theme());
   const [version, setVersion] = useState(0);
   const [tab, setTab] = useState<TabName>(() => (api.client() ? "find" : "connect"));
   const [chosen, setChosen] = useState<SearchEntry>();
   const [ticker, setTicker] = useState("");
-  const usage = useUsage();
   const bump = useCallback(() => setVersion((v) => v + 1), []);
   const refresh = useRefresh(bump);
+  const usage = useUsage(version);
 
   useEffect(() => platform.onThemeChanged(setTheme), [platform]);
 
@@ -79,16 +79,6 @@ export function App() {
     (name: string) => descriptions?.get(name) ?? datapointMetadata().get(name)?.description ?? "",
     [descriptions],
   );
-
-  // Excel does not re-run custom functions when a workbook opens: refresh on the first open of a new refresh day.
-  const { refresh: runRefresh } = refresh;
-  useEffect(() => {
-    if (!api.client()) return;
-    void (async () => {
-      const [auto, last] = await Promise.all([prefs.autoRefresh(), prefs.lastRefresh()]);
-      if (auto && last?.day !== api.refreshDay()) await runRefresh(`new refresh day ${api.refreshDay()}`);
-    })();
-  }, [api, prefs, runRefresh]);
 
   return (
     <FluentProvider theme={theme === "dark" ? webDarkTheme : webLightTheme} data-theme={theme}>

@@ -1,16 +1,10 @@
-// Refresh state shared by the Refresh panel and the refresh on opening a workbook on a new refresh day.
-import { useCallback, useState } from "react";
-import { estimateRefresh, type RefreshEstimate } from "../logic/refresh-estimate";
-import { runRefresh, type RefreshProgress, type RefreshSummary } from "../logic/refresh-run";
+// The pane's view of the runtime's one RefreshService: the Refresh panel's buttons and whatever refresh
+// the ribbon or the new-day check started, with its progress and summary.
+import { useEffect, useMemo, useSyncExternalStore } from "react";
+import type { RefreshState } from "../logic/refresh-service";
 import { useServices } from "../services";
-import { messageOf } from "../logic/message";
 
-export type RefreshState =
-  | { readonly phase: "idle" }
-  | { readonly phase: "estimated"; readonly estimate: RefreshEstimate }
-  | { readonly phase: "running"; readonly progress: RefreshProgress; readonly reason: string }
-  | { readonly phase: "done"; readonly summary: RefreshSummary; readonly reason: string }
-  | { readonly phase: "error"; readonly message: string };
+export type { RefreshState } from "../logic/refresh-service";
 
 export interface RefreshControl {
   readonly state: RefreshState;
@@ -18,41 +12,19 @@ export interface RefreshControl {
   refresh(reason: string): Promise<void>;
 }
 
+/** `onFinished` runs after each refresh that ended with a summary, whoever started it. */
 export function useRefresh(onFinished: () => void): RefreshControl {
-  const { workbook, api, prefs } = useServices();
-  const [state, setState] = useState<RefreshState>({ phase: "idle" });
-
-  const estimate = useCallback(async () => {
-    const client = await api.readyClient();
-    if (!client) return setState({ phase: "error", message: "Save an API key under Connect first." });
-    try {
-      setState({ phase: "estimated", estimate: estimateRefresh(await workbook.fdqCells(), client) });
-    } catch (err) {
-      setState({ phase: "error", message: messageOf(err) });
-    }
-  }, [api, workbook]);
-
-  const refresh = useCallback(
-    async (reason: string) => {
-      const client = await api.readyClient();
-      if (!client) return setState({ phase: "error", message: "Save an API key under Connect first." });
-      const day = api.refreshDay();
-      setState({ phase: "running", reason, progress: { done: 0, total: 0, errors: 0 } });
-      try {
-        const summary = await runRefresh({
-          workbook,
-          client,
-          onProgress: (progress) => setState({ phase: "running", reason, progress }),
-        });
-        await prefs.setLastRefresh({ day, at: Date.now() });
-        setState({ phase: "done", reason, summary });
-      } catch (err) {
-        setState({ phase: "error", message: messageOf(err) });
-      }
-      onFinished();
-    },
-    [api, workbook, prefs, onFinished],
+  const { refresher } = useServices();
+  const state = useSyncExternalStore(refresher.subscribe, refresher.state);
+  useEffect(() => {
+    if (state.phase === "done") onFinished();
+  }, [state, onFinished]);
+  return useMemo(
+    () => ({
+      state,
+      estimate: () => refresher.estimate(),
+      refresh: async (reason) => void (await refresher.refresh(reason)),
+    }),
+    [state, refresher],
   );
-
-  return { state, estimate, refresh };
 }

@@ -10,7 +10,8 @@ export interface Usage {
   readonly lastRefresh?: LastRefresh;
 }
 
-export function useUsage(pollMs = 1000): Usage {
+/** Polls every `pollMs`, and at once whenever `version` changes (e.g. after a refresh). */
+export function useUsage(version: number, pollMs = 1000): Usage {
   const { api, prefs } = useServices();
   const [usage, setUsage] = useState<Usage>({ today: { day: api.refreshDay(), requests: 0, cacheHits: 0 } });
   const seen = useRef<{ client: FdqClient; stats: ClientStats } | undefined>(undefined);
@@ -39,6 +40,6 @@ export function useUsage(pollMs = 1000): Usage {
       live = false;
       clearInterval(timer);
     };
-  }, [api, prefs, pollMs]);
+  }, [api, prefs, pollMs, version]);
   return usage;
 }

@@ -1,9 +1,10 @@
-/* global window, localStorage */
+/* global window, document, localStorage */
 // A test double of the parts of office.js that FDQ for Excel's page uses, for browser tests outside
 // Office (served in place of office.js). It models a workbook of worksheets and cells, evaluates FDQ
 // formulas through the functions the page registers with CustomFunctions.associate (as Excel would),
 // and enforces Excel's load/sync rule: a property is readable only after load() and sync().
-// Tests seed and inspect it through window.__officeDouble.
+// Tests seed and inspect it through window.__officeDouble, and describe the workbook as opened (cells with
+// their saved values, document settings) in window.__officeDoubleWorkbook before the page loads.
 (function () {
   "use strict";
 
@@ -416,6 +417,13 @@
   window.OfficeRuntime = { storage };
 
   const readyInfo = { host: "Excel", platform: "OfficeOnline" };
+  // Office initialises after all the page's scripts have run (task pane, commands, functions: deferred
+  // scripts run before DOMContentLoaded), so every entry has registered itself before onReady callbacks.
+  const officeReady = new Promise((resolve) => {
+    if (document.readyState === "loading") {
+      document.addEventListener("DOMContentLoaded", () => resolve(readyInfo), { once: true });
+    } else resolve(readyInfo);
+  });
   window.Office = {
     HostType: { Excel: "Excel" },
     PlatformType: { OfficeOnline: "OfficeOnline" },
@@ -451,7 +459,7 @@
     },
     actions: { associate: () => undefined },
     onReady(callback) {
-      const ready = Promise.resolve(readyInfo);
+      const ready = officeReady;
       if (callback) ready.then(callback);
       return ready;
     },
@@ -509,6 +517,20 @@
       return out;
     },
     log: () => state.log.slice(),
+    documentSettings: () => Object.fromEntries(state.documentSettings),
   };
   if (window.__officeDoubleTheme === "dark") state.theme = DARK_THEME;
+
+  // ---- the workbook as opened: set by the test before the page loads ---------------------------
+  // Cells come with the values saved in the file and are NOT calculated, as Excel does not re-run custom
+  // functions at open; document settings are those saved in the file.
+  const opened = window.__officeDoubleWorkbook || {};
+  for (const [address, saved] of Object.entries(opened.cells || {})) {
+    const box = parseAddress(address);
+    const sheet = addSheet(box.sheet || state.activeSheet);
+    sheet.cells.set(cellName(box.top, box.left), { formula: saved.formula, value: saved.value, error: null });
+  }
+  for (const [name, value] of Object.entries(opened.documentSettings || {})) {
+    state.documentSettings.set(name, value);
+  }
 })();

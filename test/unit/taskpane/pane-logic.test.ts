@@ -38,7 +38,7 @@ const MODEL = {
 describe("refresh estimate", () => {
   it("counts FDQ cells, distinct requests (one per all-datapoints dataset request) and cached cells", async () => {
     const workbook = fakeWorkbook(client, MODEL);
-    await client.datapointList(); // the client reads its saved cache on its first call
+    await client.ready(); // planning needs the client's saved cache loaded
     const cold = estimateRefresh(await workbook.fdqCells(), client);
     // roic has an all-datapoints mode: ROIC and NOPAT of AAPL 2022 are one request; SERIES asks 3 years.
     expect(cold).toEqual({
@@ -108,7 +108,7 @@ describe("explain this cell", () => {
   });
 
   it("says a cell that is not in the cache will be fetched, without sending a request", async () => {
-    await client.datapointList();
+    await client.ready();
     const before = sandbox.stats().requests;
     const e = await explainCell(
       {
@@ -127,7 +127,7 @@ describe("explain this cell", () => {
   });
 
   it("names the problem of a formula the parser refuses, and of an invalid argument", async () => {
-    await client.datapointList();
+    await client.ready();
     expect(
       await explainCell(
         { address: "S!A1", formula: "=FDQ.DATAPOINT(A1)", value: "#VALUE!" },

@@ -1,0 +1,26 @@
+// The add-in's records inside the workbook file (Office.context.document.settings): unlike
+// OfficeRuntime.storage, which every workbook of the add-in's domain shares, they belong to this workbook.
+
+/** The refresh day this workbook was last calculated on, kept in the document. */
+export interface DocumentSettings {
+  calculatedDay(): Promise<string | undefined>;
+  saveCalculatedDay(day: string): Promise<void>;
+}
+
+export const CALCULATED_DAY_SETTING = "fdq.calculatedRefreshDay";
+
+export function officeDocumentSettings(): DocumentSettings {
+  const settings = (): Office.Settings => Office.context.document.settings;
+  return {
+    calculatedDay: async () => {
+      const value: unknown = settings().get(CALCULATED_DAY_SETTING);
+      return typeof value === "string" ? value : undefined;
+    },
+    saveCalculatedDay: (day) =>
+      new Promise((resolve) => {
+        settings().set(CALCULATED_DAY_SETTING, day);
+        // A failed save only means the next open refreshes once more: nothing to report.
+        settings().saveAsync(() => resolve());
+      }),
+  };
+}

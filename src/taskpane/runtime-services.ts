@@ -1,0 +1,26 @@
+// The pane's services, built once per runtime: the task pane (index.tsx) and the runtime's start-up code and
+// ribbon command (src/commands/commands.ts) run in the same page and share them, above all the one
+// RefreshService, so a refresh started by either shows in the pane and none runs twice.
+import { sharedApiAccess } from "./api-access";
+import { PanePrefs } from "./logic/pane-prefs";
+import { RefreshService } from "./logic/refresh-service";
+import { officeDocumentSettings } from "./office/document-settings";
+import { officePlatform } from "./office/platform";
+import { excelWorkbook } from "./office/workbook";
+import type { PaneServices } from "./services";
+
+let services: Promise<PaneServices> | undefined;
+
+async function build(): Promise<PaneServices> {
+  await Office.onReady();
+  const platform = officePlatform();
+  const workbook = excelWorkbook();
+  const api = await sharedApiAccess(platform.storage);
+  const prefs = new PanePrefs(platform.storage);
+  const refresher = new RefreshService({ workbook, api, prefs, document: officeDocumentSettings() });
+  return { platform, workbook, api, prefs, refresher };
+}
+
+export function runtimeServices(): Promise<PaneServices> {
+  return (services ??= build());
+}

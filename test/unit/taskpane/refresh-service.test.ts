@@ -1,0 +1,160 @@
+// The runtime's one refresh: the new-day check (per workbook, from the document's settings), the ribbon and
+// the pane's button all go through it, record the day, and never calculate twice at once.
+import { DEFAULTS, FdqClient, RefreshDayClock } from "../../../src/api";
+import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
+import { PanePrefs } from "../../../src/taskpane/logic/pane-prefs";
+import { RefreshService, type RefreshState } from "../../../src/taskpane/logic/refresh-service";
+import type { DocumentSettings } from "../../../src/taskpane/office/document-settings";
+import type { KeyValueStorage } from "../../../src/taskpane/office/platform";
+import { fakeWorkbook, type FakeWorkbook } from "./workbook-fake";
+
+let sandbox: RunningSandbox;
+let client: FdqClient;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+beforeEach(() => {
+  client = new FdqClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey });
+});
+afterEach(async () => {
+  await client.close();
+});
+
+const today = (): string => new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now());
+const EARLIER_DAY = "2020-01-02";
+
+const MODEL = {
+  "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
+  "Sheet1!A2": '=FDQ.DATAPOINT("AAPL","metrics/roic","NOPAT",2022)',
+  "Sheet1!A3": '=FDQ.DATAPOINT("MSFT","fundamentals/adjusted","ACCOUNTS_PAYABLE",2022)',
+};
+
+function memoryStorage(): KeyValueStorage & { items: Map<string, string> } {
+  const items = new Map<string, string>();
+  return {
+    items,
+    getItem: async (k) => items.get(k) ?? null,
+    setItem: async (k, v) => void items.set(k, v),
+    removeItem: async (k) => void items.delete(k),
+  };
+}
+
+function memoryDocument(day: string | undefined): DocumentSettings & { day: string | undefined } {
+  const doc = {
+    day,
+    calculatedDay: async () => doc.day,
+    saveCalculatedDay: async (d: string) => void (doc.day = d),
+  };
+  return doc;
+}
+
+/** One workbook's runtime: its own document settings, the domain's shared pane storage. */
+function runtime(options: {
+  cells?: Record<string, string>;
+  documentDay?: string;
+  storage?: KeyValueStorage;
+  connected?: boolean;
+}) {
+  const workbook: FakeWorkbook = fakeWorkbook(client, options.cells ?? MODEL);
+  const document = memoryDocument(options.documentDay);
+  const storage = options.storage ?? memoryStorage();
+  const prefs = new PanePrefs(storage);
+  const connected = options.connected ?? true;
+  const service = new RefreshService({
+    workbook,
+    api: { readyClient: async () => (connected ? client : undefined), refreshDay: today },
+    prefs,
+    document,
+    timing: { pollMs: 5, quietMs: 50 },
+  });
+  const phases: RefreshState["phase"][] = [];
+  service.subscribe(() => phases.push(service.state().phase));
+  return { workbook, document, prefs, service, phases };
+}
+
+describe("new-day refresh through the pane's refresh run", () => {
+  it("refreshes a second workbook whose document says an earlier day although the domain refreshed today", async () => {
+    const storage = memoryStorage();
+    const earlierAt = Date.now() - 60_000;
+    await new PanePrefs(storage).setLastRefresh({ day: today(), at: earlierAt });
+    const { workbook, document, prefs, service, phases } = runtime({ documentDay: EARLIER_DAY, storage });
+    const before = sandbox.stats().requests;
+
+    expect(await service.checkNewDay()).toBe("refreshed");
+    await workbook.settled();
+    expect(workbook.calculations).toBe(1);
+    // ROIC and NOPAT of AAPL 2022 share one all-datapoints request.
+    expect(sandbox.stats().requests - before).toBe(2);
+    const state = service.state();
+    expect(state).toMatchObject({
+      phase: "done",
+      reason: `new refresh day ${today()}`,
+      summary: { cells: 3, requestsSent: 2, failedRequests: 0, errorCells: 0 },
+    });
+    expect(phases[0]).toBe("running");
+    expect(phases.at(-1)).toBe("done");
+    expect(document.day).toBe(today());
+    const last = await prefs.lastRefresh();
+    expect(last?.day).toBe(today());
+    expect(last?.at).toBeGreaterThan(earlierAt);
+  });
+
+  it("calculates once for a check at open and another while it runs, and not again later that day", async () => {
+    const { workbook, service } = runtime({ documentDay: EARLIER_DAY });
+    expect(await Promise.all([service.checkNewDay(), service.checkNewDay()])).toEqual([
+      "refreshed",
+      "refreshed",
+    ]);
+    expect(await service.checkNewDay()).toBe("current");
+    expect(workbook.calculations).toBe(1);
+  });
+
+  it("does not calculate when the pane's 'refresh on a new refresh day' setting is off", async () => {
+    const storage = memoryStorage();
+    await new PanePrefs(storage).setAutoRefresh(false);
+    const { workbook, document, service, phases } = runtime({ documentDay: EARLIER_DAY, storage });
+    const before = sandbox.stats().requests;
+    expect(await service.checkNewDay()).toBe("off");
+    expect(workbook.calculations).toBe(0);
+    expect(sandbox.stats().requests).toBe(before);
+    expect(document.day).toBe(EARLIER_DAY);
+    expect(phases).toEqual([]);
+  });
+
+  it("records the workbook's calculated day for a refresh from the button or the ribbon, joined when simultaneous", async () => {
+    const { workbook, document, prefs, service } = runtime({ documentDay: EARLIER_DAY });
+    expect(await Promise.all([service.refresh("on request"), service.refresh("from the ribbon")])).toEqual([
+      true,
+      true,
+    ]);
+    expect(workbook.calculations).toBe(1);
+    expect(service.state()).toMatchObject({ phase: "done", reason: "on request" });
+    expect(document.day).toBe(today());
+    expect((await prefs.lastRefresh())?.day).toBe(today());
+    expect(await service.checkNewDay()).toBe("current");
+    expect(workbook.calculations).toBe(1);
+  });
+
+  it("asks for an API key instead of calculating when none is saved, and records no day", async () => {
+    const { workbook, document, service } = runtime({ documentDay: EARLIER_DAY, connected: false });
+    expect(await service.checkNewDay()).toBe("failed");
+    expect(service.state()).toEqual({ phase: "error", message: "Save an API key under Connect first." });
+    expect(workbook.calculations).toBe(0);
+    expect(document.day).toBe(EARLIER_DAY);
+  });
+
+  it("only records the day for a workbook without FDQ formulas", async () => {
+    const { workbook, document, service, phases } = runtime({
+      cells: { "Sheet1!A1": "=SUM(1,2)" },
+      documentDay: EARLIER_DAY,
+    });
+    expect(await service.checkNewDay()).toBe("no-formulas");
+    expect(workbook.calculations).toBe(0);
+    expect(document.day).toBe(today());
+    expect(phases).toEqual([]);
+  });
+});
