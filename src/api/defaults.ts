@@ -23,6 +23,11 @@ export const DEFAULTS = {
   maxCacheEntries: 200_000,
   /** OfficeRuntime.storage holds 10 MB per domain, shared with other add-ins: stay well below. */
   maxPersistChars: 4_000_000,
+  /**
+   * A cache file (the CLI) has no quota to share: it keeps the whole refresh day (a 22,500-cell model is a
+   * few MB), bounded only so that a runaway workbook cannot fill the disk.
+   */
+  maxFilePersistChars: 256_000_000,
   persistDelayMs: 2_000,
   storageKey: "fdq.cache",
 } as const;

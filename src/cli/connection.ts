@@ -3,6 +3,7 @@
 // per service under the cache directory, so a second run the same refresh day sends no request again.
 import path from "node:path";
 import { FdqClient, FdqError, type ClientStats } from "../api";
+import { DEFAULTS } from "../api/defaults";
 import { FileStorage } from "../api/storage-file";
 import { startSandbox } from "../sandbox";
 import { DEFAULT_SANDBOX_PORT, DEMO_API_KEY } from "../sandbox/demo";
@@ -44,7 +45,12 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
   const cacheFile = persistent ? cacheFileFor(options.cacheDir, baseUrl) : undefined;
   let client: FdqClient;
   try {
-    client = new FdqClient({ baseUrl, apiKey, storage: cacheFile ? new FileStorage(cacheFile) : undefined });
+    client = new FdqClient({
+      baseUrl,
+      apiKey,
+      storage: cacheFile ? new FileStorage(cacheFile) : undefined,
+      maxPersistChars: DEFAULTS.maxFilePersistChars,
+    });
   } catch (err) {
     await stopSandbox?.();
     // A base URL that is not https (outside localhost) or an empty key: how fdq was called is wrong.
