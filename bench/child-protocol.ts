@@ -5,6 +5,8 @@ export interface ChildConfig {
   readonly formulasFile: string;
   readonly baseUrl: string;
   readonly cacheDir: string;
+  /** Passed as `fdq eval --concurrency`. */
+  readonly concurrency: number;
   /** Evaluations in a row in the same process; the second and later ones find the cache in memory. */
   readonly passes: number;
 }

@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   const apiKey = process.env[KEY_ENV] ?? "";
   const run = {
     formulasFile: config.formulasFile,
-    base: { baseUrl: config.baseUrl, apiKey, cacheDir: config.cacheDir },
+    base: { baseUrl: config.baseUrl, apiKey, cacheDir: config.cacheDir, concurrency: config.concurrency },
   };
   const passes: PassResult[] = [];
   for (let pass = 0; pass < config.passes; pass++) {

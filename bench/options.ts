@@ -21,9 +21,9 @@ export interface BenchOptions {
 
 export const USAGE = `Usage: npm run bench -- [options]
   --latency-ms N        per-request latency added by the sandbox (default 80)
-  --max-concurrent N    requests the sandbox serves at a time, and the concurrency of the
-                        per-cell and lower-bound baselines (default ${DEFAULTS.concurrency}, the request
-                        module's own limit, which \`fdq eval\` offers no flag to change)
+  --max-concurrent N    requests the sandbox serves at a time, the concurrency of the per-cell and
+                        lower-bound baselines, and the product's \`fdq eval --concurrency\` (default
+                        ${DEFAULTS.concurrency}, the request module's own default)
   --workloads LIST      comma-separated subset of W1,W2,W3,W4 (default all)
   --naive-budget-s N    seconds the sequential baseline may run per workload before sampling (default 3)
   --per-cell-budget-s N seconds the per-cell baseline may run per workload before sampling (default 3)

@@ -1,17 +1,21 @@
 // The product under measurement: exactly what `fdq eval -f FILE --json --cache-dir DIR` runs between
-// reading its arguments and printing (src/cli/eval-command.ts runEval), in-process so that the
+// reading its arguments and printing (src/cli evaluateFile, then formatJson), in-process so that the
 // evaluation is timed without Node's start-up. Output is formatted but not printed.
-import { readFile } from "node:fs/promises";
-import { openConnection } from "../src/cli/connection";
-import { fileLines, parseAll } from "../src/cli/eval-command";
-import { evaluateAll, isErrorValue, type Outcome } from "../src/cli/evaluate";
+import { evaluateFile } from "../src/cli/eval-command";
+import { isErrorValue, type Outcome } from "../src/cli/evaluate";
 import { formatJson } from "../src/cli/format";
 
 export const EVALUATOR_NAME =
-  "src/cli in-process (fileLines + parseAll + openConnection + evaluateAll + formatJson + close, as `fdq eval -f FILE --json`)";
+  "src/cli in-process (evaluateFile + formatJson, as `fdq eval -f FILE --json --concurrency N`)";
 
 export interface ProductRun {
-  readonly base: { readonly baseUrl: string; readonly apiKey: string; readonly cacheDir: string };
+  readonly base: {
+    readonly baseUrl: string;
+    readonly apiKey: string;
+    readonly cacheDir: string;
+    /** `--concurrency`: the sandbox's cap, which is also the request module's default. */
+    readonly concurrency: number;
+  };
   readonly formulasFile: string;
 }
 
@@ -40,19 +44,13 @@ function tally(outcomes: readonly Outcome[]): EvaluationOutcome {
 }
 
 export async function evaluateWithProduct(run: ProductRun): Promise<EvaluationOutcome> {
-  const calls = parseAll(fileLines(run.formulasFile, await readFile(run.formulasFile, "utf8")));
-  const connection = await openConnection({
+  const { outcomes } = await evaluateFile(run.formulasFile, {
     ...run.base,
     noCache: false,
     sandbox: false,
     stats: false,
   });
-  try {
-    const outcomes = await evaluateAll(connection.client, calls);
-    // What the CLI would print; built so that its cost is measured, then dropped.
-    outcomes.map((o) => `${formatJson(o)}\n`).join("");
-    return tally(outcomes);
-  } finally {
-    await connection.close();
-  }
+  // What the CLI would print; built so that its cost is measured, then dropped.
+  outcomes.map((o) => `${formatJson(o)}\n`).join("");
+  return tally(outcomes);
 }

@@ -68,7 +68,8 @@ async function measureWorkload(
   mkdirSync(cacheDir);
   const { baseUrl, demoKey } = sandbox;
   const cap = options.maxConcurrent;
-  const child = { formulasFile, baseUrl, cacheDir };
+  // The product is run as a user would against a service serving `cap` requests at a time.
+  const child = { formulasFile, baseUrl, cacheDir, concurrency: cap };
 
   const boundUrls = bound.map((r) => boundUrl(baseUrl, r));
   const lowerBound = await fetchAll(boundUrls, cap, demoKey);

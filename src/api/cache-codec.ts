@@ -1,34 +1,185 @@
-// Cache values and their compact persisted form. A datapoint record is stored as its value text (plus the
-// filing type, and the ticker only when the service answered with another one): everything else is in
-// the key, which is the relative URL of the single-datapoint request.
+// Cache values and their compact persisted form. One datapoint-records answer (a whole dataset, or one
+// datapoint in single mode) is ONE entry: its names, value texts and filing types in parallel lists, plus
+// the record fields every record shares. Records and numbers are built lazily on first use, because a
+// worksheet reads only some datapoints of an answer and loading the store must stay cheap.
 import type { PeriodType } from "../catalog";
 import type { DatapointRecord } from "./types";
 
+/** Record fields besides name, value and filing type: the same for (nearly) every record of an answer. */
+type Header = [ticker: string, year: number, period: number, periodtype: PeriodType, periodstring: string];
+
+/** Filing types: one for every record (the usual case), or one per record. */
+type Filing = string | null | readonly (string | null)[];
+
+type EncodedRecords =
+  | [4, Header, readonly string[], readonly string[], Filing]
+  /** The last item gives the header of each record that differs from the shared one, by index. */
+  | [4, Header, readonly string[], readonly string[], Filing, Record<string, Header>];
+
+type Encoded = EncodedRecords | [2, unknown] | [3, string, string, number | null];
+
+const headerOf = (r: DatapointRecord): Header => [r.ticker, r.year, r.period, r.periodtype, r.periodstring];
+
+const sameHeader = (a: Header, b: Header): boolean => a.every((field, i) => field === b[i]);
+
+const PERIOD_TYPES: readonly unknown[] = ["ANNUAL", "QUARTERLY", "TTM"] satisfies PeriodType[];
+
+function isHeader(h: unknown): h is Header {
+  return (
+    Array.isArray(h) &&
+    h.length === 5 &&
+    typeof h[0] === "string" &&
+    Number.isInteger(h[1]) &&
+    Number.isInteger(h[2]) &&
+    PERIOD_TYPES.includes(h[3]) &&
+    typeof h[4] === "string"
+  );
+}
+
+// Plain loops: a loaded store checks every item of every entry, before the code is warm.
+function isStringList(list: unknown, count = -1): list is string[] {
+  if (!Array.isArray(list) || (count >= 0 && list.length !== count)) return false;
+  for (const item of list) if (typeof item !== "string") return false;
+  return true;
+}
+
+function isFiling(filing: unknown, count: number): filing is Filing {
+  if (filing === null || typeof filing === "string") return true;
+  if (!Array.isArray(filing) || filing.length !== count) return false;
+  for (const item of filing) if (item !== null && typeof item !== "string") return false;
+  return true;
+}
+
+function isOddHeaders(odd: unknown, count: number): odd is Record<string, Header> {
+  if (typeof odd !== "object" || odd === null || Array.isArray(odd)) return false;
+  return Object.entries(odd).every(([i, h]) => Number(i) >= 0 && Number(i) < count && isHeader(h));
+}
+
+/** The datapoint records of one answer, in the answer's order. */
+export class RecordsAnswer {
+  readonly kind = "records";
+  private readonly built: (DatapointRecord | undefined)[];
+  private readonly converted: (number | string | undefined)[];
+
+  private constructor(
+    readonly names: readonly string[],
+    private readonly datavalues: readonly string[],
+    private readonly filing: Filing,
+    private readonly header: Header,
+    private readonly odd: Readonly<Record<string, Header>> | undefined,
+    private readonly toValue: (datavalue: string) => number | string,
+    records?: DatapointRecord[],
+    values?: (number | string)[],
+  ) {
+    this.built = records ?? new Array<DatapointRecord | undefined>(names.length);
+    this.converted = values ?? new Array<number | string | undefined>(names.length);
+  }
+
+  /** From decoded (frozen) records and their values, as a request answered them. */
+  static fromRecords(
+    records: readonly DatapointRecord[],
+    values: readonly (number | string)[],
+    toValue: (datavalue: string) => number | string,
+  ): RecordsAnswer {
+    const first = records[0];
+    const header = first ? headerOf(first) : (["", 0, 0, "ANNUAL", "ANNUAL"] satisfies Header);
+    let odd: Record<string, Header> | undefined;
+    records.forEach((r, i) => {
+      const own = headerOf(r);
+      if (!sameHeader(own, header)) (odd ??= {})[i] = own;
+    });
+    const filings = records.map((r) => r.filingtype ?? null);
+    const filing = filings.every((f) => f === filings[0]) ? (filings[0] ?? null) : filings;
+    const names = records.map((r) => r.datapoint);
+    const datavalues = records.map((r) => r.datavalue);
+    return new RecordsAnswer(names, datavalues, filing, header, odd, toValue, [...records], [...values]);
+  }
+
+  /** Rebuilds an answer from its persisted form, or undefined when `e` is not one this version writes. */
+  static decode(
+    e: readonly unknown[],
+    toValue: (datavalue: string) => number | string,
+  ): RecordsAnswer | undefined {
+    const [, header, names, datavalues, filing, odd] = e;
+    if (e.length !== 5 && e.length !== 6) return undefined;
+    if (!isHeader(header) || !isStringList(names) || !isStringList(datavalues, names.length))
+      return undefined;
+    if (!isFiling(filing, names.length)) return undefined;
+    if (e.length === 6 && !isOddHeaders(odd, names.length)) return undefined;
+    return new RecordsAnswer(
+      names,
+      datavalues,
+      filing,
+      header,
+      odd as Record<string, Header> | undefined,
+      toValue,
+    );
+  }
+
+  get size(): number {
+    return this.names.length;
+  }
+
+  /** Index of datapoint `name`, or -1. */
+  indexOf(name: string): number {
+    return this.names.indexOf(name);
+  }
+
+  record(i: number): DatapointRecord {
+    let record = this.built[i];
+    if (record === undefined) {
+      const [ticker, year, period, periodtype, periodstring] = this.odd?.[i] ?? this.header;
+      record = {
+        ticker,
+        year,
+        period,
+        periodtype,
+        periodstring,
+        datapoint: this.names[i]!,
+        datavalue: this.datavalues[i]!,
+      };
+      const filing = typeof this.filing === "object" && this.filing !== null ? this.filing[i] : this.filing;
+      if (filing !== null && filing !== undefined) record.filingtype = filing;
+      this.built[i] = record = Object.freeze(record);
+    }
+    return record;
+  }
+
+  value(i: number): number | string {
+    let value = this.converted[i];
+    if (value === undefined) this.converted[i] = value = this.toValue(this.datavalues[i]!);
+    return value;
+  }
+
+  records(): DatapointRecord[] {
+    return this.names.map((_, i) => this.record(i));
+  }
+
+  values(): (number | string)[] {
+    return this.names.map((_, i) => this.value(i));
+  }
+
+  encode(): EncodedRecords {
+    const base: EncodedRecords = [4, this.header, this.names, this.datavalues, this.filing];
+    return this.odd ? [...base, this.odd] : base;
+  }
+}
+
 export type CacheValue =
-  | { kind: "record"; record: DatapointRecord; value: number | string }
-  /** Datapoint names of an all-datapoints answer, in its order (the records have their own entries). */
-  | { kind: "names"; names: readonly string[] }
+  | RecordsAnswer
   /** Decoded answer of the other endpoints (metadata, coverage, sector, ratings). */
   | { kind: "json"; data: unknown }
   /** A remembered "does not exist" answer. */
   | { kind: "missing"; error: string; message: string; status: number | undefined };
 
-type Encoded =
-  | [0, string, string | null]
-  | [0, string, string | null, string]
-  | [1, string]
-  | [2, unknown]
-  | [3, string, string, number | null];
+/** How many cached items a value counts for in the cache's bound: each record of an answer counts. */
+export const weightOf = (value: CacheValue): number =>
+  value.kind === "records" ? Math.max(1, value.size) : 1;
 
-export function encodeValue(rel: string, value: CacheValue): Encoded {
+export function encodeValue(value: CacheValue): Encoded {
   switch (value.kind) {
-    case "record": {
-      const { datavalue, filingtype, ticker } = value.record;
-      const base: [0, string, string | null] = [0, datavalue, filingtype ?? null];
-      return ticker === keyTicker(rel) ? base : [...base, ticker];
-    }
-    case "names":
-      return [1, value.names.join(",")];
+    case "records":
+      return value.encode();
     case "json":
       return [2, value.data];
     case "missing":
@@ -38,17 +189,12 @@ export function encodeValue(rel: string, value: CacheValue): Encoded {
 
 /** Rebuilds a value, or undefined when `encoded` is not a value this version writes. */
 export function decodeValue(
-  rel: string,
   encoded: unknown,
   toValue: (datavalue: string) => number | string,
 ): CacheValue | undefined {
   if (!Array.isArray(encoded)) return undefined;
   const [kind, a, b, c] = encoded as unknown[];
-  if (kind === 0 && typeof a === "string" && (b === null || typeof b === "string")) {
-    const record = recordFromKey(rel, a, b, typeof c === "string" ? c : undefined);
-    return record && { kind: "record", record, value: toValue(a) };
-  }
-  if (kind === 1 && typeof a === "string") return { kind: "names", names: a === "" ? [] : a.split(",") };
+  if (kind === 4) return RecordsAnswer.decode(encoded, toValue);
   if (kind === 2 && encoded.length === 2) return { kind: "json", data: a };
   if (kind === 3 && typeof a === "string" && typeof b === "string" && (c === null || typeof c === "number")) {
     return { kind: "missing", error: a, message: b, status: c ?? undefined };
@@ -62,30 +208,4 @@ export function keyTicker(rel: string): string | undefined {
   if (segments[0] === "datapoint" || (segments[0] === "coverage" && segments.length < 3)) return undefined;
   const last = segments[segments.length - 1];
   return last === undefined ? undefined : decodeURIComponent(last);
-}
-
-function recordFromKey(
-  rel: string,
-  datavalue: string,
-  filingtype: string | null,
-  ticker: string | undefined,
-): DatapointRecord | undefined {
-  const query = new URLSearchParams(rel.slice(rel.indexOf("?") + 1));
-  const datapoint = query.get("datapoint");
-  const year = Number(query.get("year"));
-  const quarter = query.get("quarter");
-  const ttm = query.get("ttm");
-  if (!datapoint || !Number.isInteger(year)) return undefined;
-  const periodtype: PeriodType = quarter ? "QUARTERLY" : ttm ? "TTM" : "ANNUAL";
-  const record: DatapointRecord = {
-    ticker: ticker ?? keyTicker(rel) ?? "",
-    year,
-    period: Number(quarter ?? ttm ?? 5),
-    periodtype,
-    periodstring: periodtype,
-    datapoint,
-    datavalue,
-  };
-  if (filingtype !== null) record.filingtype = filingtype;
-  return record;
 }

@@ -3,7 +3,7 @@
 // Single-datapoint calls of datasets with all-datapoints mode always become (or join) the request for the
 // whole dataset of that ticker and period, even a call that is alone in its window: the answer costs about
 // the same as one datapoint and fills the cache for the siblings that a worksheet almost always asks next.
-import type { CacheValue } from "./cache-codec";
+import { RecordsAnswer, type CacheValue } from "./cache-codec";
 import { accountTag } from "./account-tag";
 import { DayCache, type CacheStamp } from "./day-cache";
 import {
@@ -209,20 +209,21 @@ export class FdqClient {
     const t = checkDatapointRequest(req);
     const e = this.engine?.cache.loaded ? this.engine : await this.engineReady();
     const day = e.cache.today();
-    const rel = datapointRel(t, t.name);
     const all = t.dataset.allDatapointsMode;
-    const cached = e.cache.get(rel) ?? (all ? this.namesVerdict(e, datasetRel(t), t.name) : undefined);
-    const hit = cached && this.fromCache(cached);
-    if (hit) return this.datapointResult(e, hit, "cache", day, t);
+    // The request (and the cache entry) is the whole dataset's answer, or in single mode the datapoint's.
+    const rel = all ? datasetRel(t) : datapointRel(t, t.name);
+    const cached = e.cache.get(rel);
+    const hit = cached && this.fromCache(cached, all ? t.name : undefined);
+    if (hit) return this.datapointResult(e, hit, "cache", day, rel);
     if (all) {
-      const payload = await this.shared(datasetRel(t), () => this.fetchDataset(e, t), e.windowMs);
+      const payload = await this.shared(rel, () => this.fetchDataset(e, t), e.windowMs);
       const index = payload.byName.get(t.name);
       if (index === undefined) throw new DataPointNotFoundError();
       const found = { record: payload.records[index]!, value: payload.values[index]! };
-      return this.datapointResult(e, found, "network", day, t);
+      return this.datapointResult(e, found, "network", day, rel);
     }
     const payload = await this.shared(rel, () => this.fetchDatapoint(e, t, rel));
-    return this.datapointResult(e, payload, "network", day, t);
+    return this.datapointResult(e, payload, "network", day, rel);
   }
 
   /** Every datapoint of a dataset for a ticker and period, in the answer's (catalog) order. */
@@ -240,19 +241,9 @@ export class FdqClient {
     const url = e.transport.url(rel);
     const group = e.cache.get(rel);
     if (group?.kind === "missing") this.fromCache(group);
-    if (group?.kind === "names") {
-      const records = group.names.map((name) => e.cache.get(datapointRel(t, name)));
-      if (records.every((r) => r?.kind === "record")) {
-        this.counters.cacheHits++;
-        const hits = records as Extract<CacheValue, { kind: "record" }>[];
-        return {
-          records: hits.map((r) => r.record),
-          values: hits.map((r) => r.value),
-          source: "cache",
-          refreshDay,
-          url,
-        };
-      }
+    if (group?.kind === "records") {
+      this.counters.cacheHits++;
+      return { records: group.records(), values: group.values(), source: "cache", refreshDay, url };
     }
     const payload = await this.shared(rel, () => this.fetchDataset(e, t));
     return { records: [...payload.records], values: [...payload.values], source: "network", refreshDay, url };
@@ -303,11 +294,10 @@ export class FdqClient {
     if (!e) throw new NotConfiguredError();
     e.cache.today();
     const rel = datapointRel(t, t.name);
-    const all = t.dataset.allDatapointsMode;
-    const cached =
-      e.cache.loaded &&
-      (e.cache.peek(rel) ?? (all ? this.namesVerdict(e, datasetRel(t), t.name) : undefined)) !== undefined;
-    return { url: e.transport.url(all ? datasetRel(t) : rel), cached, key: `${e.scope}/${rel}` };
+    const requested = t.dataset.allDatapointsMode ? datasetRel(t) : rel;
+    // A cached whole-dataset answer also answers a name it lacks (DataPointNotFound, from the cache).
+    const cached = e.cache.loaded && e.cache.peek(requested) !== undefined;
+    return { url: e.transport.url(requested), cached, key: `${e.scope}/${rel}` };
   }
 
   /** Forgets every cached answer, or those about one ticker (or sector/industry id). */
@@ -337,19 +327,17 @@ export class FdqClient {
     await this.engine?.cache.close();
   }
 
-  /** After a miss of a datapoint's own entry: a cached whole-dataset answer may already say it does not exist. */
-  private namesVerdict(e: Engine, groupRel: string, name: string): CacheValue | undefined {
-    const group = e.cache.peek(groupRel);
-    if (group?.kind === "missing") return group;
-    if (group?.kind === "names" && !group.names.includes(name)) return MISSING_DATAPOINT;
-    return undefined;
-  }
-
-  /** A cached record (counted as a hit), a thrown remembered error, or undefined for an unusable entry. */
-  private fromCache(value: CacheValue): RecordPayload | undefined {
-    if (value.kind === "record") {
+  /**
+   * A cached record (counted as a hit), a thrown remembered error, or undefined for an unusable entry.
+   * `name` picks the datapoint of a whole-dataset answer (one that lacks it says it does not exist); without
+   * it the entry is a single-datapoint answer.
+   */
+  private fromCache(value: CacheValue, name?: string): RecordPayload | undefined {
+    if (value.kind === "records") {
+      const i = name === undefined ? 0 : value.indexOf(name);
+      if (i < 0 || i >= value.size) return this.fromCache(MISSING_DATAPOINT);
       this.counters.cacheHits++;
-      return value;
+      return { record: value.record(i), value: value.value(i) };
     }
     if (value.kind === "missing") {
       const error = rememberedError(value.error, value.message, value.status);
@@ -366,10 +354,9 @@ export class FdqClient {
     found: RecordPayload,
     source: Source,
     refreshDay: string,
-    t: DatapointTarget,
+    requested: string,
   ): DatapointResult {
-    const rel = t.dataset.allDatapointsMode ? datasetRel(t) : datapointRel(t, t.name);
-    return { value: found.value, record: found.record, source, refreshDay, url: e.transport.url(rel) };
+    return { value: found.value, record: found.record, source, refreshDay, url: e.transport.url(requested) };
   }
 
   /** Joins the request already scheduled or running for `key`, or starts one (after `windowMs`). */
@@ -415,10 +402,7 @@ export class FdqClient {
       return freeze(list);
     });
     const values = records.map((r) => toValue(r.datavalue));
-    records.forEach((record, i) => {
-      e.cache.set(datapointRel(t, record.datapoint), { kind: "record", record, value: values[i]! }, stamp);
-    });
-    e.cache.set(rel, { kind: "names", names: records.map((r) => r.datapoint) }, stamp);
+    e.cache.set(rel, RecordsAnswer.fromRecords(records, values, toValue), stamp);
     return { records, values, byName: new Map(records.map((r, i) => [r.datapoint, i])) };
   }
 
@@ -430,7 +414,7 @@ export class FdqClient {
       return freeze(found);
     });
     const found = { record, value: toValue(record.datavalue) };
-    e.cache.set(rel, { kind: "record", ...found }, stamp);
+    e.cache.set(rel, RecordsAnswer.fromRecords([record], [found.value], toValue), stamp);
     return found;
   }
 

@@ -1,7 +1,8 @@
 // The refresh-day cache: in memory (LRU-bounded, only the current refresh day) and persisted through a
-// storage adapter in debounced, size-bounded, chunked writes. Keys are relative request URLs; the base
-// URL and the account tag are the cache's scope, written once into the store and checked when loading.
-import { decodeValue, encodeValue, keyTicker, type CacheValue } from "./cache-codec";
+// storage adapter in debounced, size-bounded, chunked writes. Keys are relative request URLs (one entry per
+// answer: a whole-dataset answer is one entry holding all its datapoints); the base URL and the account tag
+// are the cache's scope, written once into the store and checked when loading.
+import { decodeValue, encodeValue, keyTicker, weightOf, type CacheValue } from "./cache-codec";
 import type { RefreshDayClock } from "./refresh-day";
 import type { CacheStorageAdapter } from "./storage";
 import type { ClientEvent } from "./types";
@@ -13,6 +14,7 @@ export interface DayCacheOptions {
   scope: string;
   storage: CacheStorageAdapter | undefined;
   storageKey: string;
+  /** Bound of the cached items: each datapoint of a records answer counts, other answers count 1. */
   maxEntries: number;
   maxPersistChars: number;
   persistDelayMs: number;
@@ -26,7 +28,8 @@ export interface CacheStamp {
   generation: number;
 }
 
-const FORMAT_VERSION = 1;
+/** 2: one entry per datapoint-records answer (1 had one entry per datapoint plus a list of names). */
+const FORMAT_VERSION = 2;
 const CHUNK_CHARS = 1_000_000;
 
 interface StoreMeta {
@@ -52,6 +55,8 @@ const isMeta = (m: unknown): m is StoreMeta => {
 
 export class DayCache {
   private entries = new Map<string, CacheValue>();
+  /** Sum of the entries' weights, kept under maxEntries. */
+  private weight = 0;
   private readonly serialized = new WeakMap<CacheValue, string>();
   private day: string;
   private generation = 0;
@@ -69,8 +74,9 @@ export class DayCache {
     });
   }
 
+  /** Cached items: every datapoint of a records answer, and every other answer. */
   get size(): number {
-    return this.entries.size;
+    return this.weight;
   }
 
   /** The current refresh day; entering a new one drops the previous day's entries. */
@@ -78,7 +84,7 @@ export class DayCache {
     const day = this.o.clock.label(this.o.now());
     if (day !== this.day) {
       this.day = day;
-      this.entries.clear();
+      this.clear();
       this.markDirty();
     }
     return day;
@@ -106,20 +112,42 @@ export class DayCache {
   /** Stores `value` unless the day changed or the cache was invalidated since `stamp` was taken. */
   set(rel: string, value: CacheValue, stamp: CacheStamp): void {
     if (stamp.generation !== this.generation || stamp.day !== this.today()) return;
-    this.entries.delete(rel);
-    this.entries.set(rel, value);
-    for (const oldest of this.entries.keys()) {
-      if (this.entries.size <= this.o.maxEntries) break;
-      this.entries.delete(oldest);
-    }
+    this.delete(rel);
+    this.add(rel, value);
+    this.evictBeyondBound();
     this.markDirty();
+  }
+
+  private add(rel: string, value: CacheValue): void {
+    this.entries.set(rel, value);
+    this.weight += weightOf(value);
+  }
+
+  /** Drops the least recently used entries (first in the Map's order) until the bound holds. */
+  private evictBeyondBound(): void {
+    for (const oldest of this.entries.keys()) {
+      if (this.weight <= this.o.maxEntries) break;
+      this.delete(oldest);
+    }
+  }
+
+  private delete(rel: string): void {
+    const value = this.entries.get(rel);
+    if (value === undefined) return;
+    this.entries.delete(rel);
+    this.weight -= weightOf(value);
+  }
+
+  private clear(): void {
+    this.entries.clear();
+    this.weight = 0;
   }
 
   /** Forgets everything, or every entry about one ticker (or sector id). */
   invalidate(ticker?: string): void {
     this.generation++;
-    if (ticker === undefined) this.entries.clear();
-    else for (const rel of [...this.entries.keys()]) if (keyTicker(rel) === ticker) this.entries.delete(rel);
+    if (ticker === undefined) this.clear();
+    else for (const rel of [...this.entries.keys()]) if (keyTicker(rel) === ticker) this.delete(rel);
     this.markDirty();
   }
 
@@ -183,7 +211,7 @@ export class DayCache {
         if (!Array.isArray(items)) throw new Error(`part ${i} is not a list`);
         for (const item of items) {
           const [rel, encoded] = Array.isArray(item) ? (item as unknown[]) : [];
-          const value = typeof rel === "string" ? decodeValue(rel, encoded, this.o.toValue) : undefined;
+          const value = typeof rel === "string" ? decodeValue(encoded, this.o.toValue) : undefined;
           if (typeof rel !== "string" || !value) throw new Error(`part ${i} holds an unreadable entry`);
           loaded.set(rel, value);
         }
@@ -193,9 +221,13 @@ export class DayCache {
       return;
     }
     // Calls made while loading win over the store; the store's older entries go first in LRU order.
-    for (const [rel, value] of this.entries) loaded.set(rel, value);
-    this.entries = loaded;
-    this.o.emit({ type: "cache-loaded", entries: loaded.size, refreshDay: meta.day });
+    const during = this.entries;
+    this.entries = new Map();
+    this.weight = 0;
+    for (const [rel, value] of loaded) if (!during.has(rel)) this.add(rel, value);
+    for (const [rel, value] of during) this.add(rel, value);
+    this.evictBeyondBound();
+    this.o.emit({ type: "cache-loaded", entries: this.weight, refreshDay: meta.day });
   }
 
   private persist(): Promise<void> {
@@ -214,12 +246,17 @@ export class DayCache {
     const day = this.today();
     const { chunks, entries } = this.encodeChunks();
     const gen = (this.storedMeta?.gen ?? 0) + 1;
-    for (const [i, chunk] of chunks.entries()) await storage.set(`${storageKey}.${gen}.${i}`, chunk);
+    // The parts go before the meta that names them, and the old parts only after it: a store interrupted
+    // half-way still loads (or is discarded as damaged). Issued together, so a store can batch them.
+    await Promise.all(chunks.map((chunk, i) => storage.set(`${storageKey}.${gen}.${i}`, chunk)));
     const meta: StoreMeta = { v: FORMAT_VERSION, scope: this.o.scope, day, gen, chunks: chunks.length };
     await storage.set(storageKey, JSON.stringify(meta));
     const old = this.storedMeta;
     this.storedMeta = meta;
-    if (old) for (let i = 0; i < old.chunks; i++) await storage.remove(`${storageKey}.${old.gen}.${i}`);
+    if (old) {
+      const parts = Array.from({ length: old.chunks }, (_, i) => `${storageKey}.${old.gen}.${i}`);
+      await Promise.all(parts.map((key) => storage.remove(key)));
+    }
     const chars = chunks.reduce((n, c) => n + c.length, 0);
     this.o.emit({ type: "cache-persisted", entries, chars });
   }
@@ -233,7 +270,7 @@ export class DayCache {
       const [rel, value] = all[i]!;
       let text = this.serialized.get(value);
       if (text === undefined) {
-        text = JSON.stringify([rel, encodeValue(rel, value)]);
+        text = JSON.stringify([rel, encodeValue(value)]);
         this.serialized.set(value, text);
       }
       if (chars + text.length + 1 > this.o.maxPersistChars) break;

@@ -1,4 +1,7 @@
-// CLI cache/settings store: one JSON file of key -> string, replaced atomically (temp file + rename).
+// CLI cache/settings store: one JSON file of key -> string, replaced atomically (temp file + rename). Changes
+// made together (in the same turn of the event loop, or while a write is under way) share one rewrite: the
+// day cache writes its parts, then its meta, then removes the old parts, and each would otherwise rewrite
+// the whole file.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import type { CacheStorageAdapter } from "./storage";
@@ -6,6 +9,8 @@ import type { CacheStorageAdapter } from "./storage";
 export class FileStorage implements CacheStorageAdapter {
   private items: Map<string, string> | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** The rewrite that has not started yet: later changes join it. */
+  private next: Promise<void> | undefined;
 
   constructor(readonly file: string) {}
 
@@ -55,13 +60,18 @@ export class FileStorage implements CacheStorageAdapter {
   }
 
   private save(): Promise<void> {
-    const next = this.writing.then(async () => {
-      const items = this.items ?? new Map<string, string>();
-      await fs.mkdir(path.dirname(this.file), { recursive: true });
-      const temp = `${this.file}.${process.pid}.${Date.now()}.tmp`;
-      await fs.writeFile(temp, JSON.stringify(Object.fromEntries(items)), { encoding: "utf8", mode: 0o600 });
-      await fs.rename(temp, this.file);
-    });
+    if (this.next) return this.next;
+    const next = this.writing
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(async () => {
+        this.next = undefined;
+        const text = JSON.stringify(Object.fromEntries(this.items ?? []));
+        await fs.mkdir(path.dirname(this.file), { recursive: true });
+        const temp = `${this.file}.${process.pid}.${Date.now()}.tmp`;
+        await fs.writeFile(temp, text, { encoding: "utf8", mode: 0o600 });
+        await fs.rename(temp, this.file);
+      });
+    this.next = next;
     this.writing = next.catch(() => undefined);
     return next;
   }

@@ -5,8 +5,10 @@ import path from "node:path";
 import { FdqClient, FdqError, type ClientStats } from "../api";
 import { DEFAULTS } from "../api/defaults";
 import { FileStorage } from "../api/storage-file";
+import type { FdqCall } from "../functions/formula";
 import { startSandbox } from "../sandbox";
 import { DEFAULT_SANDBOX_PORT, DEMO_API_KEY } from "../sandbox/demo";
+import { evaluateAll, type Outcome } from "./evaluate";
 import { UsageError, type ConnectionOptions } from "./options";
 
 export const LOCAL_SANDBOX_URL = `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}/v1`;
@@ -50,6 +52,7 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
       apiKey,
       storage: cacheFile ? new FileStorage(cacheFile) : undefined,
       maxPersistChars: DEFAULTS.maxFilePersistChars,
+      concurrency: options.concurrency,
     });
   } catch (err) {
     await stopSandbox?.();
@@ -69,6 +72,31 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
       }
     },
   };
+}
+
+export interface Evaluation {
+  /** One per call, in order. */
+  readonly outcomes: Outcome[];
+  readonly stats: ClientStats;
+}
+
+/**
+ * Evaluates `calls` as one Excel recalculation on a connection opened for them, then writes the cache and
+ * closes. The saved cache is loaded before the first call: every cached call then answers at once, instead
+ * of all of them waiting (each holding its pending state in memory) for the load.
+ */
+export async function evaluateCalls(
+  options: ConnectionOptions,
+  calls: readonly FdqCall[],
+): Promise<Evaluation> {
+  const connection = await openConnection(options);
+  try {
+    await connection.client.ready();
+    const outcomes = await evaluateAll(connection.client, calls);
+    return { outcomes, stats: connection.client.stats() };
+  } finally {
+    await connection.close();
+  }
 }
 
 /** The --stats line (stderr). */

@@ -2,10 +2,9 @@
 // evaluate them all at once, print one result per formula in order.
 import { readFile } from "node:fs/promises";
 import { FormulaSyntaxError, parseFormula, type FdqCall } from "../functions/formula";
-import { formatStats, openConnection } from "./connection";
-import { evaluateAll } from "./evaluate";
+import { evaluateCalls, formatStats, type Evaluation } from "./connection";
 import { formatJson, formatPlain } from "./format";
-import { UsageError, type EvalOptions } from "./options";
+import { UsageError, type ConnectionOptions, type EvalOptions } from "./options";
 
 export interface SourceLine {
   /** "model.txt:3" or "formula 2", for messages. */
@@ -51,20 +50,24 @@ async function readSource(file: string): Promise<string> {
   }
 }
 
+/**
+ * What `fdq eval -f FILE` does before printing: reads and parses every formula of FILE ("-" = stdin), then
+ * evaluates them all at once (throws UsageError, evaluating nothing, when a line does not parse).
+ */
+export async function evaluateFile(file: string, options: ConnectionOptions): Promise<Evaluation> {
+  return evaluateCalls(options, parseAll(fileLines(file, await readSource(file))));
+}
+
 export async function runEval(options: EvalOptions): Promise<number> {
-  const lines =
+  const { outcomes, stats } =
     options.file === undefined
-      ? options.formulas.map((text, i) => ({ where: `formula ${i + 1}`, text }))
-      : fileLines(options.file, await readSource(options.file));
-  const calls = parseAll(lines);
-  const connection = await openConnection(options);
-  try {
-    const outcomes = await evaluateAll(connection.client, calls);
-    const format = options.json ? formatJson : formatPlain;
-    process.stdout.write(outcomes.map((o) => `${format(o)}\n`).join(""));
-    if (options.stats) process.stderr.write(`${formatStats(connection.client.stats())}\n`);
-  } finally {
-    await connection.close();
-  }
+      ? await evaluateCalls(
+          options,
+          parseAll(options.formulas.map((text, i) => ({ where: `formula ${i + 1}`, text }))),
+        )
+      : await evaluateFile(options.file, options);
+  const format = options.json ? formatJson : formatPlain;
+  process.stdout.write(outcomes.map((o) => `${format(o)}\n`).join(""));
+  if (options.stats) process.stderr.write(`${formatStats(stats)}\n`);
   return 0;
 }

@@ -10,15 +10,15 @@ export type Outcome =
   { readonly ok: true; readonly value: CellResult } | { readonly ok: false; readonly error: ExcelErrorValue };
 
 const toCellError = (err: unknown): ExcelErrorValue => describeFailure(err);
+// Module-level, not inline: one pair of callbacks for every cell instead of a new pair per cell.
+const succeeded = (value: CellResult): Outcome => ({ ok: true, value });
+const failed = (err: unknown): Outcome => ({ ok: false, error: describeFailure(err) });
 
 function start(client: FdqApi, call: FdqCall): Promise<Outcome> {
   try {
-    return evaluateCall(client, call, toCellError).then(
-      (value): Outcome => ({ ok: true, value }),
-      (err: unknown): Outcome => ({ ok: false, error: describeFailure(err) }),
-    );
+    return evaluateCall(client, call, toCellError).then(succeeded, failed);
   } catch (err) {
-    return Promise.resolve({ ok: false, error: describeFailure(err) });
+    return Promise.resolve(failed(err));
   }
 }
 

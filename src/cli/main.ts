@@ -3,7 +3,8 @@
 // 1 when something else failed (e.g. the cache directory is not writable).
 import { runEval } from "./eval-command";
 import { runRefresh } from "./refresh-command";
-import { parseEvalArgs, parseRefreshArgs, UsageError, wantsHelp } from "./options";
+import { DEFAULTS } from "../api/defaults";
+import { MAX_CONCURRENCY, parseEvalArgs, parseRefreshArgs, UsageError, wantsHelp } from "./options";
 
 export const USAGE = `Usage:
   fdq eval [options] FORMULA...        evaluate formulas given as arguments
@@ -24,6 +25,7 @@ Options:
   --cache-dir DIR     where the day's answers are kept (env FDQ_CACHE_DIR; default $XDG_CACHE_HOME/fdq
                       or ~/.cache/fdq)
   --no-cache          keep answers in memory for this run only
+  --concurrency N     requests open at once (1-${MAX_CONCURRENCY}; default ${DEFAULTS.concurrency}, as in Excel)
   --sandbox           start an embedded sandbox for this run and evaluate against it (no key, no network)
   -h, --help          show this help
 `;

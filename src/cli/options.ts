@@ -17,6 +17,8 @@ export interface ConnectionOptions {
   /** Start an embedded sandbox on an ephemeral port and use it. */
   sandbox: boolean;
   stats: boolean;
+  /** Requests open at once (--concurrency); undefined: the request module's default. */
+  concurrency: number | undefined;
 }
 
 export interface EvalOptions extends ConnectionOptions {
@@ -46,6 +48,7 @@ const CONNECTION_FLAGS = {
   "no-cache": { type: "boolean", default: false },
   sandbox: { type: "boolean", default: false },
   stats: { type: "boolean", default: false },
+  concurrency: { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -55,6 +58,18 @@ function parse<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[]
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+}
+
+/** More would only queue at the service or trip its throttling. */
+export const MAX_CONCURRENCY = 64;
+
+function concurrencyOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\s*\d+\s*$/.test(text) || n < 1 || n > MAX_CONCURRENCY) {
+    throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, not "${text}".`);
+  }
+  return n;
 }
 
 function connection(values: Record<string, unknown>, env: Env): ConnectionOptions {
@@ -72,6 +87,7 @@ function connection(values: Record<string, unknown>, env: Env): ConnectionOption
     noCache: values["no-cache"] === true,
     sandbox,
     stats: values["stats"] === true,
+    concurrency: concurrencyOf(values["concurrency"] as string | undefined),
   };
 }
 

@@ -5,8 +5,8 @@
 import ExcelJS from "exceljs";
 import { FormulaSyntaxError, parseFormula, type FdqCall } from "../functions/formula";
 import type { ExcelErrorValue } from "../functions/errors";
-import { formatStats, openConnection } from "./connection";
-import { evaluateAll, isErrorValue, type Outcome } from "./evaluate";
+import { evaluateCalls, formatStats } from "./connection";
+import { isErrorValue, type Outcome } from "./evaluate";
 import { UsageError, type RefreshOptions } from "./options";
 
 interface Target {
@@ -95,17 +95,11 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
     throw new UsageError(`cannot read ${options.workbook} as an .xlsx workbook: ${(err as Error).message}`);
   }
   const { targets, skipped } = scan(workbook);
-  const connection = await openConnection(options);
-  let outcomes: Outcome[];
-  try {
-    outcomes = await evaluateAll(
-      connection.client,
-      targets.map((t) => t.call),
-    );
-    if (options.stats) process.stderr.write(`${formatStats(connection.client.stats())}\n`);
-  } finally {
-    await connection.close();
-  }
+  const { outcomes, stats } = await evaluateCalls(
+    options,
+    targets.map((t) => t.call),
+  );
+  if (options.stats) process.stderr.write(`${formatStats(stats)}\n`);
   const conflicts = targets
     .map((t, i) => write(t, outcomes[i] as Outcome))
     .filter((c): c is string => c !== undefined);

@@ -32,13 +32,31 @@ export class FormulaSyntaxError extends Error {
 const CELL_REFERENCE = /^\$?[A-Za-z]{1,3}\$?\d+(:\$?[A-Za-z]{1,3}\$?\d+)?$/;
 const OPERATORS = "+-*/^&<>=%";
 
+const WORD = /[A-Za-z0-9_.$!:]*/y;
+const NUMBER = /[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?/y;
+
+/** `\s` without a regular expression call for the usual characters (parsing runs once per cell). */
+function isSpace(code: number): boolean {
+  if (code === 32 || (code >= 9 && code <= 13)) return true;
+  return code >= 128 && /\s/.test(String.fromCharCode(code));
+}
+
 class Scanner {
   pos = 0;
 
   constructor(readonly text: string) {}
 
+  /** The text matched by a sticky pattern at the current position, which moves past it (or undefined). */
+  private take(pattern: RegExp): string | undefined {
+    const start = this.pos;
+    pattern.lastIndex = start;
+    if (!pattern.test(this.text)) return undefined;
+    this.pos = pattern.lastIndex;
+    return this.text.slice(start, this.pos);
+  }
+
   skipSpace(): void {
-    while (this.pos < this.text.length && /\s/.test(this.text.charAt(this.pos))) this.pos++;
+    while (this.pos < this.text.length && isSpace(this.text.charCodeAt(this.pos))) this.pos++;
   }
 
   peek(): string {
@@ -55,39 +73,36 @@ class Scanner {
 
   /** A run of letters, digits, `_`, `.`, `$`, `!` and `:` (enough to recognise names and references). */
   word(): string {
-    const start = this.pos;
-    while (this.pos < this.text.length && /[A-Za-z0-9_.$!:]/.test(this.peek())) this.pos++;
-    return this.text.slice(start, this.pos);
+    return this.take(WORD) ?? "";
+  }
+
+  number(): string | undefined {
+    return this.take(NUMBER);
   }
 }
 
 function parseString(s: Scanner): string {
   const start = s.pos;
-  s.pos++; // opening quote
+  let from = start + 1; // after the opening quote
   let value = "";
   for (;;) {
-    if (s.atEnd()) s.fail('Unterminated text: a closing " is missing', start);
-    const ch = s.peek();
-    s.pos++;
-    if (ch !== '"') {
-      value += ch;
-      continue;
-    }
+    const quote = s.text.indexOf('"', from);
+    if (quote < 0) s.fail('Unterminated text: a closing " is missing', start);
+    value += s.text.slice(from, quote);
     // Excel writes a quote inside text as two quotes.
-    if (s.peek() === '"') {
-      value += '"';
-      s.pos++;
-      continue;
+    if (s.text.charAt(quote + 1) !== '"') {
+      s.pos = quote + 1;
+      return value;
     }
-    return value;
+    value += '"';
+    from = quote + 2;
   }
 }
 
 function parseNumber(s: Scanner): number {
-  const match = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?/.exec(s.text.slice(s.pos));
-  if (!match) s.fail("A number was expected");
-  s.pos += match[0].length;
-  return Number(match[0]);
+  const text = s.number();
+  if (text === undefined) s.fail("A number was expected");
+  return Number(text);
 }
 
 function refuseWord(s: Scanner, word: string, at: number): never {
@@ -133,9 +148,13 @@ function afterArg(s: Scanner): "," | ")" {
   return s.fail(`Unexpected character ${JSON.stringify(ch)}: a , or ) was expected`);
 }
 
+const REQUIRED_COUNTS = new Map(
+  FUNCTION_NAMES.map((name) => [name, FUNCTION_SPECS[name].parameters.filter((p) => !p.optional).length]),
+);
+
 function checkArity(name: FunctionName, args: readonly FormulaArg[], at: number, s: Scanner): void {
   const spec = FUNCTION_SPECS[name];
-  const requiredCount = spec.parameters.filter((p) => !p.optional).length;
+  const requiredCount = REQUIRED_COUNTS.get(name) ?? 0;
   if (args.length > spec.parameters.length) {
     s.fail(
       `FDQ.${name} takes at most ${spec.parameters.length} arguments, ${args.length} given: ${describeSignature(spec)}`,
@@ -150,19 +169,20 @@ function checkArity(name: FunctionName, args: readonly FormulaArg[], at: number,
   }
 }
 
+const KNOWN_FUNCTIONS = `the FDQ functions are ${FUNCTION_NAMES.map((n) => `FDQ.${n}`).join(", ")}`;
+
 function parseFunctionName(s: Scanner): { name: FunctionName; at: number } {
   const at = s.pos;
   const word = s.word();
   if (word === "") s.fail("An FDQ function was expected, e.g. FDQ.DATAPOINT(...)");
   const upper = word.toUpperCase();
-  const known = `the FDQ functions are ${FUNCTION_NAMES.map((n) => `FDQ.${n}`).join(", ")}`;
   if (!upper.startsWith("FDQ.")) {
     s.skipSpace();
-    if (s.peek() === "(") s.fail(`Only FDQ functions are supported, not ${word}; ${known}`, at);
-    s.fail(`An FDQ function was expected, not ${word}; ${known}`, at);
+    if (s.peek() === "(") s.fail(`Only FDQ functions are supported, not ${word}; ${KNOWN_FUNCTIONS}`, at);
+    s.fail(`An FDQ function was expected, not ${word}; ${KNOWN_FUNCTIONS}`, at);
   }
   const bare = upper.slice(4);
-  if (!isFunctionName(bare)) s.fail(`Unknown function ${word}; ${known}`, at);
+  if (!isFunctionName(bare)) s.fail(`Unknown function ${word}; ${KNOWN_FUNCTIONS}`, at);
   return { name: bare, at };
 }
 

@@ -4,6 +4,7 @@ import type { HttpBindings } from "@hono/node-server";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { GATEWAY_MESSAGES } from "../catalog";
+import { allowedOrigin } from "./cors-origin";
 import { DEMO_API_KEY } from "./demo";
 import { ApiError } from "./errors";
 import { loadMiddleware, type LoadOptions } from "./faults";
@@ -19,10 +20,6 @@ export interface AppOptions extends LoadOptions {
   readonly apiKeys?: readonly string[];
 }
 
-/** The task pane's dev origin; other localhost origins are echoed too. */
-export const TASK_PANE_ORIGIN = "https://localhost:3000";
-const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/;
-
 export function createApp(opts: AppOptions): {
   app: Hono<{ Bindings: HttpBindings }>;
   stats(): { requests: number };
@@ -36,7 +33,7 @@ export function createApp(opts: AppOptions): {
   });
   app.use(
     cors({
-      origin: (origin) => (LOCAL_ORIGIN.test(origin) ? origin : TASK_PANE_ORIGIN),
+      origin: allowedOrigin,
       allowMethods: ["GET", "OPTIONS"],
       allowHeaders: ["x-api-key", "content-type", "accept"],
       exposeHeaders: ["Retry-After"],

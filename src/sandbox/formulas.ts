@@ -54,19 +54,6 @@ const REMAINDER_PAIR = "SUM_EXPENSES_NON_OPERATING_LEGAL_REG_INSURANCE";
 
 function explicitFormulas(): Map<string, Formula> {
   const f = new Map<string, Formula>();
-  // The sum-count walk reaches NOPAT from net income, hidden and non-operating expenses alone, so the
-  // remaining NOPAT adjustments net to zero: the after-tax charge offsets them.
-  f.set(
-    "CHARGE_AFTER_TAX",
-    (c) =>
-      -(
-        c.v("RESERVES_YOY_DELTA") +
-        c.v("GOODWILL_AMORTIZATION_ADJUSTED") -
-        c.v("ESO_EXPENSE") +
-        c.v("LEASES_OPERATING_OBLIGATION_INTEREST_IMPLIED") +
-        c.v("NON_OPERATING_TAXES")
-      ),
-  );
   // Each hidden line nets its increases and decreases (sum-count walk).
   const sumCount = findDataset("reconciliation/net-income-to-nopat-detailed-sum-count");
   for (const p of sumCount?.datapoints ?? []) {
@@ -80,6 +67,7 @@ function explicitFormulas(): Map<string, Formula> {
     return c.v(`${REMAINDER_PAIR}_DECREASE`) + c.v("EXPENSES_NON_OPERATING") - listed;
   });
   f.set("PROFIT_GROSS", (c) => c.v("REVENUE") - c.v("SALES_COST"));
+  f.set("INCOME_PRE_TAX", (c) => c.v("INCOME_NET") + c.v("INCOME_TAX"));
   f.set("WADSO", (c) => c.v("WABSO") * 1.03);
   f.set("WADSO_SPLIT_ADJUSTED", (c) => c.v("WABSO_SPLIT_ADJUSTED") * 1.03);
   // Invested capital variants (metrics/roic).

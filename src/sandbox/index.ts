@@ -3,6 +3,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { createApp } from "./app";
+import { answerClientErrors, MAX_HEADER_BYTES } from "./client-errors";
 import { DEMO_API_KEY } from "./demo";
 import type { FaultOptions } from "./faults";
 import { universeFor } from "./universe";
@@ -55,7 +56,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     ...(opts.faults ? { faults: opts.faults } : {}),
   });
   // createAdaptorServer builds a node:http server unless told otherwise.
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    hostname: host,
+    serverOptions: { maxHeaderSize: MAX_HEADER_BYTES },
+  }) as Server;
+  answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port ?? 0, host, () => resolve());

@@ -43,8 +43,7 @@ export function evaluateCall<E>(
   toError: (err: unknown) => E,
 ): Promise<FunctionResult<E>> {
   const args: Args = {};
-  FUNCTION_SPECS[call.name].parameters.forEach((p, i) => {
-    args[p.name] = call.args[i] ?? null;
-  });
+  const parameters = FUNCTION_SPECS[call.name].parameters;
+  for (let i = 0; i < parameters.length; i++) args[parameters[i]!.name] = call.args[i] ?? null;
   return RUN[call.name](client, args, toError);
 }

@@ -1,7 +1,9 @@
-// The 16 data endpoints: /v1/<group>/<dataset>/:ticker in single-datapoint and all-datapoints modes.
+// The 16 data endpoints: /v1/<group>/<dataset>/:ticker in single-datapoint and all-datapoints modes, over
+// the catalog's names and, for the cut-off catalogs, the names past the cut (beyond-cutoff.ts).
 import { Hono } from "hono";
-import { DATASETS, findDatapoint, type Dataset } from "../../catalog";
+import { DATASETS, type Dataset } from "../../catalog";
 import { hasData } from "../availability";
+import { findServedDatapoint, servedDatapoints } from "../beyond-cutoff";
 import { badRequest, specError } from "../errors";
 import { parsePeriod } from "../params";
 import { dayNumber, PERIOD_TYPES, type Period } from "../periods";
@@ -33,13 +35,13 @@ export function dataRoutes(ctx: SandboxContext): Hono {
       const requested = c.req.query("datapoint");
       if (requested === undefined && !dataset.allDatapointsMode)
         throw badRequest("Missing required query parameter: datapoint.");
-      const entry = requested === undefined ? undefined : findDatapoint(dataset, requested);
+      const entry = requested === undefined ? undefined : findServedDatapoint(dataset, requested);
       if (requested !== undefined && !entry) throw specError("DataPointNotFound");
       const now = ctx.now();
       const security = ctx.universe.resolve(c.req.param("ticker"));
       if (!security || !hasData(security, period, now)) throw specError("DataNotFound");
       const ev = new Evaluator(ctx.seed, security.ticker, dayNumber(now));
-      const entries = entry ? [entry] : dataset.datapoints;
+      const entries = entry ? [entry] : servedDatapoints(dataset);
       const records = entries.map((e) =>
         record(dataset, security.ticker, period, e.name, ev.value(e.name, period)),
       );

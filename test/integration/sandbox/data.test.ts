@@ -1,9 +1,51 @@
-// The 16 data endpoints: record shape, modes, periods, and every error and "not shown" choice.
-import { DATASETS, SPEC_ERRORS, findDataset } from "../../../src/catalog";
-import { start, type Client, type DataRecord } from "./helpers";
+// The 16 data endpoints: record shape, modes, periods, names past the spec's cut-offs, and every error and
+// "not shown" choice.
+import { DATASETS, SPEC_ERRORS, findDatapoint, findDataset } from "../../../src/catalog";
+import { close, start, valuesOf, type Client, type DataRecord } from "./helpers";
 
 const DATA_NOT_FOUND: [number, string] = [400, SPEC_ERRORS.DataNotFound.message];
 const DP_NOT_FOUND: [number, string] = [404, SPEC_ERRORS.DataPointNotFound.message];
+
+/**
+ * Names the sandbox serves past the spec's cut (all-datapoints order). Core earnings to net income stops
+ * "from total revenue onward": the tail of its twin net-income-to-core-earnings. The sum-count walk stops
+ * after the reported legal pair: the NOPAT adjustments of the detailed walk that follow EXPENSES_NON_OPERATING.
+ */
+const PAST_THE_CUT: Readonly<Record<string, readonly string[]>> = {
+  "reconciliation/core-earnings-to-net-income": [
+    "REVENUE",
+    "CORE_EARNINGS_DISTORTION_TOTAL_PER_REVENUE",
+    "CORE_EARNINGS_DISTORTION_TOTAL_PER_INCOME_NET",
+    "CASH_TAX_RATE",
+  ],
+  "reconciliation/net-income-to-nopat-detailed-sum-count": [
+    "RESERVES_YOY_DELTA",
+    "GOODWILL_AMORTIZATION_ADJUSTED",
+    "ESO_EXPENSE",
+    "LEASES_OPERATING_OBLIGATION_INTEREST_IMPLIED",
+    "CLASSIFICATION_DISCLOSURE_ADJUSTMENT",
+    "NON_OPERATING_TAXES",
+    "CHARGE_AFTER_TAX",
+    "EXPENSES_INTEREST_MINORITY",
+    "CHARGE_AFTER_TAX_DISCONTINUED_OPERATIONS",
+    "DIVIDENDS_PREFERRED",
+    "DIVIDENDS_PREFERRED_REDEEMABLE_MANDATORILY",
+    "CHARGES_AFTER_TAX_OTHER",
+  ],
+};
+/** "Entries after INCOME_OPERATING_OTHER": the sandbox continues the reported list alphabetically. */
+const REPORTED_PAST_THE_CUT = [
+  "INCOME_PRE_TAX",
+  "INCOME_TAX",
+  "INTEREST_MINORITY",
+  "INVENTORY",
+  "LIABILITIES_CURRENT",
+  "LIABILITIES_NON_CURRENT",
+  "OCI",
+  "REVENUE",
+  "SALES_COST",
+  "STOCK_PREFERRED",
+];
 
 let client: Client;
 beforeAll(async () => {
@@ -31,10 +73,13 @@ describe("GET /v1/<group>/<dataset>/:ticker", () => {
     },
   );
 
-  it("all-datapoints mode returns one record per catalog datapoint, in catalog order", async () => {
+  it("all-datapoints mode returns one record per catalog datapoint, in catalog order, then the names past a cut", async () => {
     for (const dataset of DATASETS.filter((d) => d.allDatapointsMode)) {
       const records = await client.results<DataRecord[]>(`/${dataset.path}/MSFT?year=2022`);
-      expect(records.map((r) => r.datapoint)).toEqual(dataset.datapoints.map((p) => p.name));
+      expect([dataset.path, records.map((r) => r.datapoint)]).toEqual([
+        dataset.path,
+        [...dataset.datapoints.map((p) => p.name), ...(PAST_THE_CUT[dataset.path] ?? [])],
+      ]);
     }
   });
 
@@ -112,6 +157,86 @@ describe("GET /v1/<group>/<dataset>/:ticker", () => {
     expect(plain).toEqual(encoded);
     expect(plain!.ticker).toBe("ENRN:1");
     expect(await client.error("/metrics/roic/ENRN:1?year=2012&datapoint=NOPAT")).toEqual(DATA_NOT_FOUND);
+  });
+});
+
+describe("names past the spec's cut-offs", () => {
+  /** The value of one datapoint in single-datapoint mode (record object for fundamentals, array of one otherwise). */
+  async function single(path: string, name: string, query = "year=2022"): Promise<number> {
+    const results = await client.results<DataRecord | DataRecord[]>(
+      `/${path}/MSFT?datapoint=${name}&${query}`,
+    );
+    const record = Array.isArray(results) ? results[0]! : results;
+    expect([path, Array.isArray(results), record.datapoint]).toEqual([
+      path,
+      !path.startsWith("fundamentals/"),
+      name,
+    ]);
+    return Number(record.datavalue);
+  }
+
+  it("the names past the cut are not in the catalog, which mirrors the spec", () => {
+    const lists = { ...PAST_THE_CUT, "fundamentals/reported": REPORTED_PAST_THE_CUT };
+    for (const [path, names] of Object.entries(lists))
+      expect([path, names.filter((n) => findDatapoint(findDataset(path)!, n))]).toEqual([path, []]);
+  });
+
+  it("answer in single-datapoint mode with the value they have in all-datapoints mode", async () => {
+    for (const [path, names] of Object.entries(PAST_THE_CUT)) {
+      const all = valuesOf(await client.results<DataRecord[]>(`/${path}/MSFT?year=2022`));
+      for (const name of names)
+        expect([path, name, await single(path, name)]).toEqual([path, name, all.get(name)]);
+    }
+  });
+
+  it("fundamentals/reported answers names after INCOME_OPERATING_OTHER, with the values other datasets give them", async () => {
+    const screens = valuesOf(await client.results<DataRecord[]>("/screens/traditional/MSFT?year=2022"));
+    const values = new Map<string, number>();
+    for (const name of REPORTED_PAST_THE_CUT) values.set(name, await single("fundamentals/reported", name));
+    const shared = REPORTED_PAST_THE_CUT.filter((name) => screens.has(name));
+    expect(shared).toHaveLength(7);
+    for (const name of shared) expect([name, values.get(name)]).toEqual([name, screens.get(name)]);
+    const [pretax, net, tax] = await Promise.all(
+      ["INCOME_PRE_TAX", "INCOME_NET", "INCOME_TAX"].map((n) => single("fundamentals/reported", n)),
+    );
+    expect(close(pretax!, net! + tax!)).toBe(true);
+  });
+
+  it("fundamentals/adjusted answers every reported datapoint it does not list, including those past the cut", async () => {
+    const adjusted = findDataset("fundamentals/adjusted")!;
+    const reported = findDataset("fundamentals/reported")!.datapoints.map((p) => p.name);
+    const unlisted = [...reported, ...REPORTED_PAST_THE_CUT].filter((n) => !findDatapoint(adjusted, n));
+    expect(unlisted.length).toBeGreaterThan(40);
+    for (const name of unlisted)
+      expect([name, await single("fundamentals/adjusted", name)]).toEqual([
+        name,
+        await single("fundamentals/reported", name),
+      ]);
+  });
+
+  it("keep the period rules: flows add up over quarters, balances read the last quarter", async () => {
+    const quarters = (name: string): Promise<number[]> =>
+      Promise.all([1, 2, 3, 4].map((q) => single("fundamentals/adjusted", name, `year=2021&quarter=${q}`)));
+    const tax = await quarters("INCOME_TAX");
+    expect(
+      close(
+        await single("fundamentals/adjusted", "INCOME_TAX", "year=2021"),
+        tax.reduce((a, b) => a + b),
+      ),
+    ).toBe(true);
+    const inventory = await quarters("INVENTORY");
+    expect(await single("fundamentals/reported", "INVENTORY", "year=2021")).toBe(inventory[3]);
+    expect(await single("fundamentals/reported", "INVENTORY", "year=2021&ttm=2")).toBe(inventory[1]);
+  });
+
+  it("stay within their datasets: elsewhere they are DataPointNotFound (404)", async () => {
+    for (const path of [
+      "/metrics/roic/MSFT?year=2022&datapoint=INVENTORY",
+      "/reconciliation/net-income-to-core-earnings/MSFT?year=2022&datapoint=CORE_EARNINGS_DISTORTION_TOTAL_PER_REVENUE",
+      "/fundamentals/reported/MSFT?year=2022&datapoint=INVENTORY_X",
+      "/fundamentals/reported/MSFT?year=2022&datapoint=EQUITY_EQUIVALENTS",
+    ])
+      expect([path, await client.error(path)]).toEqual([path, DP_NOT_FOUND]);
   });
 });
 

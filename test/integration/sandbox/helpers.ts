@@ -1,4 +1,6 @@
-// Shared by the sandbox's integration tests: a started sandbox and small HTTP helpers (global fetch).
+// Shared by the sandbox's integration tests: a started sandbox and small HTTP helpers (global fetch, and a
+// raw socket for requests fetch refuses to send).
+import net from "node:net";
 import { startSandbox, type RunningSandbox, type SandboxOptions } from "../../../src/sandbox";
 
 /** The tests' clock: fiscal 2025 has Q1 and Q2; the last annual year is 2024. */
@@ -43,6 +45,36 @@ export class Client {
     const reply = await this.get(path, init);
     return [reply.status, (reply.json as { message: string }).message];
   }
+}
+
+/**
+ * Sends `text` as it is over a new connection and reads the answer until the server closes it; the body
+ * is parsed as JSON (so a non-JSON body fails the test).
+ */
+export function rawRequest(port: number, text: string): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = net.connect(port, "127.0.0.1", () => socket.write(text));
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      try {
+        const answer = Buffer.concat(chunks).toString("utf8");
+        const split = answer.indexOf("\r\n\r\n");
+        const [statusLine = "", ...lines] = answer.slice(0, split).split("\r\n");
+        const headers = new Headers(
+          lines.map((l): [string, string] => [
+            l.slice(0, l.indexOf(":")),
+            l.slice(l.indexOf(":") + 1).trim(),
+          ]),
+        );
+        const json: unknown = JSON.parse(answer.slice(split + 4));
+        resolve({ status: Number(statusLine.split(" ")[1]), headers, json });
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    });
+  });
 }
 
 export async function start(opts: SandboxOptions = {}): Promise<Client> {

@@ -1,9 +1,10 @@
 // The HTTP surface: API key, CORS, envelope forms, unknown paths and methods, path encoding,
-// fault injection, the concurrency cap, a burst, and random requests that never get a 500.
+// requests Node's parser rejects, fault injection, the concurrency cap, a burst, and random requests that
+// never get a 500 or a body that is not JSON.
 import { GATEWAY_MESSAGES, SPEC_ERRORS } from "../../../src/catalog";
 import { DEMO_API_KEY } from "../../../src/sandbox/demo";
 import { Rng } from "../../../src/sandbox/prng";
-import { Client, pool, start } from "./helpers";
+import { Client, pool, rawRequest, start, type Reply } from "./helpers";
 
 const ORIGIN = "https://localhost:3000";
 
@@ -149,6 +150,51 @@ describe("paths and methods", () => {
   });
 });
 
+describe("requests the HTTP parser rejects answer JSON too", () => {
+  const TOO_LARGE = { message: "Request Header Fields Too Large" };
+  const BAD_REQUEST = { message: "Bad Request" };
+  /** The three things every such answer carries besides its status. */
+  const shape = (r: Reply) => [r.status, r.json, r.headers.get("content-type")];
+
+  it("a URL over the 16 KiB limit of request line and headers is 431 with a message and CORS", async () => {
+    const reply = await client.get(`/datapoint/${"A".repeat(20 * 1024)}`, { headers: { Origin: ORIGIN } });
+    expect(shape(reply)).toEqual([431, TOO_LARGE, "application/json"]);
+    expect(reply.headers.get("access-control-allow-origin")).toBe(ORIGIN);
+    // Just under the limit the request reaches the app and gets its ordinary answer.
+    expect(await client.error(`/datapoint/${"A".repeat(15 * 1024)}`)).toEqual([
+      404,
+      SPEC_ERRORS.DataPointNotFound.message,
+    ]);
+  });
+
+  it("headers over the limit are 431 as well", async () => {
+    const reply = await rawRequest(
+      client.sandbox.port,
+      `GET /v1/datapoint/ROIC HTTP/1.1\r\nHost: x\r\nx-api-key: ${DEMO_API_KEY}\r\nX-Big: ${"b".repeat(17_000)}\r\n\r\n`,
+    );
+    expect(shape(reply)).toEqual([431, TOO_LARGE, "application/json"]);
+  });
+
+  it("a malformed request line or header is 400 Bad Request, echoing a local Origin", async () => {
+    for (const head of [
+      "GARBAGE",
+      "GET",
+      "GET /v1/datapoint/ROIC HTTP/9.9",
+      "GET /v1/data point/ROIC HTTP/1.1",
+      "GET /v1/datapoint/ROIC HTTP/1.1\r\nHost x",
+    ]) {
+      const reply = await rawRequest(client.sandbox.port, `${head}\r\nOrigin: http://127.0.0.1:5173\r\n\r\n`);
+      expect([head, ...shape(reply)]).toEqual([head, 400, BAD_REQUEST, "application/json"]);
+      expect(reply.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:5173");
+    }
+  });
+
+  it("a foreign Origin is never echoed: the answer names the task pane's origin", async () => {
+    const reply = await rawRequest(client.sandbox.port, "GARBAGE\r\nOrigin: https://evil.example\r\n\r\n");
+    expect([reply.status, reply.headers.get("access-control-allow-origin")]).toEqual([400, ORIGIN]);
+  });
+});
+
 describe("fault injection", () => {
   const withFaults = async (faults: object, run: (c: Client) => Promise<void>): Promise<void> => {
     const c = await start({ faults });
@@ -256,7 +302,7 @@ describe("load and robustness", () => {
     expect(client.sandbox.stats().requests - before).toBe(2000);
   });
 
-  it("random paths and query strings always get well-formed JSON and never a 500", async () => {
+  it("random paths, a 20 KB path and malformed request lines always get JSON and never a 500", async () => {
     const rng = new Rng(7, "fuzz");
     const parts = [
       "v1",
@@ -297,16 +343,30 @@ describe("load and robustness", () => {
       "year=2024&year=2023",
     ];
     const statuses = new Set<number>();
+    /** Every answer but a 200 is an object with a string `message` (replies that are not JSON fail to parse). */
+    const check = (label: string, reply: Reply): void => {
+      statuses.add(reply.status);
+      const message = (reply.json as { message?: unknown } | undefined)?.message;
+      if (reply.status !== 200)
+        expect([label, reply.status, typeof message]).toEqual([label, reply.status, "string"]);
+    };
     await pool(Array.from({ length: 400 }), 20, async () => {
       const path = Array.from({ length: rng.int(1, 5) }, () => rng.pick(parts)).join("/");
       const query = Array.from({ length: rng.int(0, 3) }, () => rng.pick(params)).join("&");
       const method = rng.pick(["GET", "GET", "GET", "POST", "DELETE"]);
       const caller = rng.next() < 0.1 ? as("wrong") : client;
       const reply = await caller.get(`/${path}?${query}`, { method });
-      statuses.add(reply.status);
+      check(`${method} /${path}?${query}`, reply);
       expect([method, path, query, typeof reply.json]).toEqual([method, path, query, "object"]);
       expect([200, 400, 403, 404, 405]).toContain(reply.status);
     });
-    expect([...statuses].sort()).toEqual([200, 400, 403, 404, 405]);
+    const long = rng
+      .pick(parts)
+      .repeat(20 * 1024)
+      .slice(0, 20 * 1024);
+    check("20 KB path", await client.get(`/metrics/roic/${long}?year=2024`));
+    for (const line of ["GARBAGE", "GET /v1/metrics/roic/AAPL?year=2024 HTTP/1.1 extra", "\u00ff\u00fe"])
+      check(line, await rawRequest(client.sandbox.port, `${line}\r\nHost: x\r\n\r\n`));
+    expect([...statuses].sort()).toEqual([200, 400, 403, 404, 405, 431]);
   });
 });

@@ -224,6 +224,59 @@ describe("persistent cache", () => {
     await second.close();
   });
 
+  it("restores a whole-dataset answer after a restart: every record and the dataset call", async () => {
+    const { fake, create } = setup();
+    const first = create();
+    const whole = await first.dataset({ ticker: "AAPL", dataset: "roic", year: 2023 });
+    await first.close();
+    const second = create();
+    const again = await second.dataset({ ticker: "AAPL", dataset: "roic", year: 2023 });
+    const each = await Promise.all(roicNames.map((name) => second.datapoint(roic(name))));
+    expect(again).toEqual({ ...whole, source: "cache" });
+    expect(each.map((r) => r.record)).toEqual(whole.records);
+    expect(each.map((r) => r.value)).toEqual(whole.values);
+    expect(second.stats()).toMatchObject({ cacheHits: 1 + roicNames.length, cacheEntries: roicNames.length });
+    expect(fake.count).toBe(1);
+    await second.close();
+  });
+
+  it("answers a name missing from a cached whole-dataset answer with DataPointNotFound, also after a restart", async () => {
+    const { fake, create } = setup();
+    const ask = (c: ReturnType<typeof create>) =>
+      failure(
+        c.datapoint({
+          ticker: "AAPL",
+          dataset: "reconciliation/core-earnings-to-net-income",
+          name: "NOT_LISTED",
+          year: 2023,
+        }),
+      );
+    const first = create();
+    const network = await ask(first);
+    const cached = await ask(first);
+    await first.close();
+    const restarted = await ask(create());
+    for (const e of [network, cached, restarted]) {
+      expect(e).toBeInstanceOf(DataPointNotFoundError);
+      expect(e?.message).toBe("The requested datapoint was not found.");
+    }
+    expect(first.stats().cacheHits).toBe(1);
+    expect(fake.count).toBe(1);
+  });
+
+  it("counts every datapoint of a whole-dataset answer against maxCacheEntries", async () => {
+    const { fake, create } = setup({ maxCacheEntries: roicNames.length });
+    const client = create();
+    await client.datapoint(roic("ROIC", "AAPL"));
+    expect(client.stats().cacheEntries).toBe(roicNames.length);
+    await client.datapoint(roic("ROIC", "MSFT")); // evicts AAPL's whole answer
+    expect(client.stats().cacheEntries).toBe(roicNames.length);
+    expect((await client.datapoint(roic("NOPAT", "MSFT"))).source).toBe("cache");
+    expect((await client.datapoint(roic("NOPAT", "AAPL"))).source).toBe("network");
+    expect(fake.count).toBe(3);
+    await client.close();
+  });
+
   it("batches writes instead of writing once per cell, and persists only the current day without the key", async () => {
     const { storage, create, events } = setup({ persistDelayMs: 60_000 });
     const writes: string[] = [];
@@ -239,11 +292,12 @@ describe("persistent cache", () => {
     await client.flush();
     expect(writes).toEqual(["fdq.cache.1.0", "fdq.cache"]);
     const meta = JSON.parse((await storage.get("fdq.cache"))!);
-    expect(meta).toMatchObject({ v: 1, day: "2024-03-15", gen: 1, chunks: 1 });
+    expect(meta).toMatchObject({ v: 2, day: "2024-03-15", gen: 1, chunks: 1 });
+    // One entry per whole-dataset answer: AAPL's, MSFT's and NFLX's.
     expect(events.filter((e) => e.type === "cache-persisted")).toEqual([
       {
         type: "cache-persisted",
-        entries: 3 * (roicNames.length + 1),
+        entries: 3,
         chars: (await storage.get("fdq.cache.1.0"))!.length,
       },
     ]);
@@ -258,7 +312,7 @@ describe("persistent cache", () => {
     for (let waited = 0; !storage.items.has("fdq.cache") && waited < 2_000; waited += 5) {
       await new Promise((r) => setTimeout(r, 5));
     }
-    expect(JSON.parse((await storage.get("fdq.cache"))!)).toMatchObject({ v: 1, gen: 1, chunks: 1 });
+    expect(JSON.parse((await storage.get("fdq.cache"))!)).toMatchObject({ v: 2, gen: 1, chunks: 1 });
     await client.close();
   });
 
@@ -274,7 +328,7 @@ describe("persistent cache", () => {
   });
 
   it("keeps the persisted cache under maxPersistChars, dropping the least recently used first", async () => {
-    const { fake, create } = setup({ maxPersistChars: 600 });
+    const { fake, create } = setup({ maxPersistChars: 1_000 });
     const first = create();
     const ask = (c: typeof first, name: string) =>
       c.datapoint({ ticker: "AAPL", dataset: "adjusted", name, year: 2023 }).then((r) => r.source);
@@ -327,6 +381,11 @@ describe("persistent cache", () => {
       JSON.stringify({ v: 0, entries: [] }),
       /^The saved FDQ cache has an unknown format and was discarded\.$/,
     ],
+    // Version 1 kept one entry per datapoint; version 2 keeps one per answer.
+    [
+      JSON.stringify({ v: 1, scope: "x", day: "2024-03-15", gen: 1, chunks: 1 }),
+      /^The saved FDQ cache has an unknown format and was discarded\.$/,
+    ],
   ])("discards a corrupt or old-format store %s with a warning, never failing", async (meta, warning) => {
     const { storage, fake, create, warnings } = setup();
     await storage.set("fdq.cache", meta);
@@ -334,7 +393,7 @@ describe("persistent cache", () => {
     expect((await client.datapoint(roic("ROIC"))).source).toBe("network");
     expect(warnings()).toEqual([expect.stringMatching(warning)]);
     await client.flush();
-    expect(JSON.parse((await storage.get("fdq.cache"))!)).toMatchObject({ v: 1 });
+    expect(JSON.parse((await storage.get("fdq.cache"))!)).toMatchObject({ v: 2 });
     expect(fake.count).toBe(1);
     await client.close();
   });

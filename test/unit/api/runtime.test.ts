@@ -46,7 +46,7 @@ describe("shared client", () => {
     items.set("fdq.settings", JSON.stringify({ baseUrl: BASE_URL, apiKey: API_KEY }));
     await getSharedClient().datapoint(request);
     await getSharedClient().flush();
-    expect(JSON.parse(items.get("fdq.cache")!)).toMatchObject({ v: 1, chunks: 1 });
+    expect(JSON.parse(items.get("fdq.cache")!)).toMatchObject({ v: 2, chunks: 1 });
   });
 
   it("is replaced by configureSharedClient, and listeners follow every shared client", async () => {

@@ -1,4 +1,4 @@
-// The CLI file store (atomic JSON file), the settings store and the base URL rule.
+// The CLI file store (atomic JSON file, batched rewrites), the settings store and the base URL rule.
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -34,6 +34,20 @@ describe("file storage", () => {
     expect(JSON.parse(await fs.readFile(file, "utf8"))).toEqual({ b: "two" });
     expect(await fs.readdir(path.dirname(file))).toEqual(["cache.json"]);
     expect(await new FileStorage(file).get("b")).toBe("two");
+  });
+
+  it("rewrites the file once for changes made together, not once per change", async () => {
+    const file = path.join(dir, "cache.json");
+    const store = new FileStorage(file);
+    await store.set("old", "x");
+    const renames = jest.spyOn(fs, "rename");
+    try {
+      await Promise.all([store.set("a", "1"), store.set("b", "2"), store.remove("old")]);
+      expect(renames).toHaveBeenCalledTimes(1);
+    } finally {
+      renames.mockRestore();
+    }
+    expect(JSON.parse(await fs.readFile(file, "utf8"))).toEqual({ a: "1", b: "2" });
   });
 
   it("reports an unreadable file once, then treats it as empty and replaces it on the next write", async () => {

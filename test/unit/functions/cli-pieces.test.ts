@@ -92,6 +92,8 @@ describe("fdq options", () => {
         "--no-cache",
         "--stats",
         "--json",
+        "--concurrency",
+        "12",
         "-f",
         "m.txt",
       ],
@@ -104,11 +106,22 @@ describe("fdq options", () => {
       noCache: true,
       sandbox: false,
       stats: true,
+      concurrency: 12,
       json: true,
       file: "m.txt",
       formulas: [],
     });
-    expect(parseEvalArgs(["x"], {})).toMatchObject({ baseUrl: undefined, apiKey: undefined });
+    expect(parseEvalArgs(["x"], {})).toMatchObject({
+      baseUrl: undefined,
+      apiKey: undefined,
+      concurrency: undefined,
+    });
+  });
+
+  it.each(["0", "65", "2.5", "six", ""])("refuses --concurrency %p: a whole number from 1 to 64", (n) => {
+    expect(() => parseEvalArgs(["--concurrency", n, "x"], {})).toThrow(
+      new UsageError(`--concurrency must be a whole number from 1 to 64, not "${n}".`),
+    );
   });
 
   it("defaults the cache to $XDG_CACHE_HOME/fdq", () => {

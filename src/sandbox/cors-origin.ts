@@ -1,0 +1,10 @@
+// The one rule for Access-Control-Allow-Origin, shared by the app's CORS middleware and by the answers
+// written before the app sees a request (client-errors.ts).
+
+/** The task pane's dev origin; other localhost origins are echoed too. */
+export const TASK_PANE_ORIGIN = "https://localhost:3000";
+const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/;
+
+/** The request's origin when it is local, else the task pane's. */
+export const allowedOrigin = (origin: string | undefined): string =>
+  origin !== undefined && LOCAL_ORIGIN.test(origin) ? origin : TASK_PANE_ORIGIN;

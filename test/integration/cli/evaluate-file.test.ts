@@ -1,0 +1,89 @@
+// evaluateFile (what `fdq eval -f FILE` runs before printing, and what the benchmark measures) in-process
+// against an in-process sandbox: the day's cache file, --concurrency, and parse errors before any request.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { evaluateFile } from "../../../src/cli/eval-command";
+import type { ConnectionOptions } from "../../../src/cli/options";
+import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
+import { universeFor } from "../../../src/sandbox/universe";
+import { serviceNumber } from "../functions/sandbox-oracle";
+
+const YEAR = 2022;
+/** Eight stocks the sandbox (seed 1, its default) covers in YEAR. */
+const TICKERS = universeFor(1)
+  .list("stock")
+  .filter((s) => s.firstYear <= YEAR)
+  .slice(0, 8)
+  .map((s) => s.ticker);
+const NAMES = ["ROIC", "NOPAT", "CAPITAL_INVESTED"];
+
+let sandbox: RunningSandbox;
+let dir: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, latencyMs: 20 });
+});
+afterAll(() => sandbox.close());
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "fdq-evaluate-file-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function options(extra: Partial<ConnectionOptions> = {}): ConnectionOptions {
+  return {
+    baseUrl: sandbox.baseUrl,
+    apiKey: sandbox.demoKey,
+    cacheDir: path.join(dir, "cache"),
+    noCache: false,
+    sandbox: false,
+    stats: false,
+    concurrency: undefined,
+    ...extra,
+  };
+}
+
+function modelFile(lines: string[]): string {
+  const file = path.join(dir, "model.txt");
+  writeFileSync(file, `# a model\n${lines.join("\n")}\n`);
+  return file;
+}
+
+const model = () =>
+  TICKERS.flatMap((t) => NAMES.map((n) => `=FDQ.DATAPOINT("${t}","metrics/roic","${n}",${YEAR})`));
+
+describe("evaluateFile", () => {
+  it("evaluates every formula in order, one request per dataset answer, and none again from the day's cache file", async () => {
+    const expected = await Promise.all(
+      TICKERS.flatMap((t) =>
+        NAMES.map((n) => serviceNumber(sandbox, `metrics/roic/${t}?datapoint=${n}&year=${YEAR}`)),
+      ),
+    );
+    const file = modelFile(model());
+    const before = sandbox.stats().requests;
+    const first = await evaluateFile(file, options());
+    expect(sandbox.stats().requests - before).toBe(TICKERS.length);
+    expect(first.outcomes).toEqual(expected.map((value) => ({ ok: true, value })));
+    const second = await evaluateFile(file, options());
+    expect(second.outcomes).toEqual(first.outcomes);
+    expect(second.stats).toMatchObject({ requestsSent: 0, cacheHits: TICKERS.length * NAMES.length });
+    expect(sandbox.stats().requests - before).toBe(TICKERS.length);
+  });
+
+  it.each([
+    [2, 2],
+    [undefined, 6],
+  ])("keeps at most --concurrency %p requests open (%p)", async (concurrency, most) => {
+    const { stats } = await evaluateFile(modelFile(model()), options({ concurrency, noCache: true }));
+    expect(stats).toMatchObject({ requestsSent: TICKERS.length, maxInFlight: most });
+  });
+
+  it("refuses a file with a formula it cannot parse before sending anything", async () => {
+    const file = modelFile(['=FDQ.DATAPOINT("AAPL","roic","ROIC",2022)', "=FDQ.DATAPOINT(A1)"]);
+    const before = sandbox.stats().requests;
+    await expect(evaluateFile(file, options())).rejects.toThrow(
+      `${file}:3: Cell references are not supported: A1; use a literal value (at character 16)`,
+    );
+    expect(sandbox.stats().requests).toBe(before);
+  });
+});
