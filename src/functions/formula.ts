@@ -2,6 +2,8 @@
 // Only what a model of literal FDQ calls needs is supported: one FDQ function with string, number
 // and TRUE/FALSE literals and omitted optional arguments. Everything else is refused with a message
 // that names what is not supported, so the CLI and the task pane can say why a cell is not theirs.
+// The task pane, which can read the workbook, opts in to single-cell references and finds the FDQ
+// calls inside larger formulas (findFdqCalls).
 import {
   FUNCTION_NAMES,
   FUNCTION_SPECS,
@@ -16,6 +18,26 @@ export type FormulaArg = string | number | boolean | null;
 export interface FdqCall {
   readonly name: FunctionName;
   readonly args: readonly FormulaArg[];
+}
+
+/** A single-cell reference argument as written: "$A2", "Sheet2!A1", "'My Sheet'!$B$1". */
+export interface CellRef {
+  readonly ref: string;
+}
+
+export type FormulaArgOrRef = FormulaArg | CellRef;
+
+/** A call parsed with `references: true`: arguments may be cell references, which the caller resolves. */
+export interface FdqCallWithRefs {
+  readonly name: FunctionName;
+  readonly args: readonly FormulaArgOrRef[];
+}
+
+export interface ParseOptions {
+  /** Accept single-cell references as `{ ref }` arguments (the task pane reads those cells); off for the CLI. */
+  readonly references?: boolean;
+  /** Parse only text[start, end), e.g. a call found by findFdqCalls; positions in messages stay the whole text's. */
+  readonly span?: { readonly start: number; readonly end: number };
 }
 
 export class FormulaSyntaxError extends Error {
@@ -114,7 +136,37 @@ function refuseWord(s: Scanner, word: string, at: number): never {
   s.fail(`Names are not supported: ${word}; use a literal value, TRUE or FALSE`, at);
 }
 
-function parseArg(s: Scanner): FormulaArg {
+const SINGLE_CELL = /^\$?[A-Za-z]{1,3}\$?\d+$/;
+const UNQUOTED_SHEET = /^[A-Za-z_][A-Za-z0-9_.]*$/;
+
+/** `text` (read from `at`) as a single-cell reference; a range or anything else is refused by name. */
+function cellReference(s: Scanner, text: string, at: number, quotedSheet: boolean): CellRef {
+  const bang = text.lastIndexOf("!");
+  const cell = text.slice(bang + 1);
+  if (cell.includes(":")) s.fail(`Ranges are not supported: ${text}; refer to one cell`, at);
+  const sheetOk = bang < 0 || quotedSheet || UNQUOTED_SHEET.test(text.slice(0, bang));
+  if (sheetOk && SINGLE_CELL.test(cell)) return { ref: text };
+  if (quotedSheet) s.fail(`A cell such as A1 was expected after ${text.slice(0, bang + 1)}`, at);
+  return refuseWord(s, text, at);
+}
+
+/** `'My Sheet'!A1` (a quote inside the name written twice, as Excel does). */
+function quotedSheetReference(s: Scanner): CellRef {
+  const at = s.pos;
+  let from = at + 1;
+  for (;;) {
+    const quote = s.text.indexOf("'", from);
+    if (quote < 0) s.fail("Unterminated sheet name: a closing ' is missing", at);
+    from = quote + (s.text.charAt(quote + 1) === "'" ? 2 : 1);
+    if (from === quote + 1) break;
+  }
+  if (s.text.charAt(from) !== "!") s.fail("A ! and a cell were expected after the sheet name", from);
+  s.pos = from + 1;
+  s.word();
+  return cellReference(s, s.text.slice(at, s.pos), at, true);
+}
+
+function parseArg(s: Scanner, references: boolean): FormulaArgOrRef {
   s.skipSpace();
   const ch = s.peek();
   if (ch === "," || ch === ")") return null;
@@ -122,12 +174,14 @@ function parseArg(s: Scanner): FormulaArg {
   if (/[0-9.]/.test(ch) || ((ch === "-" || ch === "+") && /[0-9.]/.test(s.text.charAt(s.pos + 1)))) {
     return parseNumber(s);
   }
+  if (references && ch === "'") return quotedSheetReference(s);
   if (/[A-Za-z_$]/.test(ch)) {
     const at = s.pos;
     const word = s.word();
     const upper = word.toUpperCase();
     s.skipSpace();
     if ((upper === "TRUE" || upper === "FALSE") && s.peek() !== "(") return upper === "TRUE";
+    if (references && s.peek() !== "(") return cellReference(s, word, at, false);
     return refuseWord(s, word, at);
   }
   if (ch === "{") s.fail("Array constants are not supported; use one value per argument");
@@ -152,7 +206,7 @@ const REQUIRED_COUNTS = new Map(
   FUNCTION_NAMES.map((name) => [name, FUNCTION_SPECS[name].parameters.filter((p) => !p.optional).length]),
 );
 
-function checkArity(name: FunctionName, args: readonly FormulaArg[], at: number, s: Scanner): void {
+function checkArity(name: FunctionName, args: readonly unknown[], at: number, s: Scanner): void {
   const spec = FUNCTION_SPECS[name];
   const requiredCount = REQUIRED_COUNTS.get(name) ?? 0;
   if (args.length > spec.parameters.length) {
@@ -188,10 +242,16 @@ function parseFunctionName(s: Scanner): { name: FunctionName; at: number } {
 
 /**
  * Parses `[=]FDQ.NAME(arg, ...)` (function names in any case). Throws FormulaSyntaxError naming the
- * unsupported construct; the argument count is checked against the function's signature.
+ * unsupported construct; the argument count is checked against the function's signature. With
+ * `references: true`, single-cell references are arguments too (`{ ref }`).
  */
-export function parseFormula(text: string): FdqCall {
-  const s = new Scanner(text);
+export function parseFormula(text: string): FdqCall;
+export function parseFormula(text: string, options: ParseOptions & { references: true }): FdqCallWithRefs;
+export function parseFormula(text: string, options?: ParseOptions): FdqCall | FdqCallWithRefs;
+export function parseFormula(text: string, options: ParseOptions = {}): FdqCall | FdqCallWithRefs {
+  const references = options.references === true;
+  const s = new Scanner(options.span ? text.slice(0, options.span.end) : text);
+  s.pos = options.span?.start ?? 0;
   s.skipSpace();
   if (s.peek() === "=") s.pos++;
   s.skipSpace();
@@ -200,13 +260,13 @@ export function parseFormula(text: string): FdqCall {
   if (s.peek() !== "(") s.fail(`An opening ( was expected after FDQ.${name}`);
   s.pos++;
 
-  const args: FormulaArg[] = [];
+  const args: FormulaArgOrRef[] = [];
   s.skipSpace();
   if (s.peek() === ")") {
     s.pos++;
   } else {
     for (;;) {
-      args.push(parseArg(s));
+      args.push(parseArg(s, references));
       if (afterArg(s) === ")") break;
     }
   }
@@ -231,4 +291,65 @@ export function formatFormula(call: FdqCall): string {
   });
   while (args.length > 0 && args[args.length - 1] === "") args.pop();
   return `=FDQ.${call.name}(${args.join(",")})`;
+}
+
+/** Where one FDQ call sits in a formula: text[start, end) is `FDQ.NAME(...)`. */
+export interface CallSpan {
+  readonly start: number;
+  readonly end: number;
+}
+
+const FDQ_CALL_START = /FDQ\.[A-Za-z]+\s*\(/iy;
+const NAME_CHAR = /[A-Za-z0-9_.]/;
+
+/** The index after a "text" or 'sheet name' that starts at `at` (its quote doubled inside); the end if unclosed. */
+function afterQuoted(text: string, at: number): number {
+  const quote = text.charAt(at);
+  for (let from = at + 1; ;) {
+    const close = text.indexOf(quote, from);
+    if (close < 0) return text.length;
+    if (text.charAt(close + 1) !== quote) return close + 1;
+    from = close + 2;
+  }
+}
+
+/** The index after the `)` that closes the list opened just before `from`; the end if it is missing. */
+function afterClosingParen(text: string, from: number): number {
+  let depth = 1;
+  for (let i = from; i < text.length;) {
+    const ch = text.charAt(i);
+    if (ch === '"' || ch === "'") {
+      i = afterQuoted(text, i);
+      continue;
+    }
+    if (ch === "(") depth++;
+    if (ch === ")" && --depth === 0) return i + 1;
+    i++;
+  }
+  return text.length;
+}
+
+/**
+ * The FDQ calls of a larger formula (`=IFERROR(FDQ.DATAPOINT(...),0)`, `=FDQ.SERIES(...)/1e6`), found
+ * outside text and quoted sheet names; a call without its closing `)` runs to the end (parsing it says
+ * what is missing). A call inside another FDQ call's arguments belongs to that call, whose parser refuses it.
+ */
+export function findFdqCalls(text: string): CallSpan[] {
+  const spans: CallSpan[] = [];
+  for (let i = 0; i < text.length;) {
+    const ch = text.charAt(i);
+    if (ch === '"' || ch === "'") {
+      i = afterQuoted(text, i);
+      continue;
+    }
+    FDQ_CALL_START.lastIndex = i;
+    if ((ch === "F" || ch === "f") && !NAME_CHAR.test(text.charAt(i - 1)) && FDQ_CALL_START.test(text)) {
+      const end = afterClosingParen(text, FDQ_CALL_START.lastIndex);
+      spans.push({ start: i, end });
+      i = end;
+      continue;
+    }
+    i++;
+  }
+  return spans;
 }

@@ -108,6 +108,16 @@ export interface OpenPane {
   readonly console: readonly string[];
   /** URLs of the page's GET requests so far (the sandbox's among them), from the first one on. */
   readonly requests: readonly string[];
+  /** URLs of the page's GET requests answered so far. */
+  readonly answered: readonly string[];
+}
+
+/** Content-Security-Policy violations reported by every pane opened since the last take. */
+const cspViolations: string[] = [];
+
+/** The CSP violations of the panes opened since the last call (the page's securitypolicyviolation events). */
+export function takeCspViolations(): string[] {
+  return cspViolations.splice(0);
 }
 
 /** A fresh browser context (empty storage) with the pane loaded at the task pane's width. */
@@ -120,12 +130,19 @@ export async function openPane(
   await context.route("**/office.js", (route) =>
     route.fulfill({ status: 200, contentType: "text/javascript", body: OFFICE_DOUBLE }),
   );
+  await context.exposeBinding("__reportCspViolation", (_source, violation: string) =>
+    cspViolations.push(violation),
+  );
   await context.addInitScript(
     ({ theme, storage, workbook }) => {
       const w = window as unknown as {
         __officeDoubleTheme?: string;
         __officeDoubleWorkbook?: OpenedWorkbook;
+        __reportCspViolation(violation: string): void;
       };
+      document.addEventListener("securitypolicyviolation", (e) =>
+        w.__reportCspViolation(`${e.effectiveDirective} blocked ${e.blockedURI || "inline"} in ${e.documentURI}`),
+      );
       w.__officeDoubleTheme = theme;
       w.__officeDoubleWorkbook = workbook;
       try {
@@ -141,10 +158,12 @@ export async function openPane(
   page.on("console", (message) => messages.push(message.text()));
   const requests: string[] = [];
   page.on("request", (request) => request.method() === "GET" && requests.push(request.url()));
+  const answered: string[] = [];
+  page.on("requestfinished", (request) => request.method() === "GET" && answered.push(request.url()));
   page.on("pageerror", (err) => console.error(`page error: ${err.message}`));
   await page.goto(`${site.url}/taskpane.html`);
   await page.getByRole("tab", { name: "Find" }).waitFor();
-  return { context, page, console: messages, requests };
+  return { context, page, console: messages, requests, answered };
 }
 
 /** Waits until the page has logged `text` (e.g. the outcome of the runtime's new-day check). */

@@ -40,7 +40,7 @@ export function ErrorsPanel() {
     setBusy(true);
     setMessage("");
     try {
-      setCells(await findErrorCells(await workbook.fdqCells(), client));
+      setCells(await findErrorCells(await workbook.fdqCells(), { client, workbook }));
     } catch (err) {
       setMessage(messageOf(err));
     } finally {

@@ -2,7 +2,19 @@
 // its value came from and the request it made.
 import { Badge, Button, Caption1, Card, Spinner, Text, makeStyles, tokens } from "@fluentui/react-components";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
-import { explainCell, type Explanation, type ValueSource } from "../logic/explain";
+import type { DatapointRecord } from "../../api";
+import { show } from "../../functions/impl/args";
+import {
+  explainCell,
+  type CallExplanation,
+  type DatapointFacts,
+  type DatasetSource,
+  type Explanation,
+  type RequestPlan,
+  type SeriesYear,
+  type ValueSource,
+} from "../logic/explain";
+import type { ArgInput } from "../logic/fdq-call";
 import { categoryLabel, signRoleLabel } from "../logic/datapoint-facts";
 import { useServices } from "../services";
 import { messageOf } from "../logic/message";
@@ -21,6 +33,7 @@ const useStyles = makeStyles({
   mono: { fontFamily: tokens.fontFamilyMonospace, overflowWrap: "anywhere" },
   badges: { display: "flex", flexWrap: "wrap", gap: tokens.spacingHorizontalXS },
   note: { display: "block", color: tokens.colorNeutralForeground2 },
+  inputs: { margin: 0, paddingLeft: tokens.spacingHorizontalL, overflowWrap: "anywhere" },
 });
 
 function Fact({ term, children }: { term: string; children: ReactNode }) {
@@ -32,12 +45,13 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-function SourceText({ source }: { source: ValueSource }) {
+function SourceText({ source }: { source: ValueSource | DatasetSource }) {
   if (source.kind === "cache") {
     return (
       <>
         From the cache of refresh day <strong>{source.refreshDay}</strong>: fetched from the service on that
         refresh day; recalculating today reuses it without a request.
+        {"rows" in source && ` The dataset has ${source.rows} rows.`}
       </>
     );
   }
@@ -45,89 +59,189 @@ function SourceText({ source }: { source: ValueSource }) {
   return <>Not in today&apos;s cache: the next calculation of this cell fetches it fresh from the service.</>;
 }
 
-function ExplanationView({ explanation }: { explanation: Explanation }) {
+function RequestText({ request }: { request: RequestPlan }) {
   const styles = useStyles();
-  const e = explanation;
-  if (e.kind === "empty") return <Text>{e.address} is empty. Select a cell with an FDQ formula.</Text>;
-  if (e.kind === "not-fdq") return <Text>{e.address} has no FDQ formula.</Text>;
-  if (e.kind === "unparsed") {
-    return (
-      <dl className={styles.facts}>
-        <Fact term="Cell">{e.address}</Fact>
-        <Fact term="Formula">
-          <span className={styles.mono}>{e.formula}</span>
-        </Fact>
-        <Fact term="Problem">{e.message}</Fact>
-      </dl>
-    );
-  }
-  if (e.kind === "other-function") {
-    return (
-      <dl className={styles.facts}>
-        <Fact term="Cell">{e.address}</Fact>
-        <Fact term="Formula">
-          <span className={styles.mono}>{e.formula}</span>
-        </Fact>
-        <Fact term="Value">{String(e.value)}</Fact>
-        <Fact term="Note">
-          Detailed explanations cover FDQ.DATAPOINT cells; this cell calls {e.functionName}.
-        </Fact>
-      </dl>
-    );
-  }
-  const record = e.source.kind === "cache" ? e.source.record : undefined;
+  return "url" in request ? (
+    <span className={styles.mono} data-testid="explain-url">
+      GET {request.url}
+    </span>
+  ) : (
+    <span data-testid="explain-url">No request: {request.invalid}</span>
+  );
+}
+
+/** Each argument as the function gets it, and the cell it was read from. */
+function Inputs({ inputs }: { inputs: readonly ArgInput[] }) {
+  const styles = useStyles();
+  if (!inputs.some((i) => i.from)) return null;
   return (
-    <dl className={styles.facts} data-testid="explanation">
-      <Fact term="Cell">{e.address}</Fact>
-      <Fact term="Formula">
-        <span className={styles.mono}>{e.formula}</span>
-      </Fact>
-      <Fact term="Value">
-        <span data-testid="explain-value">{String(e.value)}</span>
-      </Fact>
+    <Fact term="Arguments">
+      <ul className={styles.inputs} data-testid="explain-inputs">
+        {inputs.map((input) => (
+          <li key={input.name}>
+            {input.name} ={" "}
+            <span className={styles.mono}>{input.value === null ? "(omitted)" : show(input.value)}</span>
+            {input.from && ` from ${input.from}`}
+          </li>
+        ))}
+      </ul>
+    </Fact>
+  );
+}
+
+function DatapointFactsView({ facts, record }: { facts: DatapointFacts; record?: DatapointRecord }) {
+  const styles = useStyles();
+  return (
+    <>
       <Fact term="Ticker">
-        {record?.ticker && record.ticker !== e.ticker
-          ? `${e.ticker} (primary ticker ${record.ticker})`
-          : e.ticker}
+        {record?.ticker && record.ticker !== facts.ticker
+          ? `${facts.ticker} (primary ticker ${record.ticker})`
+          : facts.ticker}
       </Fact>
       <Fact term="Dataset">
         <span data-testid="explain-dataset">
-          {e.dataset ? `${e.dataset.path} (${e.dataset.title})` : `Unknown dataset "${e.datasetArg}"`}
+          {facts.dataset
+            ? `${facts.dataset.path} (${facts.dataset.title})`
+            : `Unknown dataset "${facts.datasetArg}"`}
         </span>
       </Fact>
       <Fact term="Datapoint">
         <span className={styles.mono} data-testid="explain-datapoint">
-          {e.datapointName}
+          {facts.datapointName}
         </span>
         <div className={styles.badges}>
-          {e.datapoint && (
+          {facts.datapoint && (
             <Badge size="small" appearance="outline">
-              {signRoleLabel(e.datapoint.sign)}
+              {signRoleLabel(facts.datapoint.sign)}
             </Badge>
           )}
-          {e.datapoint?.sp && (
+          {facts.datapoint?.sp && (
             <Badge size="small" appearance="tint" color="warning">
               (SP) affected by stock price
             </Badge>
           )}
-          {e.datapoint && categoryLabel(e.datapoint) && (
+          {facts.datapoint && categoryLabel(facts.datapoint) && (
             <Badge size="small" appearance="outline">
-              {categoryLabel(e.datapoint)}
+              {categoryLabel(facts.datapoint)}
             </Badge>
           )}
-          {e.dataset && !e.datapoint && (
+          {facts.dataset && !facts.datapoint && (
             <Badge size="small" color="warning">
               not in the catalog of this dataset
             </Badge>
           )}
         </div>
         <Caption1 className={styles.note} data-testid="explain-description">
-          {e.description}
+          {facts.description}
         </Caption1>
       </Fact>
+    </>
+  );
+}
+
+function SeriesYears({ years }: { years: readonly SeriesYear[] }) {
+  const styles = useStyles();
+  const cached = years.filter((y) => y.cached).length;
+  return (
+    <>
+      <Fact term="Requests">
+        <span data-testid="explain-series-summary">
+          {years.length} {years.length === 1 ? "request" : "requests"}, one per fiscal year; {cached} cached
+          today
+        </span>
+      </Fact>
+      <Fact term="Years">
+        <ul className={styles.inputs} data-testid="explain-series-years">
+          {years.map((y) => (
+            <li key={y.url}>
+              {y.period}: {y.cached ? "cached" : "not cached"}
+              <div className={styles.mono}>GET {y.url}</div>
+            </li>
+          ))}
+        </ul>
+      </Fact>
+    </>
+  );
+}
+
+function CallView({ call }: { call: CallExplanation }) {
+  const styles = useStyles();
+  if (call.kind === "unplanned") {
+    return (
+      <Fact term="Problem">
+        <span data-testid="explain-problem">Cannot be planned: {call.reason}</span>
+      </Fact>
+    );
+  }
+  if (call.kind === "endpoint") {
+    return (
+      <>
+        <Inputs inputs={call.inputs} />
+        <Fact term="Asks for">
+          <ul className={styles.inputs} data-testid="explain-asks">
+            {call.asks.map((ask) => (
+              <li key={ask}>{ask}</li>
+            ))}
+          </ul>
+          <Caption1 className={styles.note}>
+            Answers are kept for the refresh day: a cell that asks what another cell asked today gets it
+            without a request. The pane cannot tell ahead whether {call.functionName}&apos;s answer is in the
+            cache.
+          </Caption1>
+        </Fact>
+      </>
+    );
+  }
+  if (call.kind === "dataset") {
+    return (
+      <>
+        <Inputs inputs={call.inputs} />
+        <Fact term="Ticker">{call.ticker}</Fact>
+        <Fact term="Dataset">
+          <span data-testid="explain-dataset">
+            {call.dataset
+              ? `${call.dataset.path} (${call.dataset.title})`
+              : `Unknown dataset "${call.datasetArg}"`}
+          </span>
+        </Fact>
+        <Fact term="Period">
+          <span data-testid="explain-period">{call.period}</span>
+          <Caption1 className={styles.note}>{call.periodDetail}</Caption1>
+        </Fact>
+        <Fact term="Source">
+          <span data-testid="explain-source">
+            <SourceText source={call.source} />
+          </span>
+        </Fact>
+        <Fact term="Request">
+          <RequestText request={call.request} />
+        </Fact>
+      </>
+    );
+  }
+  if (call.kind === "series") {
+    return (
+      <>
+        <Inputs inputs={call.inputs} />
+        <DatapointFactsView facts={call.facts} />
+        {"invalid" in call.years ? (
+          <Fact term="Request">
+            <span data-testid="explain-url">No request: {call.years.invalid}</span>
+          </Fact>
+        ) : (
+          <SeriesYears years={call.years} />
+        )}
+      </>
+    );
+  }
+  const record = call.source.kind === "cache" ? call.source.record : undefined;
+  return (
+    <>
+      <Inputs inputs={call.inputs} />
+      <DatapointFactsView facts={call.facts} record={record} />
       <Fact term="Period">
-        <span data-testid="explain-period">{e.period}</span>
-        <Caption1 className={styles.note}>{e.periodDetail}</Caption1>
+        <span data-testid="explain-period">{call.period}</span>
+        <Caption1 className={styles.note}>{call.periodDetail}</Caption1>
       </Fact>
       {record && (
         <Fact term="Record">
@@ -137,19 +251,45 @@ function ExplanationView({ explanation }: { explanation: Explanation }) {
       )}
       <Fact term="Source">
         <span data-testid="explain-source">
-          <SourceText source={e.source} />
+          <SourceText source={call.source} />
         </span>
       </Fact>
       <Fact term="Request">
-        {"url" in e.request ? (
-          <span className={styles.mono} data-testid="explain-url">
-            GET {e.request.url}
-          </span>
-        ) : (
-          <span data-testid="explain-url">No request: {e.request.invalid}</span>
-        )}
+        <RequestText request={call.request} />
       </Fact>
-    </dl>
+    </>
+  );
+}
+
+function ExplanationView({ explanation }: { explanation: Explanation }) {
+  const styles = useStyles();
+  const e = explanation;
+  if (e.kind === "empty") return <Text>{e.address} is empty. Select a cell with an FDQ formula.</Text>;
+  if (e.kind === "not-fdq") return <Text>{e.address} has no FDQ formula.</Text>;
+  return (
+    <div className={styles.root} data-testid="explanation">
+      <dl className={styles.facts}>
+        <Fact term="Cell">{e.address}</Fact>
+        <Fact term="Formula">
+          <span className={styles.mono}>{e.formula}</span>
+        </Fact>
+        <Fact term="Value">
+          <span data-testid="explain-value">{String(e.value)}</span>
+        </Fact>
+      </dl>
+      {e.calls.map((call, i) => (
+        <section key={i} aria-label={`FDQ call ${i + 1}`} data-testid="explain-call">
+          {e.calls.length > 1 && (
+            <Text weight="semibold" block className={styles.mono}>
+              {i + 1}. {call.text}
+            </Text>
+          )}
+          <dl className={styles.facts}>
+            <CallView call={call} />
+          </dl>
+        </section>
+      ))}
+    </div>
   );
 }
 
@@ -174,7 +314,7 @@ export function ExplainPanel({ describe }: ExplainPanelProps) {
         setError("Save an API key under Connect first.");
         return;
       }
-      setExplanation(await explainCell(cell, { client, describe }));
+      setExplanation(await explainCell(cell, { client, workbook, describe }));
     } catch (err) {
       setError(messageOf(err));
     } finally {

@@ -23,6 +23,9 @@ const useStyles = makeStyles({
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
+/** Cells that cannot be planned listed by name; the rest are counted. */
+const MAX_LISTED = 5;
+
 function RefreshStatus({ control }: { control: RefreshControl }) {
   const styles = useStyles();
   const s = control.state;
@@ -33,21 +36,33 @@ function RefreshStatus({ control }: { control: RefreshControl }) {
         <li data-testid="estimate-cells">{plural(e.cells, "FDQ cell found", "FDQ cells found")}</li>
         <li data-testid="estimate-requests">
           {plural(e.requestsNeeded, "request needed", "requests needed")}
-          {e.otherCells > 0
-            ? `, plus at most ${e.otherCells} for ratings, sector, coverage and other cells`
+          {e.otherRequests > 0
+            ? `, plus up to ${e.otherRequests} for ratings, sector, coverage, security and info cells`
             : ""}
         </li>
         <li data-testid="estimate-cached">
           {e.cachedCells} of {e.cells} cells already cached
         </li>
-        {e.invalidCells > 0 && (
-          <li>{plural(e.invalidCells, "cell has", "cells have")} an invalid formula (no request)</li>
+        {e.unplanned.length > 0 && (
+          <li data-testid="estimate-unplanned">
+            {plural(e.unplanned.length, "cell cannot be planned", "cells cannot be planned")} (no request):
+            <ul className={styles.list}>
+              {e.unplanned.slice(0, MAX_LISTED).map((u) => (
+                <li key={u.address} data-testid="estimate-unplanned-cell">
+                  {u.address}: {u.reason}
+                </li>
+              ))}
+              {e.unplanned.length > MAX_LISTED && (
+                <li>and {e.unplanned.length - MAX_LISTED} more (see Cells in error)</li>
+              )}
+            </ul>
+          </li>
         )}
         <li>
           A refresh drops today&apos;s cache and sends{" "}
-          {e.plannedRequests + e.otherCells === 1
+          {e.plannedRequests + e.otherRequests === 1
             ? "its request"
-            : `all ${e.plannedRequests + e.otherCells} requests`}{" "}
+            : `up to ${e.plannedRequests + e.otherRequests} requests`}{" "}
           again.
         </li>
       </ul>

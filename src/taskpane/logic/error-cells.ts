@@ -1,9 +1,13 @@
-// The FDQ cells in error across the workbook, each with the reason behind its error value.
-import type { DatapointRequest } from "../../api";
-import type { CellSnapshot } from "../office/workbook";
-import { datapointRequestsOf, parseCell } from "./fdq-call";
+// The FDQ cells in error across the workbook, each with the reason behind its error value: the cell's calls
+// are resolved and run again through the functions' own implementation on the shared client, and the failure
+// is described as the cell describes it.
+import { describeFailure, type ExcelErrorValue } from "../../functions/errors";
+import { formatFormula } from "../../functions/formula";
+import { evaluateCall } from "../../functions/impl";
+import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
+import { EXCEL_REASONS, isErrorValue } from "./excel-error";
+import { resolveCells, type ResolvedCell } from "./fdq-call";
 import type { PaneClient } from "./pane-client";
-import { messageOf } from "./message";
 
 export interface ErrorCell {
   readonly address: string;
@@ -12,62 +16,66 @@ export interface ErrorCell {
   readonly reason: string;
 }
 
-const EXCEL_ERROR =
-  /^#(N\/A|VALUE!|NAME\?|NUM!|REF!|DIV\/0!|NULL!|SPILL!|CALC!|BUSY!|CONNECT!|FIELD!|BLOCKED!|UNKNOWN!)$/;
-
-export function isErrorValue(value: unknown): value is string {
-  return typeof value === "string" && EXCEL_ERROR.test(value);
+export interface ErrorCellDeps {
+  readonly client: PaneClient;
+  readonly workbook: Pick<WorkbookAccess, "cellValues">;
 }
 
-/** What Excel itself means by an error value when the request module has nothing to add. */
-const EXCEL_REASONS: Readonly<Record<string, string>> = {
-  "#NAME?": "Excel does not know the FDQ functions here: the add-in's functions are not loaded.",
-  "#BUSY!": "Still calculating.",
-  "#SPILL!": "The result cannot spill: the cells it needs below or to the right are not empty.",
-  "#CALC!": "Excel could not calculate the result.",
-};
+const isFailure = (value: unknown): value is ExcelErrorValue =>
+  typeof value === "object" && value !== null && "error" in value && "message" in value;
 
-function fallbackReason(error: string): string {
-  return EXCEL_REASONS[error] ?? `The cell shows ${error}.`;
+/**
+ * The reason a call fails now, or undefined when it succeeds. A SERIES or DATASET anchor shows its first
+ * element, so a failed first year is that cell's reason.
+ */
+async function failureOf(run: () => Promise<unknown>): Promise<string | undefined> {
+  try {
+    const result = await run();
+    const first = Array.isArray(result) ? (result[0] as unknown[] | undefined)?.[0] : result;
+    return isFailure(first) ? first.message : undefined;
+  } catch (err) {
+    return describeFailure(err).message;
+  }
 }
 
 /**
- * Asks the shared client again for each DATAPOINT cell in error: errors the service gave for "does not
- * exist" are remembered for the refresh day, so most reasons come without a request. One ask per
- * distinct request, however many cells share it.
+ * Asks the shared client again for the calls of each cell in error: "does not exist" answers are remembered
+ * for the refresh day, so most reasons come without a request; a transient failure is asked once more. One
+ * ask per distinct call, however many cells share it.
  */
 export async function findErrorCells(
   cells: readonly CellSnapshot[],
-  client: PaneClient,
+  { client, workbook }: ErrorCellDeps,
 ): Promise<ErrorCell[]> {
-  const reasons = new Map<string, Promise<string>>();
-  const reasonOf = async (cell: CellSnapshot, error: string): Promise<string> => {
-    const parsed = parseCell(cell.formula);
-    if (!parsed.ok) return parsed.message;
-    let request: DatapointRequest | undefined;
-    let key: string;
-    try {
-      // A SERIES anchor shows its first year's answer: that is the one to explain.
-      request = datapointRequestsOf(parsed.call)?.[0];
-      if (!request) return fallbackReason(error);
-      key = client.planDatapoint(request).key;
-    } catch (err) {
-      return messageOf(err);
+  const runs = new Map<string, Promise<string | undefined>>();
+  const reasonOf = async ({ cell, calls, plain }: ResolvedCell): Promise<string> => {
+    const error = String(cell.value);
+    const excelReason = EXCEL_REASONS[error];
+    if (excelReason) return excelReason;
+    for (const call of calls) {
+      if (!call.ok) return `${plain ? "Cannot" : `${call.text} cannot`} be planned: ${call.reason}`;
+      const key = formatFormula(call.call);
+      let failure = runs.get(key);
+      if (!failure) {
+        failure = failureOf(() => evaluateCall(client, call.call, describeFailure));
+        runs.set(key, failure);
+      }
+      const reason = await failure;
+      if (reason !== undefined) return plain ? reason : `FDQ.${call.call.name}: ${reason}`;
     }
-    let reason = reasons.get(key);
-    if (!reason) {
-      reason = client
-        .datapoint(request)
-        .then(() => "The request succeeds now: refresh to update the cell.", messageOf);
-      reasons.set(key, reason);
-    }
-    return reason;
+    return plain
+      ? "The request succeeds now: refresh to update the cell."
+      : `The FDQ ${calls.length === 1 ? "call succeeds" : "calls succeed"} now: the ${error} comes from the rest of the formula, or refresh to update the cell.`;
   };
-  const inError = cells.filter((c) => isErrorValue(c.value));
+  const inError = await resolveCells(
+    cells.filter((c) => isErrorValue(c.value)),
+    workbook,
+  );
   return Promise.all(
-    inError.map(async (cell) => {
-      const error = String(cell.value);
-      return { address: cell.address, error, reason: await reasonOf(cell, error) };
-    }),
+    inError.map(async (resolved) => ({
+      address: resolved.cell.address,
+      error: String(resolved.cell.value),
+      reason: await reasonOf(resolved),
+    })),
   );
 }

@@ -1,12 +1,14 @@
-// "Explain this cell": what an FDQ formula resolves to, where its value comes from, and the request it
-// makes. Answers from the shared client's cache only; it never sends a request of its own.
+// "Explain this cell": for each FDQ call of the selected cell's formula, what it resolved to (cell references
+// read, arguments read as the functions read them), where its value comes from and the request it makes.
+// Answers from the shared client's cache only; it never sends a request of its own.
+import type { DatapointRecord, DatapointRequest, DatasetRequest } from "../../api";
 import { findDatapoint, findDataset, type CatalogDatapoint, type Dataset } from "../../catalog";
-import type { DatapointRecord } from "../../api";
-import type { CellSnapshot } from "../office/workbook";
-import { datapointRequestOf, parseCell } from "./fdq-call";
+import type { CellSnapshot, CellValue, WorkbookAccess } from "../office/workbook";
+import { planDataset, planRequest, requestsOf, type ServiceRequest } from "./call-requests";
+import { resolveCells, type ArgInput, type ResolvedCall } from "./fdq-call";
+import { messageOf } from "./message";
 import type { PaneClient } from "./pane-client";
 import { periodDetail, periodLabel } from "./period";
-import { messageOf } from "./message";
 
 export type ValueSource =
   | {
@@ -18,95 +20,251 @@ export type ValueSource =
   | { readonly kind: "not-cached" }
   | { readonly kind: "error"; readonly message: string };
 
+export type DatasetSource =
+  | { readonly kind: "cache"; readonly refreshDay: string; readonly rows: number }
+  | { readonly kind: "not-cached" }
+  | { readonly kind: "error"; readonly message: string };
+
+/** The request URL (never the key) and whether today's cache answers it, or the reason there is no request. */
+export type RequestPlan = { readonly url: string; readonly cached: boolean } | { readonly invalid: string };
+
+/** What the catalog and the service say about the datapoint a call asks for. */
+export interface DatapointFacts {
+  readonly ticker: string;
+  /** Undefined when the dataset argument names no dataset. */
+  readonly dataset?: Dataset;
+  readonly datasetArg: string;
+  readonly datapointName: string;
+  /** The catalog entry; undefined when the catalog does not list the name in that dataset. */
+  readonly datapoint?: CatalogDatapoint;
+  readonly description: string;
+}
+
+export interface SeriesYear {
+  readonly period: string;
+  readonly url: string;
+  readonly cached: boolean;
+}
+
+interface CallBase {
+  /** The call as written in the formula. */
+  readonly text: string;
+  readonly inputs: readonly ArgInput[];
+}
+
+export type CallExplanation =
+  | { readonly kind: "unplanned"; readonly text: string; readonly reason: string }
+  | (CallBase & {
+      readonly kind: "datapoint";
+      readonly facts: DatapointFacts;
+      readonly period: string;
+      readonly periodDetail: string;
+      readonly request: RequestPlan;
+      readonly source: ValueSource;
+    })
+  | (CallBase & {
+      readonly kind: "series";
+      readonly facts: DatapointFacts;
+      /** One entry per fiscal year, or the reason the years cannot be requested. */
+      readonly years: readonly SeriesYear[] | { readonly invalid: string };
+    })
+  | (CallBase & {
+      readonly kind: "dataset";
+      readonly ticker: string;
+      readonly dataset?: Dataset;
+      readonly datasetArg: string;
+      readonly period: string;
+      readonly periodDetail: string;
+      readonly request: RequestPlan;
+      readonly source: DatasetSource;
+    })
+  | (CallBase & {
+      readonly kind: "endpoint";
+      readonly functionName: string;
+      /** What the call asks the service for, in order (FDQ.SECURITY may try several types). */
+      readonly asks: readonly string[];
+    });
+
 export type Explanation =
   | { readonly kind: "empty"; readonly address: string }
   | { readonly kind: "not-fdq"; readonly address: string; readonly formula: string }
   | {
-      readonly kind: "unparsed";
+      readonly kind: "fdq";
       readonly address: string;
       readonly formula: string;
-      readonly message: string;
-    }
-  | {
-      readonly kind: "other-function";
-      readonly address: string;
-      readonly formula: string;
-      readonly functionName: string;
-      readonly value: string | number | boolean;
-    }
-  | {
-      readonly kind: "datapoint";
-      readonly address: string;
-      readonly formula: string;
-      readonly value: string | number | boolean;
-      readonly ticker: string;
-      /** Undefined when the dataset argument names no dataset. */
-      readonly dataset?: Dataset;
-      readonly datasetArg: string;
-      readonly datapointName: string;
-      /** The catalog entry; undefined when the catalog does not list the name in that dataset. */
-      readonly datapoint?: CatalogDatapoint;
-      readonly description: string;
-      readonly period: string;
-      readonly periodDetail: string;
-      /** The request URL (never the key), or the reason there is none. */
-      readonly request: { readonly url: string; readonly cached: boolean } | { readonly invalid: string };
-      readonly source: ValueSource;
+      readonly value: CellValue;
+      readonly calls: readonly CallExplanation[];
     };
 
 export interface ExplainOptions {
   readonly client: PaneClient;
+  readonly workbook: Pick<WorkbookAccess, "cellValues">;
   /** Description by datapoint name: the service's /v1/datapoint text where loaded, else the catalog's. */
   readonly describe: (name: string) => string;
 }
 
-export async function explainCell(cell: CellSnapshot, options: ExplainOptions): Promise<Explanation> {
-  const { address, formula, value } = cell;
-  if (formula === "" && value === "") return { kind: "empty", address };
-  if (!formula.startsWith("=") || !/FDQ\./i.test(formula)) return { kind: "not-fdq", address, formula };
-  const parsed = parseCell(formula);
-  if (!parsed.ok) return { kind: "unparsed", address, formula, message: parsed.message };
-  const request = datapointRequestOf(parsed.call);
-  if (!request) {
-    return { kind: "other-function", address, formula, functionName: `FDQ.${parsed.call.name}`, value };
-  }
+function factsOf(request: DatapointRequest, describe: (name: string) => string): DatapointFacts {
+  const dataset = findDataset(String(request.dataset));
+  const datapointName = String(request.name).toUpperCase();
+  return {
+    ticker: String(request.ticker).toUpperCase(),
+    dataset,
+    datasetArg: String(request.dataset),
+    datapointName,
+    datapoint: dataset ? findDatapoint(dataset, datapointName) : undefined,
+    description: describe(datapointName),
+  };
+}
 
-  const dataset = findDataset(request.dataset);
-  const datapointName = request.name.toUpperCase();
-  const datapoint = dataset ? findDatapoint(dataset, datapointName) : undefined;
-  let planned: { url: string; cached: boolean } | { invalid: string };
+async function explainDatapoint(
+  base: CallBase,
+  request: DatapointRequest,
+  { client, describe }: ExplainOptions,
+): Promise<CallExplanation> {
+  let planned: RequestPlan;
   let source: ValueSource = { kind: "not-cached" };
   try {
-    const plan = options.client.planDatapoint(request);
+    const plan = client.planDatapoint(request);
     planned = { url: plan.url, cached: plan.cached };
     if (plan.cached) {
       // Served from the cache (or a remembered "not found" answer): no request is sent.
       try {
-        const result = await options.client.datapoint(request);
+        const result = await client.datapoint(request);
         source = { kind: "cache", refreshDay: result.refreshDay, record: result.record, value: result.value };
       } catch (err) {
         source = { kind: "error", message: messageOf(err) };
       }
     }
   } catch (err) {
-    const message = messageOf(err);
-    planned = { invalid: message };
-    source = { kind: "error", message };
+    planned = { invalid: messageOf(err) };
+    source = { kind: "error", message: planned.invalid };
   }
   return {
+    ...base,
     kind: "datapoint",
-    address,
-    formula,
-    value,
-    ticker: request.ticker.toUpperCase(),
-    dataset,
-    datasetArg: request.dataset,
-    datapointName,
-    datapoint,
-    description: options.describe(datapointName),
+    facts: factsOf(request, describe),
     period: periodLabel(request),
     periodDetail: periodDetail(request),
     request: planned,
     source,
   };
+}
+
+function explainSeries(
+  base: CallBase,
+  requests: readonly DatapointRequest[],
+  { client, describe }: ExplainOptions,
+): CallExplanation {
+  let years: readonly SeriesYear[] | { invalid: string };
+  try {
+    years = requests.map((r) => {
+      const plan = client.planDatapoint(r);
+      return { period: periodLabel(r), url: plan.url, cached: plan.cached };
+    });
+  } catch (err) {
+    years = { invalid: messageOf(err) };
+  }
+  // requestsOf answers at least one request for a SERIES call it does not refuse.
+  return { ...base, kind: "series", facts: factsOf(requests[0]!, describe), years };
+}
+
+async function explainDataset(
+  base: CallBase,
+  request: DatasetRequest,
+  { client }: ExplainOptions,
+): Promise<CallExplanation> {
+  let planned: RequestPlan;
+  let source: DatasetSource = { kind: "not-cached" };
+  try {
+    const plan = await planDataset(client, request);
+    planned = { url: plan.url, cached: plan.cached };
+    if (plan.cached) {
+      try {
+        const result = await client.dataset(request);
+        source = { kind: "cache", refreshDay: result.refreshDay, rows: result.records.length };
+      } catch (err) {
+        source = { kind: "error", message: messageOf(err) };
+      }
+    }
+  } catch (err) {
+    planned = { invalid: messageOf(err) };
+    source = { kind: "error", message: planned.invalid };
+  }
+  return {
+    ...base,
+    kind: "dataset",
+    ticker: String(request.ticker).toUpperCase(),
+    dataset: findDataset(String(request.dataset)),
+    datasetArg: String(request.dataset),
+    period: periodLabel(request),
+    periodDetail: periodDetail(request),
+    request: planned,
+    source,
+  };
+}
+
+/** What a request of the endpoints the client does not plan asks for, in the pane's words. */
+function describeRequest(r: ServiceRequest, index: number): string {
+  switch (r.kind) {
+    case "ratings":
+      return `The component ratings of ${r.ticker.toUpperCase()}.`;
+    case "sector": {
+      const years = Number(r.request.priorYear ?? 0);
+      const when =
+        years > 0 ? `${years} fiscal year${years === 1 ? "" : "s"} before the last` : "the last fiscal year";
+      return `Datapoint ${r.request.name} of sector or industry ${r.request.id}, for ${when}.`;
+    }
+    case "coverage":
+      return `The list of covered securities of type ${r.type}.`;
+    case "security":
+      return index === 0
+        ? `The coverage record of ${r.ticker.toUpperCase()} among ${r.type} securities.`
+        : `If it is not found there: among ${r.type} securities.`;
+    case "info":
+      return `The service's description and endpoints of datapoint ${r.name}.`;
+    case "datapoint":
+      return `Datapoint ${r.request.name} of ${r.request.ticker}, ${periodLabel(r.request)}.`;
+    case "dataset":
+      return `Every datapoint of ${r.request.dataset} for ${r.request.ticker}, ${periodLabel(r.request)}.`;
+  }
+}
+
+async function explainCall(call: ResolvedCall, options: ExplainOptions): Promise<CallExplanation> {
+  if (!call.ok) return { kind: "unplanned", text: call.text, reason: call.reason };
+  let requests: ServiceRequest[];
+  try {
+    requests = await requestsOf(call.call);
+  } catch (err) {
+    return { kind: "unplanned", text: call.text, reason: messageOf(err) };
+  }
+  const base: CallBase = { text: call.text, inputs: call.inputs };
+  const datapoints = requests.flatMap((r) => (r.kind === "datapoint" ? [r.request] : []));
+  const [first] = requests;
+  if (call.call.name === "DATAPOINT" && datapoints[0]) return explainDatapoint(base, datapoints[0], options);
+  if (call.call.name === "SERIES" && datapoints.length > 0) return explainSeries(base, datapoints, options);
+  if (first?.kind === "dataset") return explainDataset(base, first.request, options);
+  try {
+    // Checks the arguments as the client will: a refused one makes no request.
+    for (const r of requests) await planRequest(options.client, r);
+  } catch (err) {
+    return { kind: "unplanned", text: call.text, reason: messageOf(err) };
+  }
+  return {
+    ...base,
+    kind: "endpoint",
+    functionName: `FDQ.${call.call.name}`,
+    asks: requests.map(describeRequest),
+  };
+}
+
+export async function explainCell(cell: CellSnapshot, options: ExplainOptions): Promise<Explanation> {
+  const { address, formula, value } = cell;
+  if (formula === "" && value === "") return { kind: "empty", address };
+  const [resolved] = await resolveCells([cell], options.workbook);
+  if (!formula.startsWith("=") || !resolved || resolved.calls.length === 0) {
+    return { kind: "not-fdq", address, formula };
+  }
+  const calls: CallExplanation[] = [];
+  for (const call of resolved.calls) calls.push(await explainCall(call, options));
+  return { kind: "fdq", address, formula, value, calls };
 }

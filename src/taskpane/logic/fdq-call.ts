@@ -1,61 +1,144 @@
-// From a cell's FDQ formula to the service requests it makes. The formula grammar and the function
-// signatures belong to src/functions; this file only maps a parsed call to the request module's requests.
-import { parseFormula, type FdqCall, type FormulaArg } from "../../functions/formula";
-import { parseSeriesPeriod } from "../../functions/impl/series";
-import type { DatapointRequest } from "../../api";
+// From a cell's formula to the FDQ calls in it, with their cell-reference arguments replaced by the values of
+// the cells they refer to, read from the workbook in one batch. The formula grammar belongs to
+// src/functions/formula.ts; this file adds what only the pane can do: read the referenced cells.
+import {
+  findFdqCalls,
+  parseFormula,
+  type FdqCall,
+  type FdqCallWithRefs,
+  type FormulaArg,
+} from "../../functions/formula";
+import { FUNCTION_SPECS } from "../../functions/signatures";
+import { cellAddress, parseAddress } from "../office/a1";
+import type { CellSnapshot, CellValue, WorkbookAccess } from "../office/workbook";
+import { isErrorValue } from "./excel-error";
 import { messageOf } from "./message";
 
-export type ParsedCell =
-  { readonly ok: true; readonly call: FdqCall } | { readonly ok: false; readonly message: string };
+/** One FDQ call of a formula as written (`text`), parsed or with the reason it cannot be. */
+export type ParsedCall =
+  | { readonly ok: true; readonly text: string; readonly call: FdqCallWithRefs }
+  | { readonly ok: false; readonly text: string; readonly reason: string };
 
-export function parseCell(formula: string): ParsedCell {
-  try {
-    return { ok: true, call: parseFormula(formula) };
-  } catch (err) {
-    return { ok: false, message: messageOf(err) };
-  }
+/** One argument of a resolved call: its parameter name, the value the function gets, and the cell it came from. */
+export interface ArgInput {
+  readonly name: string;
+  readonly value: FormulaArg;
+  readonly from?: string;
 }
 
-const optionalNumber = (arg: FormulaArg | undefined): number | null => (typeof arg === "number" ? arg : null);
-const text = (arg: FormulaArg | undefined): string => (arg === null || arg === undefined ? "" : String(arg));
+export type ResolvedCall =
+  | {
+      readonly ok: true;
+      readonly text: string;
+      readonly call: FdqCall;
+      readonly inputs: readonly ArgInput[];
+    }
+  | { readonly ok: false; readonly text: string; readonly reason: string };
 
-/**
- * The datapoint request of an FDQ.DATAPOINT call; undefined for the other functions, whose requests the
- * request module does not plan. Arguments are passed on as written: the request module validates them.
- */
-export function datapointRequestOf(call: FdqCall): DatapointRequest | undefined {
-  if (call.name !== "DATAPOINT") return undefined;
-  const [ticker, dataset, name, year, quarter, ttm] = call.args;
+export interface ResolvedCell {
+  readonly cell: CellSnapshot;
+  readonly calls: readonly ResolvedCall[];
+  /** The formula is exactly one FDQ call: the cell shows that call's answer. */
+  readonly plain: boolean;
+}
+
+interface ParsedCell {
+  readonly cell: CellSnapshot;
+  readonly calls: readonly ParsedCall[];
+  readonly plain: boolean;
+}
+
+function parseCell(cell: CellSnapshot): ParsedCell {
+  const formula = cell.formula;
+  const spans = findFdqCalls(formula);
+  const calls = spans.map((span): ParsedCall => {
+    const text = formula.slice(span.start, span.end);
+    try {
+      return { ok: true, text, call: parseFormula(formula, { references: true, span }) };
+    } catch (err) {
+      return { ok: false, text, reason: messageOf(err) };
+    }
+  });
+  const only = spans.length === 1 ? spans[0] : undefined;
+  const plain =
+    only !== undefined &&
+    /^=\s*$/.test(formula.slice(0, only.start)) &&
+    formula.slice(only.end).trim() === "";
+  return { cell, calls, plain };
+}
+
+/** A reference as written ("$A2", "Sheet2!A1") as a sheet-qualified address, relative to the formula's own sheet. */
+function qualify(ref: string, formulaCell: string): string {
+  const target = parseAddress(ref.includes("!") ? ref : `${sheetPart(formulaCell)}!${ref}`);
+  return cellAddress(target);
+}
+
+/** The sheet part of a sheet-qualified address, quoted as written ("'My Sheet'"). */
+function sheetPart(address: string): string {
+  return address.slice(0, address.lastIndexOf("!"));
+}
+
+function referencesOf(parsed: ParsedCell): string[] {
+  return parsed.calls.flatMap((c) =>
+    c.ok
+      ? c.call.args.flatMap((a) =>
+          a !== null && typeof a === "object" ? [qualify(a.ref, parsed.cell.address)] : [],
+        )
+      : [],
+  );
+}
+
+function resolveCall(
+  parsed: ParsedCall,
+  formulaCell: string,
+  values: ReadonlyMap<string, CellValue>,
+): ResolvedCall {
+  if (!parsed.ok) return parsed;
+  const parameters = FUNCTION_SPECS[parsed.call.name].parameters;
+  const inputs: ArgInput[] = [];
+  for (const [i, arg] of parsed.call.args.entries()) {
+    const name = parameters[i]?.name ?? `argument ${i + 1}`;
+    if (arg === null || typeof arg !== "object") {
+      inputs.push({ name, value: arg });
+      continue;
+    }
+    const from = qualify(arg.ref, formulaCell);
+    const value = values.get(from);
+    if (value === undefined) {
+      return { ok: false, text: parsed.text, reason: `${name} refers to ${from}, which does not exist.` };
+    }
+    if (isErrorValue(value)) {
+      return {
+        ok: false,
+        text: parsed.text,
+        reason: `${name} refers to ${from}, which shows ${value}: Excel passes that error on without running FDQ.${parsed.call.name}.`,
+      };
+    }
+    // An empty cell reaches the function as an omitted argument.
+    inputs.push({ name, value: value === "" ? null : value, from });
+  }
   return {
-    ticker: text(ticker),
-    dataset: text(dataset),
-    name: text(name),
-    year: typeof year === "number" ? year : Number.NaN,
-    quarter: optionalNumber(quarter),
-    ttm: optionalNumber(ttm),
+    ok: true,
+    text: parsed.text,
+    call: { name: parsed.call.name, args: inputs.map((i) => i.value) },
+    inputs,
   };
 }
 
 /**
- * The datapoint requests a call makes: one for FDQ.DATAPOINT, one per year for FDQ.SERIES; undefined for
- * the other functions, whose requests the request module does not plan. Throws the request module's
- * InvalidArgumentError for a SERIES period or year range it refuses.
+ * The FDQ calls of each cell with their references resolved; every referenced cell of every cell is read in one
+ * batch (one Excel.run), and only those cells.
  */
-export function datapointRequestsOf(call: FdqCall): DatapointRequest[] | undefined {
-  if (call.name === "DATAPOINT") {
-    const request = datapointRequestOf(call);
-    return request ? [request] : undefined;
-  }
-  if (call.name !== "SERIES") return undefined;
-  const [ticker, dataset, name, from, to, period] = call.args;
-  if (typeof from !== "number" || typeof to !== "number" || to < from) return [];
-  const { quarter, ttm } = parseSeriesPeriod(period);
-  return Array.from({ length: to - from + 1 }, (_, i) => ({
-    ticker: text(ticker),
-    dataset: text(dataset),
-    name: text(name),
-    year: from + i,
-    quarter: quarter ?? null,
-    ttm: ttm ?? null,
+export async function resolveCells(
+  cells: readonly CellSnapshot[],
+  workbook: Pick<WorkbookAccess, "cellValues">,
+): Promise<ResolvedCell[]> {
+  const parsed = cells.map(parseCell);
+  const addresses = [...new Set(parsed.flatMap(referencesOf))];
+  const values = addresses.length > 0 ? await workbook.cellValues(addresses) : new Map<string, CellValue>();
+  return parsed.map((p) => ({
+    cell: p.cell,
+    plain: p.plain,
+    calls: p.calls.map((c) => resolveCall(c, p.cell.address, values)),
   }));
 }

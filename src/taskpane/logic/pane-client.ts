@@ -1,4 +1,6 @@
-// The part of the shared request client the task pane uses (kept narrow so the logic is easy to test).
+// The part of the shared request client the task pane uses (kept narrow so the logic is easy to test): what
+// the functions use, to run a cell's call the way they do, plus request planning and the counters.
 import type { FdqClient } from "../../api";
+import type { FdqApi } from "../../functions/impl";
 
-export type PaneClient = Pick<FdqClient, "planDatapoint" | "datapoint" | "invalidate" | "stats">;
+export type PaneClient = FdqApi & Pick<FdqClient, "planDatapoint" | "invalidate" | "stats">;

@@ -1,57 +1,78 @@
-// What a refresh will cost, before it starts: the workbook's FDQ cells, the distinct requests they make,
-// and how many of those the cache already answers.
-import type { CellSnapshot } from "../office/workbook";
-import { datapointRequestsOf, parseCell } from "./fdq-call";
+// What a refresh will cost, before it starts: the workbook's FDQ cells, the distinct requests they make, and
+// how many of those the cache already answers. Calls are resolved (cell references read) and run through the
+// functions' own argument handling, so the count is that of the requests the cells really make.
+import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
+import { planRequest, requestsOf } from "./call-requests";
+import { resolveCells } from "./fdq-call";
+import { messageOf } from "./message";
 import type { PaneClient } from "./pane-client";
+
+export interface UnplannedCell {
+  readonly address: string;
+  readonly reason: string;
+}
 
 export interface RefreshEstimate {
   /** FDQ cells found in the workbook. */
   readonly cells: number;
-  /** Distinct requests of the cells that can be planned (cached or not). */
+  /** Distinct datapoint and dataset requests of the cells (cached or not). */
   readonly plannedRequests: number;
   /** Planned requests not in today's cache: what a calculation would send. */
   readonly requestsNeeded: number;
-  /** Cells whose requests are all in today's cache. */
+  /** Cells whose requests are all planned and in today's cache. */
   readonly cachedCells: number;
-  /** Cells of other FDQ functions: each costs at most one request, not planned ahead. */
-  readonly otherCells: number;
-  /** Cells whose formula or arguments are not valid; they make no request. */
-  readonly invalidCells: number;
+  /**
+   * Distinct requests of ratings, sector, coverage, security and info calls, whose cache state the client does
+   * not tell ahead; FDQ.SECURITY without a type counts each type it may try.
+   */
+  readonly otherRequests: number;
+  /** Cells with an FDQ call that cannot be planned, each with the reason (they make no request). */
+  readonly unplanned: readonly UnplannedCell[];
 }
 
-export function estimateRefresh(cells: readonly CellSnapshot[], client: PaneClient): RefreshEstimate {
-  /** Request URL -> whether the cache answers every datapoint asked of it. */
-  const keys = new Map<string, boolean>();
+export interface EstimateDeps {
+  readonly client: PaneClient;
+  readonly workbook: Pick<WorkbookAccess, "cellValues">;
+}
+
+export async function estimateRefresh(
+  cells: readonly CellSnapshot[],
+  { client, workbook }: EstimateDeps,
+): Promise<RefreshEstimate> {
+  /** Request URL -> whether the cache answers it. */
+  const urls = new Map<string, boolean>();
+  const other = new Set<string>();
+  const unplanned: UnplannedCell[] = [];
   let cachedCells = 0;
-  let otherCells = 0;
-  let invalidCells = 0;
-  for (const cell of cells) {
-    const parsed = parseCell(cell.formula);
-    if (!parsed.ok) {
-      invalidCells++;
-      continue;
-    }
+  for (const { cell, calls } of await resolveCells(cells, workbook)) {
+    let cached = true;
     try {
-      const requests = datapointRequestsOf(parsed.call);
-      if (!requests) {
-        otherCells++;
-        continue;
+      for (const call of calls) {
+        if (!call.ok) throw new Error(call.reason);
+        for (const request of await requestsOf(call.call)) {
+          const answer = await planRequest(client, request);
+          if ("other" in answer) {
+            other.add(answer.other);
+            cached = false;
+            continue;
+          }
+          const { plan } = answer;
+          // Datapoints of a dataset with an all-datapoints mode share one request: count URLs, not datapoints.
+          urls.set(plan.url, (urls.get(plan.url) ?? true) && plan.cached);
+          cached &&= plan.cached;
+        }
       }
-      const plans = requests.map((r) => client.planDatapoint(r));
-      // Datapoints of a dataset with an all-datapoints mode share one request: count URLs, not datapoints.
-      for (const plan of plans) keys.set(plan.url, (keys.get(plan.url) ?? true) && plan.cached);
-      if (plans.every((p) => p.cached)) cachedCells++;
-    } catch {
-      invalidCells++;
+      if (cached) cachedCells++;
+    } catch (err) {
+      unplanned.push({ address: cell.address, reason: messageOf(err) });
     }
   }
-  const requestsNeeded = [...keys.values()].filter((cached) => !cached).length;
   return {
     cells: cells.length,
-    plannedRequests: keys.size,
-    requestsNeeded,
+    plannedRequests: urls.size,
+    requestsNeeded: [...urls.values()].filter((isCached) => !isCached).length,
     cachedCells,
-    otherCells,
-    invalidCells,
+    otherRequests: other.size,
+    unplanned,
   };
 }

@@ -2,7 +2,7 @@
 // follow the shared client's counters until the requests are done, then count the cells in error.
 import type { ClientStats } from "../../api";
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
-import { isErrorValue } from "./error-cells";
+import { isErrorValue } from "./excel-error";
 import { estimateRefresh } from "./refresh-estimate";
 import type { PaneClient } from "./pane-client";
 
@@ -58,8 +58,8 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshSummar
 
   const cells: CellSnapshot[] = await workbook.fdqCells();
   await client.invalidate();
-  const estimate = estimateRefresh(cells, client);
-  const total = estimate.requestsNeeded + estimate.otherCells;
+  const estimate = await estimateRefresh(cells, { client, workbook });
+  const total = estimate.requestsNeeded + estimate.otherRequests;
   const before = client.stats();
   options.onProgress?.({ done: 0, total, errors: 0 });
 

@@ -53,7 +53,10 @@ export class RefreshService {
     if (!client) return this.set(NOT_CONNECTED);
     let next: RefreshState;
     try {
-      next = { phase: "estimated", estimate: estimateRefresh(await workbook.fdqCells(), client) };
+      next = {
+        phase: "estimated",
+        estimate: await estimateRefresh(await workbook.fdqCells(), { client, workbook }),
+      };
     } catch (err) {
       next = { phase: "error", message: messageOf(err) };
     }

@@ -27,6 +27,11 @@ export interface WorkbookAccess {
   /** Full calculation: the only kind that re-runs non-volatile custom functions. */
   calculateFull(): Promise<void>;
   selectCell(address: string): Promise<void>;
+  /**
+   * The values of single cells given by sheet-qualified addresses ("Sheet1!A2"), read in one batch; an
+   * address on a sheet that does not exist is left out of the answer.
+   */
+  cellValues(addresses: readonly string[]): Promise<ReadonlyMap<string, CellValue>>;
 }
 
 const FDQ_CALL = /\bFDQ\.[A-Za-z]+\s*\(/i;
@@ -131,6 +136,22 @@ export function excelWorkbook(): WorkbookAccess {
       Excel.run(async (context) => {
         context.workbook.application.calculate(Excel.CalculationType.full);
         await context.sync();
+      }),
+
+    cellValues: (addresses) =>
+      Excel.run(async (context) => {
+        const sheets = context.workbook.worksheets;
+        sheets.load("items/name");
+        await context.sync();
+        // Excel matches sheet names without regard to case, as a formula's reference does.
+        const byName = new Map(sheets.items.map((s) => [s.name.toLowerCase(), s]));
+        const ranges = addresses.flatMap((address) => {
+          const { sheet, cell } = parseAddress(address);
+          const range = byName.get(sheet.toLowerCase())?.getRange(cell);
+          return range ? [{ address, range: range.load("values") }] : [];
+        });
+        await context.sync();
+        return new Map(ranges.map(({ address, range }) => [address, asCellValue(range.values[0]?.[0])]));
       }),
 
     selectCell: (address) =>

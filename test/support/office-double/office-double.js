@@ -121,66 +121,179 @@
   }
 
   // ---- formula evaluation through the registered custom functions ---------------------------
-  /** Splits "a, "b,c", 3" on the commas outside quoted text. */
-  function splitArgs(text) {
-    const parts = [];
-    let current = "";
-    let quoted = false;
-    for (const ch of text) {
-      if (ch === '"') quoted = !quoted;
-      if (ch === "," && !quoted) {
-        parts.push(current);
-        current = "";
-      } else {
-        current += ch;
+  // Enough of Excel's grammar for the tests: text, number and TRUE/FALSE literals, omitted arguments,
+  // single-cell references (A1, $A$1, Sheet2!A1, 'My Sheet'!A1), FDQ calls, IFERROR(x, y) and x/n, x*n.
+  // Anything else parses to nothing and shows #NAME?.
+  const ERROR_VALUES = {
+    invalidValue: "#VALUE!",
+    notAvailable: "#N/A",
+    invalidNumber: "#NUM!",
+    divisionByZero: "#DIV/0!",
+  };
+  const ERROR_CODES = Object.fromEntries(Object.entries(ERROR_VALUES).map(([code, value]) => [value, code]));
+  const OTHER_ERRORS = ["#NAME?", "#REF!", "#NULL!", "#SPILL!", "#CALC!", "#BUSY!"];
+  const isErrorText = (v) => Object.values(ERROR_VALUES).includes(v) || OTHER_ERRORS.includes(v);
+
+  /** An error value on its way through a formula, as Excel passes it on. */
+  function excelError(value, message) {
+    return { excelError: value, code: ERROR_CODES[value] || value, message: message || "" };
+  }
+
+  function parseExpression(text) {
+    let i = 0;
+    const space = () => {
+      while (i < text.length && /\s/.test(text[i])) i++;
+    };
+    const fail = () => {
+      throw new Error("unsupported formula");
+    };
+    function quoted(quote) {
+      let value = "";
+      i++;
+      for (;;) {
+        const j = text.indexOf(quote, i);
+        if (j < 0) fail();
+        value += text.slice(i, j);
+        if (text[j + 1] === quote) {
+          value += quote;
+          i = j + 2;
+        } else {
+          i = j + 1;
+          return value;
+        }
       }
     }
-    parts.push(current);
-    return parts;
-  }
-
-  /** `=FDQ.NAME(literal, ...)` -> { name, args }; undefined for anything else (Excel would show #NAME?). */
-  function parseLiteralCall(formula) {
-    const m = /^=\s*FDQ\.([A-Za-z]+)\s*\(([\s\S]*)\)\s*$/i.exec(formula);
-    if (!m) return undefined;
-    if (m[2].trim() === "") return { name: m[1].toUpperCase(), args: [] };
-    const args = [];
-    for (const raw of splitArgs(m[2])) {
-      const piece = raw.trim();
-      if (piece === "") args.push(null);
-      else if (/^"[\s\S]*"$/.test(piece)) args.push(piece.slice(1, -1).replace(/""/g, '"'));
-      else if (/^TRUE$/i.test(piece)) args.push(true);
-      else if (/^FALSE$/i.test(piece)) args.push(false);
-      else if (piece !== "" && !Number.isNaN(Number(piece))) args.push(Number(piece));
-      else return undefined;
+    function list() {
+      const items = [];
+      space();
+      if (text[i] === ")") {
+        i++;
+        return items;
+      }
+      for (;;) {
+        items.push(expression());
+        space();
+        if (text[i] === ")") {
+          i++;
+          return items;
+        }
+        if (text[i] !== ",") fail();
+        i++;
+      }
     }
-    return { name: m[1].toUpperCase(), args };
+    function primary() {
+      space();
+      const ch = text[i];
+      if (ch === "," || ch === ")") return { type: "literal", value: null };
+      if (ch === '"') return { type: "literal", value: quoted('"') };
+      const number = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?/.exec(text.slice(i));
+      if (number) {
+        i += number[0].length;
+        return { type: "literal", value: Number(number[0]) };
+      }
+      if (ch === "'") {
+        const sheet = quoted("'");
+        if (text[i] !== "!") fail();
+        i++;
+        const cell = /^\$?[A-Za-z]{1,3}\$?\d+/.exec(text.slice(i));
+        if (!cell) fail();
+        i += cell[0].length;
+        return { type: "ref", sheet, cell: cell[0] };
+      }
+      const word = /^[A-Za-z_$][A-Za-z0-9_.$!]*/.exec(text.slice(i));
+      if (!word) fail();
+      i += word[0].length;
+      space();
+      const upper = word[0].toUpperCase();
+      if (text[i] === "(") {
+        i++;
+        const args = list();
+        if (upper === "IFERROR" && args.length === 2)
+          return { type: "iferror", value: args[0], fallback: args[1] };
+        if (upper.startsWith("FDQ.")) return { type: "call", name: upper.slice(4), args };
+        fail();
+      }
+      if (upper === "TRUE" || upper === "FALSE") return { type: "literal", value: upper === "TRUE" };
+      const bang = word[0].lastIndexOf("!");
+      const cell = word[0].slice(bang + 1);
+      if (!/^\$?[A-Za-z]{1,3}\$?\d+$/.test(cell)) fail();
+      return { type: "ref", sheet: bang < 0 ? undefined : word[0].slice(0, bang), cell };
+    }
+    function expression() {
+      let left = primary();
+      space();
+      while (text[i] === "/" || text[i] === "*") {
+        const op = text[i++];
+        left = { type: "op", op, left, right: primary() };
+        space();
+      }
+      return left;
+    }
+    try {
+      if (text[0] !== "=") return undefined;
+      i = 1;
+      const tree = expression();
+      space();
+      return i === text.length ? tree : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
-  function errorValue(code) {
-    return { invalidValue: "#VALUE!", notAvailable: "#N/A", invalidNumber: "#NUM!" }[code] || "#VALUE!";
+  /** A node's value; rejects with an excelError for an error value. */
+  function evaluateNode(node, sheet) {
+    if (node.type === "literal") return Promise.resolve(node.value);
+    if (node.type === "ref") {
+      const box = parseAddress(node.cell);
+      const target = state.sheets.find((s) => s.name === (node.sheet || sheet.name));
+      if (!target) return Promise.reject(excelError("#REF!"));
+      const c = getCell(target, box.top, box.left);
+      const value = c ? c.value : null;
+      return isErrorText(value)
+        ? Promise.reject(excelError(value, c && c.error ? c.error.message : ""))
+        : Promise.resolve(value === "" ? null : value);
+    }
+    if (node.type === "iferror")
+      return evaluateNode(node.value, sheet).catch(() => evaluateNode(node.fallback, sheet));
+    if (node.type === "op") {
+      return Promise.all([evaluateNode(node.left, sheet), evaluateNode(node.right, sheet)]).then(([a, b]) => {
+        if (typeof a !== "number" || typeof b !== "number") throw excelError("#VALUE!");
+        if (node.op === "/" && b === 0) throw excelError("#DIV/0!");
+        return node.op === "/" ? a / b : a * b;
+      });
+    }
+    const fn = state.functions.get(node.name);
+    if (!fn) return Promise.reject(excelError("#NAME?"));
+    // The functions declare no invocation parameter (no @requiresAddress): only the typed arguments.
+    return Promise.all(node.args.map((a) => evaluateNode(a, sheet))).then((args) =>
+      Promise.resolve()
+        .then(() => fn.apply(null, args))
+        .then(
+          (result) => (Array.isArray(result) ? result[0][0] : result),
+          (err) => {
+            const code = err && err.code ? err.code : "invalidValue";
+            throw excelError(ERROR_VALUES[code] || "#VALUE!", err && err.message ? err.message : "");
+          },
+        ),
+    );
   }
 
   function evaluate(sheet, key, cell) {
-    const call = parseLiteralCall(cell.formula);
-    const fn = call && state.functions.get(call.name);
-    if (!fn) {
+    const tree = parseExpression(cell.formula);
+    if (!tree) {
       cell.value = "#NAME?";
       return Promise.resolve();
     }
     cell.value = "#BUSY!";
-    // The functions declare no invocation parameter (no @requiresAddress): only the typed arguments.
-    const run = Promise.resolve()
-      .then(() => fn.apply(null, call.args))
+    const run = evaluateNode(tree, sheet)
       .then(
-        (result) => {
-          cell.value = Array.isArray(result) ? result[0][0] : result;
+        (value) => {
+          cell.value = value === null ? 0 : value;
           cell.error = null;
         },
         (err) => {
-          const code = err && err.code ? err.code : "invalidValue";
-          cell.value = errorValue(code);
-          cell.error = { code, message: err && err.message ? err.message : "" };
+          cell.value = err.excelError;
+          cell.error = { code: err.code, message: err.message };
         },
       )
       .finally(() => state.pending.delete(run));

@@ -1,8 +1,14 @@
-import { FormulaSyntaxError, formatFormula, parseFormula } from "../../../src/functions/formula";
+import {
+  FormulaSyntaxError,
+  findFdqCalls,
+  formatFormula,
+  parseFormula,
+  type ParseOptions,
+} from "../../../src/functions/formula";
 
-function syntaxError(text: string): FormulaSyntaxError {
+function syntaxError(text: string, options?: ParseOptions): FormulaSyntaxError {
   try {
-    parseFormula(text);
+    parseFormula(text, options);
   } catch (err) {
     if (err instanceof FormulaSyntaxError) return err;
     throw err;
@@ -73,5 +79,94 @@ describe("parseFormula", () => {
     const call = parseFormula('=fdq.dataset("A""B","roic",2023,,,TRUE)');
     expect(formatFormula(call)).toBe('=FDQ.DATASET("A""B","roic",2023,,,TRUE)');
     expect(parseFormula(formatFormula(call))).toEqual(call);
+  });
+});
+
+describe("parseFormula with references (the task pane's mode)", () => {
+  const REFS = { references: true } as const;
+
+  it("returns single-cell references as { ref } nodes: $ anchors, sheet names, quoted sheet names", () => {
+    expect(parseFormula('=FDQ.DATAPOINT($A2,"roic","ROIC",B$1)', REFS)).toEqual({
+      name: "DATAPOINT",
+      args: [{ ref: "$A2" }, "roic", "ROIC", { ref: "B$1" }],
+    });
+    expect(
+      parseFormula("=FDQ.DATAPOINT(Sheet2!A1, 'My Sheet'!$C$3, 'It''s'!D4, x_1.y!E5)", REFS).args,
+    ).toEqual([{ ref: "Sheet2!A1" }, { ref: "'My Sheet'!$C$3" }, { ref: "'It''s'!D4" }, { ref: "x_1.y!E5" }]);
+    // Literals still read as before next to references.
+    expect(parseFormula("=FDQ.RATING(A1,TRUE)", REFS).args).toEqual([{ ref: "A1" }, true]);
+  });
+
+  it("refuses ranges, names, nested functions and operators with a clear reason", () => {
+    expect(syntaxError('=FDQ.DATAPOINT(A1:A3,"roic","ROIC",2023)', REFS).message).toBe(
+      "Ranges are not supported: A1:A3; refer to one cell (at character 16)",
+    );
+    expect(syntaxError("=FDQ.INFO('Data'!B:B)", REFS).message).toBe(
+      "Ranges are not supported: 'Data'!B:B; refer to one cell (at character 11)",
+    );
+    expect(syntaxError("=FDQ.INFO(myName)", REFS).message).toBe(
+      "Names are not supported: myName; use a literal value, TRUE or FALSE (at character 11)",
+    );
+    expect(syntaxError("=FDQ.INFO(TRIM(A1))", REFS).message).toBe(
+      "Nested functions are not supported: TRIM(...); use a literal value (at character 11)",
+    );
+    expect(syntaxError("=FDQ.DATAPOINT(A1,B1,C1,D1+1)", REFS).message).toBe(
+      "Operators are not supported: +; give each argument as one literal (at character 27)",
+    );
+    expect(syntaxError("=FDQ.INFO('My Sheet)", REFS).message).toBe(
+      "Unterminated sheet name: a closing ' is missing (at character 11)",
+    );
+    expect(syntaxError("=FDQ.INFO('My Sheet'!name)", REFS).message).toBe(
+      "A cell such as A1 was expected after 'My Sheet'! (at character 11)",
+    );
+  });
+
+  it("keeps the CLI's default mode refusing references exactly as before", () => {
+    expect(syntaxError('=FDQ.DATAPOINT($A2,"roic","ROIC",2023)').message).toBe(
+      "Cell references are not supported: $A2; use a literal value (at character 16)",
+    );
+    expect(syntaxError("=FDQ.INFO(Sheet2!A1)").message).toBe(
+      "Cell references are not supported: Sheet2!A1; use a literal value (at character 11)",
+    );
+    expect(syntaxError("=FDQ.INFO('My Sheet'!A1)").message).toBe(
+      `Unexpected character "'" (at character 11)`,
+    );
+  });
+});
+
+describe("findFdqCalls", () => {
+  const calls = (text: string): string[] => findFdqCalls(text).map((s) => text.slice(s.start, s.end));
+
+  it("finds the FDQ calls inside wrapped formulas, with their matching parenthesis", () => {
+    expect(calls('=IFERROR(FDQ.DATAPOINT($A2,"roic","ROIC",B$1),0)')).toEqual([
+      'FDQ.DATAPOINT($A2,"roic","ROIC",B$1)',
+    ]);
+    expect(calls('=FDQ.DATAPOINT("A","roic","ROIC",2023)/1e6')).toEqual([
+      'FDQ.DATAPOINT("A","roic","ROIC",2023)',
+    ]);
+    expect(calls('=fdq.rating("AAPL") - FDQ.Sector ("X","Y")')).toEqual([
+      'fdq.rating("AAPL")',
+      'FDQ.Sector ("X","Y")',
+    ]);
+  });
+
+  it("skips text and quoted sheet names, and names that only end in FDQ.", () => {
+    expect(calls("=CONCAT(\"FDQ.RATING(x)\", 'FDQ.INFO('!A1, MYFDQ.RATING(1))")).toEqual([]);
+    expect(calls('=FDQ.INFO("a)b", \'S)\'!A1)&"!"')).toEqual(["FDQ.INFO(\"a)b\", 'S)'!A1)"]);
+  });
+
+  it("lets an unclosed call run to the end, and a span parse with the whole formula's positions", () => {
+    const text = '=IFERROR(FDQ.INFO("ROIC"';
+    expect(calls(text)).toEqual(['FDQ.INFO("ROIC"']);
+    const [span] = findFdqCalls('=IFERROR(FDQ.DATAPOINT(A1,"roic","ROIC",YEAR(B1)),0)');
+    expect(() =>
+      parseFormula('=IFERROR(FDQ.DATAPOINT(A1,"roic","ROIC",YEAR(B1)),0)', { references: true, span }),
+    ).toThrow("Nested functions are not supported: YEAR(...); use a literal value (at character 41)");
+    expect(
+      parseFormula('=IFERROR(FDQ.DATAPOINT(A1,"roic","ROIC",2023),0)', {
+        references: true,
+        span: findFdqCalls('=IFERROR(FDQ.DATAPOINT(A1,"roic","ROIC",2023),0)')[0],
+      }),
+    ).toEqual({ name: "DATAPOINT", args: [{ ref: "A1" }, "roic", "ROIC", 2023] });
   });
 });

@@ -1,8 +1,11 @@
-// An in-memory WorkbookAccess whose full calculation runs FDQ.DATAPOINT cells through the real function
-// implementation and client, as Excel's shared runtime would.
+// An in-memory WorkbookAccess. Its full calculation runs formulas that are one FDQ call with literal arguments
+// through the real function implementations and client, as Excel's shared runtime would; other formulas keep
+// the value they were given. It records each batch of referenced cells read.
 import type { FdqClient } from "../../../src/api";
-import { datapoint } from "../../../src/functions/impl/datapoint";
+import { describeFailure } from "../../../src/functions/errors";
 import { parseFormula } from "../../../src/functions/formula";
+import { evaluateCall } from "../../../src/functions/impl";
+import { cellAddress, parseAddress } from "../../../src/taskpane/office/a1";
 import {
   isFdqFormula,
   type CellSnapshot,
@@ -10,42 +13,68 @@ import {
   type WorkbookAccess,
 } from "../../../src/taskpane/office/workbook";
 
+/** A formula or constant as typed, or a formula with the value it shows (for formulas the fake does not run). */
+export type SeedCell = string | number | boolean | { readonly formula: string; readonly value: CellValue };
+
+interface Cell {
+  formula: string;
+  value: CellValue;
+}
+
 export interface FakeWorkbook extends WorkbookAccess {
-  readonly cells: Map<string, { formula: string; value: CellValue }>;
+  readonly cells: Map<string, Cell>;
   readonly calculations: number;
+  /** The addresses asked of cellValues, one list per call (per Excel.run). */
+  readonly reads: string[][];
   selected: string;
   /** Resolves when every calculation started so far has settled. */
   settled(): Promise<void>;
 }
 
-export function fakeWorkbook(client: FdqClient, cells: Record<string, string>): FakeWorkbook {
-  const map = new Map(
-    Object.entries(cells).map(([address, formula]) => [address, { formula, value: "" as CellValue }]),
-  );
+function toCell(seed: SeedCell): Cell {
+  if (typeof seed === "object") return { ...seed };
+  if (typeof seed === "string" && seed.startsWith("=")) return { formula: seed, value: "" };
+  return { formula: "", value: seed };
+}
+
+export function fakeWorkbook(client: FdqClient, cells: Record<string, SeedCell>): FakeWorkbook {
+  // Addresses as Excel writes them ("'My Sheet'!A1"), whatever the seed's spelling.
+  const canonical = (address: string): string => cellAddress(parseAddress(address));
+  const map = new Map(Object.entries(cells).map(([address, seed]) => [canonical(address), toCell(seed)]));
+  const sheets = new Set([...map.keys()].map((a) => parseAddress(a).sheet));
   let calculations = 0;
+  const reads: string[][] = [];
   const pending: Promise<void>[] = [];
   const evaluate = (address: string): void => {
     const cell = map.get(address);
     if (!cell || !isFdqFormula(cell.formula)) return;
-    const call = parseFormula(cell.formula);
-    const [ticker, dataset, name, year, quarter, ttm] = call.args;
+    let call;
+    try {
+      call = parseFormula(cell.formula);
+    } catch {
+      return; // references or a wrapped call: the value given stays
+    }
     pending.push(
-      datapoint(client, { ticker, dataset, name, year, quarter, ttm }).then(
-        (value) => void (cell.value = value),
-        (err: { excelCode?: string }) => void (cell.value = err.excelCode ?? "#VALUE!"),
+      evaluateCall(client, call, describeFailure).then(
+        (result) => {
+          const first = Array.isArray(result) ? result[0]?.[0] : result;
+          cell.value = typeof first === "object" ? first.error : (first ?? "");
+        },
+        (err) => void (cell.value = describeFailure(err).error),
       ),
     );
   };
   const snapshot = (address: string): CellSnapshot => {
     const cell = map.get(address);
-    return { address, formula: cell?.formula ?? "", value: cell?.value ?? "" };
+    return { address, formula: cell?.formula || String(cell?.value ?? ""), value: cell?.value ?? "" };
   };
   const fake: FakeWorkbook = {
     cells: map,
     get calculations() {
       return calculations;
     },
-    selected: Object.keys(cells)[0] ?? "Sheet1!A1",
+    reads,
+    selected: [...map.keys()][0] ?? "Sheet1!A1",
     selectedCell: async () => snapshot(fake.selected),
     writeSelectedCell: async (formula) => {
       map.set(fake.selected, { formula, value: "" });
@@ -60,6 +89,11 @@ export function fakeWorkbook(client: FdqClient, cells: Record<string, string>): 
       for (const address of map.keys()) evaluate(address);
     },
     selectCell: async (address) => void (fake.selected = address),
+    cellValues: async (addresses) => {
+      reads.push([...addresses]);
+      const known = addresses.filter((a) => sheets.has(parseAddress(a).sheet));
+      return new Map(known.map((a) => [a, map.get(a)?.value ?? ""]));
+    },
     settled: async () => {
       while (pending.length > 0) await Promise.all(pending.splice(0));
     },

@@ -1,0 +1,235 @@
+// "Explain this cell": what the cell's FDQ calls resolved to, where the value came from and the request made,
+// for every function, with cell references and wrapped calls; never a request of its own, never the key.
+import { findDatapoint, findDataset } from "../../../src/catalog";
+import { explainCell, type CallExplanation, type Explanation } from "../../../src/taskpane/logic/explain";
+import { today, useSandboxClient } from "./sandbox-client";
+import { fakeWorkbook, type FakeWorkbook, type SeedCell } from "./workbook-fake";
+
+const env = useSandboxClient();
+const describe_ = (name: string): string => `about ${name}`;
+
+async function explain(cells: Record<string, SeedCell>, address?: string) {
+  const workbook: FakeWorkbook = fakeWorkbook(env.client, cells);
+  if (address) workbook.selected = address;
+  await env.client.ready();
+  const before = env.requests();
+  const e = await explainCell(await workbook.selectedCell(), {
+    client: env.client,
+    workbook,
+    describe: describe_,
+  });
+  // Explaining never sends a request of its own.
+  expect(env.requests()).toBe(before);
+  expect(JSON.stringify(e)).not.toContain(env.sandbox.demoKey);
+  return { e, workbook };
+}
+
+function onlyCall(e: Explanation): CallExplanation {
+  if (e.kind !== "fdq" || e.calls.length !== 1)
+    throw new Error(`expected one FDQ call, got ${JSON.stringify(e)}`);
+  return e.calls[0]!;
+}
+
+function callOf<K extends CallExplanation["kind"]>(
+  e: Explanation,
+  kind: K,
+): Extract<CallExplanation, { kind: K }> {
+  const call = onlyCall(e);
+  if (call.kind !== kind) throw new Error(`expected a ${kind} explanation, got ${JSON.stringify(call)}`);
+  return call as Extract<CallExplanation, { kind: K }>;
+}
+
+describe("explain this cell: FDQ.DATAPOINT", () => {
+  it("resolves dataset, datapoint with its catalog entry, period, the cached day and the URL without the key", async () => {
+    const workbook = fakeWorkbook(env.client, { "Sheet1!B2": '=FDQ.DATAPOINT("aapl","ROIC","roic",2023,2)' });
+    await workbook.calculateFull();
+    await workbook.settled();
+    const e = await explainCell(await workbook.selectedCell(), {
+      client: env.client,
+      workbook,
+      describe: describe_,
+    });
+    const d = callOf(e, "datapoint");
+    const roic = findDataset("metrics/roic");
+    expect(d.facts).toEqual({
+      ticker: "AAPL",
+      dataset: roic,
+      datasetArg: "ROIC",
+      datapointName: "ROIC",
+      datapoint: roic && findDatapoint(roic, "ROIC"),
+      description: "about ROIC",
+    });
+    expect(d.period).toBe("Q2 FY2023");
+    expect(d.request).toEqual({
+      url: `${env.sandbox.baseUrl}/metrics/roic/AAPL?year=2023&quarter=2`,
+      cached: true,
+    });
+    expect(d.source).toMatchObject({
+      kind: "cache",
+      refreshDay: today(),
+      value: workbook.cells.get("Sheet1!B2")?.value,
+    });
+  });
+
+  it("says a cell that is not in the cache will be fetched", async () => {
+    const { e } = await explain({
+      "Sheet1!C1": '=FDQ.DATAPOINT("MSFT","adjusted","ACCOUNTS_PAYABLE",2022,,4)',
+    });
+    expect(callOf(e, "datapoint")).toMatchObject({
+      period: "TTM to Q4 FY2022",
+      source: { kind: "not-cached" },
+    });
+  });
+
+  it("reads cell references ($A2, B$1, other sheets) and shows where each argument came from", async () => {
+    const { e, workbook } = await explain(
+      {
+        "Sheet1!A2": "AAPL",
+        "Sheet1!B1": 2022,
+        "'Inputs 2'!C3": "roic",
+        "Sheet1!B2": "=FDQ.DATAPOINT($A2,'Inputs 2'!$C$3,\"ROIC\",B$1)",
+      },
+      "Sheet1!B2",
+    );
+    const d = callOf(e, "datapoint");
+    expect(d.inputs).toEqual([
+      { name: "ticker", value: "AAPL", from: "Sheet1!A2" },
+      { name: "dataset", value: "roic", from: "'Inputs 2'!C3" },
+      { name: "name", value: "ROIC" },
+      { name: "year", value: 2022, from: "Sheet1!B1" },
+    ]);
+    expect(d.request).toEqual({ url: `${env.sandbox.baseUrl}/metrics/roic/AAPL?year=2022`, cached: false });
+    expect(workbook.reads).toEqual([["Sheet1!A2", "'Inputs 2'!C3", "Sheet1!B1"]]);
+  });
+
+  it("explains the FDQ calls inside a wrapped formula", async () => {
+    const { e } = await explain({
+      "Sheet1!A1":
+        '=IFERROR(FDQ.DATAPOINT("AAPL","roic","ROIC",2022)/FDQ.DATAPOINT("AAPL","roic","NOPAT",2022),0)',
+    });
+    if (e.kind !== "fdq") throw new Error(e.kind);
+    expect(e.calls.map((c) => [c.kind, c.text])).toEqual([
+      ["datapoint", 'FDQ.DATAPOINT("AAPL","roic","ROIC",2022)'],
+      ["datapoint", 'FDQ.DATAPOINT("AAPL","roic","NOPAT",2022)'],
+    ]);
+  });
+
+  it("reads numbers typed as text as the functions do", async () => {
+    const { e } = await explain({ "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","roic","ROIC","2023","2")' });
+    expect(callOf(e, "datapoint")).toMatchObject({
+      period: "Q2 FY2023",
+      request: { url: `${env.sandbox.baseUrl}/metrics/roic/AAPL?year=2023&quarter=2`, cached: false },
+    });
+  });
+
+  it("says why a call cannot be planned, and names an argument the request module refuses", async () => {
+    const range = await explain({
+      "S!A1": { formula: '=FDQ.DATAPOINT(B1:B2,"roic","ROIC",2022)', value: "#VALUE!" },
+    });
+    expect(onlyCall(range.e)).toEqual({
+      kind: "unplanned",
+      text: 'FDQ.DATAPOINT(B1:B2,"roic","ROIC",2022)',
+      reason: "Ranges are not supported: B1:B2; refer to one cell (at character 16)",
+    });
+    const bad = await explain({ "S!A2": '=FDQ.DATAPOINT("AAPL","roic","ROIC",2022,9)' });
+    expect(callOf(bad.e, "datapoint")).toMatchObject({
+      request: { invalid: "quarter must be 1, 2, 3 or 4 (got 9)." },
+      source: { kind: "error", message: "quarter must be 1, 2, 3 or 4 (got 9)." },
+    });
+  });
+
+  it("tells an empty cell and a cell without an FDQ formula", async () => {
+    expect((await explain({ "Sheet1!A1": "" })).e).toEqual({ kind: "empty", address: "Sheet1!A1" });
+    expect((await explain({ "Sheet1!A1": "=SUM(1,2)" })).e).toEqual({
+      kind: "not-fdq",
+      address: "Sheet1!A1",
+      formula: "=SUM(1,2)",
+    });
+  });
+});
+
+describe("explain this cell: the other functions", () => {
+  it("FDQ.DATASET: its URL, cache state and, once cached, the dataset's rows count", async () => {
+    const cells = { "Sheet1!A1": '=FDQ.DATASET("AAPL","roic",2022)' };
+    const cold = callOf((await explain(cells)).e, "dataset");
+    expect(cold).toMatchObject({
+      ticker: "AAPL",
+      dataset: findDataset("metrics/roic"),
+      period: "FY2022",
+      request: { url: `${env.sandbox.baseUrl}/metrics/roic/AAPL?year=2022`, cached: false },
+      source: { kind: "not-cached" },
+    });
+    const answer = await env.client.dataset({ ticker: "AAPL", dataset: "roic", year: 2022 });
+    const warm = callOf((await explain(cells)).e, "dataset");
+    expect(warm.source).toEqual({ kind: "cache", refreshDay: today(), rows: answer.records.length });
+    expect(warm.request).toMatchObject({ cached: true });
+  });
+
+  it("FDQ.DATASET of a dataset without an all-datapoints mode gives the client's reason", async () => {
+    const reported = findDataset("fundamentals/reported");
+    expect(reported?.allDatapointsMode).toBe(false);
+    const d = callOf(
+      (await explain({ "Sheet1!A1": '=FDQ.DATASET("AAPL","fundamentals/reported",2022)' })).e,
+      "dataset",
+    );
+    expect(d.request).toEqual({
+      invalid:
+        "dataset fundamentals/reported has no all-datapoints mode in the spec: ask for one datapoint at a time.",
+    });
+  });
+
+  it("FDQ.SERIES: one request per year and which of them are cached", async () => {
+    await env.client.datapoint({ ticker: "NFLX", dataset: "reported", name: "ACCOUNTS_PAYABLE", year: 2021 });
+    const s = callOf(
+      (await explain({ "Sheet1!A1": '=FDQ.SERIES("NFLX","reported","ACCOUNTS_PAYABLE",2020,2022)' })).e,
+      "series",
+    );
+    const url = (year: number): string =>
+      `${env.sandbox.baseUrl}/fundamentals/reported/NFLX?datapoint=ACCOUNTS_PAYABLE&year=${year}`;
+    expect(s.years).toEqual([
+      { period: "FY2020", url: url(2020), cached: false },
+      { period: "FY2021", url: url(2021), cached: true },
+      { period: "FY2022", url: url(2022), cached: false },
+    ]);
+    expect(s.facts).toMatchObject({
+      ticker: "NFLX",
+      datapointName: "ACCOUNTS_PAYABLE",
+      description: "about ACCOUNTS_PAYABLE",
+    });
+  });
+
+  it("FDQ.SERIES: an unbounded year range is refused with the function's reason", async () => {
+    expect(
+      onlyCall((await explain({ "Sheet1!A1": '=FDQ.SERIES("AAPL","roic","ROIC",1,2000000)' })).e),
+    ).toEqual({
+      kind: "unplanned",
+      text: 'FDQ.SERIES("AAPL","roic","ROIC",1,2000000)',
+      reason: "from_year..to_year spans 2000000 years; at most 50 are allowed.",
+    });
+  });
+
+  it("RATING, SECTOR, COVERAGE, SECURITY and INFO: what each call asks the service for", async () => {
+    const asks = async (formula: string): Promise<readonly string[]> =>
+      callOf((await explain({ "Sheet1!A1": formula })).e, "endpoint").asks;
+    expect(await asks('=FDQ.RATING("aapl","roic")')).toEqual(["The component ratings of AAPL."]);
+    expect(await asks('=FDQ.SECTOR("TECHNOLOGYSEC","ROIC_AVG",2)')).toEqual([
+      "Datapoint ROIC_AVG of sector or industry TECHNOLOGYSEC, for 2 fiscal years before the last.",
+    ]);
+    expect(await asks('=FDQ.COVERAGE("etf")')).toEqual(["The list of covered securities of type etf."]);
+    expect(await asks('=FDQ.SECURITY("spy","name")')).toEqual([
+      "The coverage record of SPY among stock securities.",
+      "If it is not found there: among etf securities.",
+      "If it is not found there: among mf securities.",
+    ]);
+    expect(await asks('=FDQ.INFO("ROIC","endpoints")')).toEqual([
+      "The service's description and endpoints of datapoint ROIC.",
+    ]);
+    expect(onlyCall((await explain({ "Sheet1!A1": '=FDQ.RATING("AAPL","costz")' })).e)).toMatchObject({
+      kind: "unplanned",
+      reason: expect.stringMatching(/^field must be one of overall, /),
+    });
+    expect(onlyCall((await explain({ "Sheet1!A1": '=FDQ.COVERAGE("bonds")' })).e)).toMatchObject({
+      kind: "unplanned",
+    });
+  });
+});

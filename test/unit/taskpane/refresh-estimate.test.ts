@@ -1,0 +1,137 @@
+// "Refresh: before refreshing, show what it will cost": cells, distinct requests, what the cache has, and the
+// cells that cannot be planned with the reason. Formulas as real workbooks write them: references, wrapped calls.
+import { estimateRefresh } from "../../../src/taskpane/logic/refresh-estimate";
+import { useSandboxClient } from "./sandbox-client";
+import { fakeWorkbook, type SeedCell } from "./workbook-fake";
+
+const env = useSandboxClient();
+
+async function estimate(cells: Record<string, SeedCell>) {
+  const workbook = fakeWorkbook(env.client, cells);
+  await env.client.ready(); // planning needs the client's saved cache loaded
+  const result = await estimateRefresh(await workbook.fdqCells(), { client: env.client, workbook });
+  return { result, workbook };
+}
+
+describe("refresh estimate", () => {
+  it("counts FDQ cells, distinct requests (one per all-datapoints dataset request) and cached cells", async () => {
+    const cells = {
+      "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
+      "Sheet1!A2": '=FDQ.DATAPOINT("AAPL","metrics/roic","NOPAT",2022)',
+      "Sheet1!A3": '=FDQ.DATAPOINT("MSFT","fundamentals/adjusted","ACCOUNTS_PAYABLE",2022)',
+      "Sheet1!A4": '=FDQ.SERIES("NFLX","fundamentals/reported","ACCOUNTS_PAYABLE",2020,2022)',
+      "Sheet1!A5": '=FDQ.RATING("AAPL")',
+      "Sheet1!A6": '=FDQ.DATASET("AAPL","roic",2022)',
+    };
+    const cold = (await estimate(cells)).result;
+    // roic has an all-datapoints mode: ROIC, NOPAT and the DATASET of AAPL 2022 are one request; SERIES asks 3 years.
+    expect(cold).toEqual({
+      cells: 6,
+      plannedRequests: 5,
+      requestsNeeded: 5,
+      cachedCells: 0,
+      otherRequests: 1,
+      unplanned: [],
+    });
+    await env.client.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022 });
+    const warm = (await estimate(cells)).result;
+    expect(warm).toMatchObject({ plannedRequests: 5, requestsNeeded: 4, cachedCells: 3 });
+  });
+
+  it("resolves cell references ($A2, B$1, Sheet2!A1, 'My Sheet'!A1) and wrapped calls, reading the cells in one batch", async () => {
+    const { result, workbook } = await estimate({
+      "Sheet1!A2": "AAPL",
+      "Sheet1!B1": 2022,
+      "Sheet2!A1": "aapl",
+      "'My Sheet'!A1": 2022,
+      "Sheet1!B2": '=FDQ.DATAPOINT($A2,"roic","ROIC",B$1)',
+      "Sheet1!B3": '=IFERROR(FDQ.DATAPOINT(Sheet2!A1,"roic","NOPAT",2022),0)',
+      "Sheet1!B4": '=FDQ.DATAPOINT("MSFT","adjusted","ACCOUNTS_PAYABLE",\'My Sheet\'!$A$1)/1e6',
+      "Sheet1!B5": '=FDQ.DATAPOINT($A2,"roic","ROIC",B$1)*2',
+    });
+    expect(result).toEqual({
+      cells: 4,
+      plannedRequests: 2,
+      requestsNeeded: 2,
+      cachedCells: 0,
+      otherRequests: 0,
+      unplanned: [],
+    });
+    expect(workbook.reads).toEqual([["Sheet1!A2", "Sheet1!B1", "Sheet2!A1", "'My Sheet'!A1"]]);
+  });
+
+  it("reports each call that cannot be planned with its reason instead of counting an invalid formula", async () => {
+    const { result } = await estimate({
+      "Sheet1!A1": { formula: '=FDQ.DATAPOINT(A5:A6,"roic","ROIC",2022)', value: "#VALUE!" },
+      "Sheet1!A2": { formula: '=FDQ.DATAPOINT(A4,"roic","ROIC",2022)', value: "#N/A" },
+      "Sheet1!A3": { formula: '=FDQ.DATAPOINT(Missing!A1,"roic","ROIC",2022)', value: "#REF!" },
+      "Sheet1!A4": "#N/A",
+      "Sheet1!A7": '=FDQ.DATAPOINT("AAPL","roic","ROIC",YEAR(TODAY()))',
+      "Sheet1!A8": '=FDQ.DATAPOINT("AAPL","roic","ROIC",2022,9)',
+      "Sheet1!A9": "=FDQ.DATAPOINT(A1)",
+    });
+    expect(result.unplanned).toEqual([
+      {
+        address: "Sheet1!A1",
+        reason: "Ranges are not supported: A5:A6; refer to one cell (at character 16)",
+      },
+      {
+        address: "Sheet1!A2",
+        reason:
+          "ticker refers to Sheet1!A4, which shows #N/A: Excel passes that error on without running FDQ.DATAPOINT.",
+      },
+      { address: "Sheet1!A3", reason: "ticker refers to Missing!A1, which does not exist." },
+      {
+        address: "Sheet1!A7",
+        reason: "Nested functions are not supported: YEAR(...); use a literal value (at character 37)",
+      },
+      { address: "Sheet1!A8", reason: "quarter must be 1, 2, 3 or 4 (got 9)." },
+      {
+        address: "Sheet1!A9",
+        reason:
+          "FDQ.DATAPOINT needs at least 4 arguments, 1 given: FDQ.DATAPOINT(ticker, dataset, name, year, [quarter], [ttm]) (at character 2)",
+      },
+    ]);
+    expect(result).toMatchObject({ cells: 6, plannedRequests: 0, cachedCells: 0 });
+  });
+
+  it("reads numbers typed as text as the functions do", async () => {
+    const { result } = await estimate({
+      "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","roic","ROIC","2023","2")',
+      "Sheet1!A2": '=FDQ.SERIES("AAPL","roic","ROIC","2020","2022","Q2")',
+    });
+    // 2023 Q2 and 2020..2022 Q2: four distinct quarter requests.
+    expect(result).toMatchObject({ plannedRequests: 4, unplanned: [] });
+  });
+
+  it("refuses an unbounded SERIES range with the function's own reason before building any year", async () => {
+    const { result } = await estimate({
+      "Sheet1!A1": '=FDQ.SERIES("AAPL","roic","ROIC",1,2000000)',
+      "Sheet1!A2": '=FDQ.SERIES("AAPL","roic","ROIC",1,50000000)',
+      "Sheet1!A3": '=FDQ.SERIES("AAPL","roic","ROIC",2022,2020)',
+    });
+    expect(result.unplanned).toEqual([
+      {
+        address: "Sheet1!A1",
+        reason: "from_year..to_year spans 2000000 years; at most 50 are allowed.",
+      },
+      {
+        address: "Sheet1!A2",
+        reason: "from_year..to_year spans 50000000 years; at most 50 are allowed.",
+      },
+      { address: "Sheet1!A3", reason: "to_year (2020) must not be before from_year (2022)." },
+    ]);
+  });
+
+  it("counts the requests of other functions once each, and each type FDQ.SECURITY may try", async () => {
+    const { result } = await estimate({
+      "Sheet1!A1": '=FDQ.RATING("AAPL")',
+      "Sheet1!A2": '=FDQ.RATING("aapl","roic")',
+      "Sheet1!A3": '=FDQ.SECURITY("AAPL","name")',
+      "Sheet1!A4": '=FDQ.SECURITY("SPY","name","etf")',
+      "Sheet1!A5": '=FDQ.INFO("ROIC")',
+    });
+    // ratings of AAPL once (tickers in any case); SECURITY without a type may try stock, etf and mf; with one, one.
+    expect(result).toMatchObject({ otherRequests: 6, plannedRequests: 0, cachedCells: 0, unplanned: [] });
+  });
+});
