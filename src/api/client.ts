@@ -4,8 +4,7 @@
 // whole dataset of that ticker and period, even a call that is alone in its window: the answer costs about
 // the same as one datapoint and fills the cache for the siblings that a worksheet almost always asks next.
 import { RecordsAnswer, type CacheValue } from "./cache-codec";
-import { accountTag } from "./account-tag";
-import { DayCache, type CacheStamp } from "./day-cache";
+import type { CacheStamp } from "./day-cache";
 import {
   decodeCoverageList,
   decodeDatapointRecords,
@@ -15,9 +14,8 @@ import {
   decodeSector,
   decodeSecurity,
   toValue,
-  type RecordDefaults,
 } from "./decode";
-import { DEFAULTS } from "./defaults";
+import { buildEngine, datapointRel, datasetRel, delay, freeze, recordDefaults, type Engine } from "./engine";
 import {
   DataNotFoundError,
   DataPointNotFoundError,
@@ -25,13 +23,10 @@ import {
   InvalidArgumentError,
   NotConfiguredError,
 } from "./errors";
-import { RefreshDayClock } from "./refresh-day";
-import { rememberedError } from "./response-errors";
-import { checkBaseUrl } from "./settings";
-import { Transport, type Counters } from "./transport";
+import { rememberedError, withHints } from "./response-errors";
+import type { Counters } from "./transport";
 import type {
   ApiResult,
-  ClientEvent,
   ClientOptions,
   ClientStats,
   CoverageItem,
@@ -70,49 +65,6 @@ interface RecordPayload {
   value: number | string;
 }
 
-const recordDefaults = (t: DatasetTarget): RecordDefaults => ({
-  ticker: t.ticker,
-  year: t.year,
-  period: t.period.period,
-  periodtype: t.period.periodtype,
-});
-
-/** Relative URL of an all-datapoints request, also the cache key of its list of names. */
-const datasetRel = (t: DatasetTarget): string =>
-  `${t.dataset.path}/${encodeURIComponent(t.ticker)}?year=${t.year}${t.period.query}`;
-
-/** Relative URL of a single-datapoint request, also the cache key of the datapoint's record. */
-const datapointRel = (t: DatasetTarget, name: string): string =>
-  `${t.dataset.path}/${encodeURIComponent(t.ticker)}?datapoint=${encodeURIComponent(name)}&year=${t.year}${t.period.query}`;
-
-function freeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) freeze(v);
-  }
-  return value;
-}
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-function positiveInteger(value: number, argument: string): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new InvalidArgumentError(
-      argument,
-      `${argument} must be a whole number of at least 1 (got ${value}).`,
-    );
-  }
-  return value;
-}
-
-interface Engine {
-  transport: Transport;
-  cache: DayCache;
-  /** `${accountTag}@${baseUrl}`. */
-  scope: string;
-  windowMs: number;
-}
-
 export class FdqClient {
   private readonly counters: Counters = {
     requestsSent: 0,
@@ -133,51 +85,7 @@ export class FdqClient {
    */
   constructor(options: ClientOptions | (() => Promise<ClientOptions>)) {
     if (typeof options === "function") this.loadOptions = options;
-    else this.engine = this.build(options);
-  }
-
-  private build(options: ClientOptions): Engine {
-    if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") throw new NotConfiguredError();
-    const baseUrl = checkBaseUrl(options.baseUrl);
-    const listener = options.onEvent;
-    const emit = (e: ClientEvent): void => {
-      try {
-        listener?.(e);
-      } catch {
-        // A failing listener must never fail a request.
-      }
-    };
-    const fetchFn = options.fetch ?? globalThis.fetch;
-    const now = options.now ?? Date.now;
-    const transport = new Transport({
-      baseUrl,
-      apiKey: options.apiKey.trim(),
-      // Called as a plain function: browsers reject fetch invoked as a method of another object.
-      fetch: (input, init) => fetchFn(input, init),
-      now,
-      sleep: options.sleep ?? delay,
-      random: options.random ?? Math.random,
-      timeoutMs: positiveInteger(options.timeoutMs ?? DEFAULTS.timeoutMs, "timeoutMs"),
-      retry: { ...DEFAULTS.retry, ...options.retry },
-      concurrency: positiveInteger(options.concurrency ?? DEFAULTS.concurrency, "concurrency"),
-      counters: this.counters,
-      emit,
-    });
-    const scope = `${accountTag(options.apiKey.trim())}@${baseUrl}`;
-    const cache = new DayCache({
-      clock: new RefreshDayClock(options.refreshDay ?? DEFAULTS.refreshDay),
-      now,
-      scope,
-      storage: options.storage,
-      storageKey: options.storageKey ?? DEFAULTS.storageKey,
-      maxEntries: positiveInteger(options.maxCacheEntries ?? DEFAULTS.maxCacheEntries, "maxCacheEntries"),
-      maxPersistChars: options.maxPersistChars ?? DEFAULTS.maxPersistChars,
-      persistDelayMs: options.persistDelayMs ?? DEFAULTS.persistDelayMs,
-      toValue,
-      emit,
-    });
-    const windowMs = Math.max(0, options.coalesceWindowMs ?? DEFAULTS.coalesceWindowMs);
-    return { transport, cache, scope, windowMs };
+    else this.engine = buildEngine(options, this.counters);
   }
 
   /**
@@ -192,7 +100,9 @@ export class FdqClient {
   private async engineReady(): Promise<Engine> {
     let engine = this.engine;
     if (!engine) {
-      const load = (this.engineLoad ??= this.loadOptions!().then((o) => (this.engine ??= this.build(o))));
+      const load = (this.engineLoad ??= this.loadOptions!().then(
+        (o) => (this.engine ??= buildEngine(o, this.counters)),
+      ));
       try {
         engine = await load;
       } catch (error) {
@@ -216,13 +126,13 @@ export class FdqClient {
     const hit = cached && this.fromCache(cached, all ? t.name : undefined);
     if (hit) return this.datapointResult(e, hit, "cache", day, rel);
     if (all) {
-      const payload = await this.shared(rel, () => this.fetchDataset(e, t), e.windowMs);
+      const payload = await this.shared(day, rel, () => this.fetchDataset(e, t), e.windowMs);
       const index = payload.byName.get(t.name);
-      if (index === undefined) throw new DataPointNotFoundError();
+      if (index === undefined) throw this.failed(e, rel, new DataPointNotFoundError());
       const found = { record: payload.records[index]!, value: payload.values[index]! };
       return this.datapointResult(e, found, "network", day, rel);
     }
-    const payload = await this.shared(rel, () => this.fetchDatapoint(e, t, rel));
+    const payload = await this.shared(day, rel, () => this.fetchDatapoint(e, t, rel));
     return this.datapointResult(e, payload, "network", day, rel);
   }
 
@@ -245,7 +155,7 @@ export class FdqClient {
       this.counters.cacheHits++;
       return { records: group.records(), values: group.values(), source: "cache", refreshDay, url };
     }
-    const payload = await this.shared(rel, () => this.fetchDataset(e, t));
+    const payload = await this.shared(refreshDay, rel, () => this.fetchDataset(e, t));
     return { records: [...payload.records], values: [...payload.values], source: "network", refreshDay, url };
   }
 
@@ -359,8 +269,13 @@ export class FdqClient {
     return { value: found.value, record: found.record, source, refreshDay, url: e.transport.url(requested) };
   }
 
-  /** Joins the request already scheduled or running for `key`, or starts one (after `windowMs`). */
-  private shared<T>(key: string, run: () => Promise<T>, windowMs = 0): Promise<T> {
+  /**
+   * Joins the request already scheduled or running for `rel` on the refresh day `day`, or starts one (after
+   * `windowMs`). A call made after the day's boundary never joins a request started before it: that answer
+   * belongs to the previous day.
+   */
+  private shared<T>(day: string, rel: string, run: () => Promise<T>, windowMs = 0): Promise<T> {
+    const key = `${day} ${rel}`;
     const existing = this.inFlight.get(key);
     if (existing) {
       this.counters.coalescedCalls++;
@@ -381,7 +296,13 @@ export class FdqClient {
   ): Promise<{ data: T; stamp: CacheStamp }> {
     const stamp = e.cache.stamp();
     try {
-      return { data: decode(await e.transport.get(rel)), stamp };
+      // The transport counts its own failures; an answer that decodes to an error is counted here.
+      const results = await e.transport.get(rel);
+      try {
+        return { data: decode(results), stamp };
+      } catch (error) {
+        throw error instanceof FdqError ? this.failed(e, rel, withHints(error, e.hints)) : error;
+      }
     } catch (error) {
       if (error instanceof FdqError && error.remembered) {
         e.cache.set(
@@ -392,6 +313,12 @@ export class FdqClient {
       }
       throw error;
     }
+  }
+
+  /** Counts a call's final error that the transport did not see (a decoded answer), and answers it. */
+  private failed(e: Engine, rel: string, error: FdqError): FdqError {
+    e.transport.countFailure(e.transport.url(rel), error);
+    return error;
   }
 
   private async fetchDataset(e: Engine, t: DatasetTarget): Promise<DatasetPayload> {
@@ -428,7 +355,7 @@ export class FdqClient {
       return { data: cached.data as T, source: "cache", refreshDay, url };
     }
     if (cached) this.fromCache(cached);
-    const data = await this.shared(rel, async () => {
+    const data = await this.shared(refreshDay, rel, async () => {
       const { data: fresh, stamp } = await this.request(e, rel, (results) => freeze(decode(results)));
       e.cache.set(rel, { kind: "json", data: fresh }, stamp);
       return fresh;

@@ -40,6 +40,17 @@ interface StoreMeta {
   chunks: number;
 }
 
+/** Where a store's parts are: any meta with these fields, of this format or an older one. */
+type PartsRef = Pick<StoreMeta, "gen" | "chunks">;
+
+const partsOf = (m: unknown): PartsRef | undefined => {
+  const o = m as Partial<StoreMeta> | null;
+  if (typeof o !== "object" || o === null) return undefined;
+  return Number.isInteger(o.gen) && Number.isInteger(o.chunks) && o.chunks! >= 0
+    ? { gen: o.gen!, chunks: o.chunks! }
+    : undefined;
+};
+
 const isMeta = (m: unknown): m is StoreMeta => {
   const o = m as Partial<StoreMeta> | null;
   return (
@@ -63,7 +74,8 @@ export class DayCache {
   private dirty = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private writing: Promise<void> = Promise.resolve();
-  private storedMeta: StoreMeta | undefined;
+  /** The parts the store's meta names now: removed once a new meta replaces it. */
+  private storedParts: PartsRef | undefined;
   loaded = false;
   readonly ready: Promise<void>;
 
@@ -192,16 +204,21 @@ export class DayCache {
       this.warn(`The saved FDQ cache could not be read and was discarded (${(e as Error).message}).`);
       return;
     }
+    this.storedParts = partsOf(meta);
     if (!isMeta(meta)) {
       this.warn("The saved FDQ cache has an unknown format and was discarded.");
+      this.markStaleStore();
       return;
     }
-    this.storedMeta = meta;
     if (meta.scope !== this.o.scope) {
       this.warn("The saved FDQ cache belongs to another API key or base URL and was discarded.");
+      this.markStaleStore();
       return;
     }
-    if (meta.day !== this.today()) return; // an earlier refresh day: stale by design, not an error
+    if (meta.day !== this.today()) {
+      this.markStaleStore(); // an earlier refresh day: stale by design, not an error
+      return;
+    }
     const loaded = new Map<string, CacheValue>();
     try {
       for (let i = 0; i < meta.chunks; i++) {
@@ -218,6 +235,7 @@ export class DayCache {
       }
     } catch (e) {
       this.warn(`The saved FDQ cache is damaged and was discarded (${(e as Error).message}).`);
+      this.markStaleStore();
       return;
     }
     // Calls made while loading win over the store; the store's older entries go first in LRU order.
@@ -228,6 +246,11 @@ export class DayCache {
     for (const [rel, value] of during) this.add(rel, value);
     this.evictBeyondBound();
     this.o.emit({ type: "cache-loaded", entries: this.weight, refreshDay: meta.day });
+  }
+
+  /** A discarded store's parts would hold storage quota forever: the next write replaces and removes them. */
+  private markStaleStore(): void {
+    if (this.storedParts && this.storedParts.chunks > 0) this.markDirty();
   }
 
   private persist(): Promise<void> {
@@ -245,14 +268,14 @@ export class DayCache {
     this.dirty = false;
     const day = this.today();
     const { chunks, entries } = this.encodeChunks();
-    const gen = (this.storedMeta?.gen ?? 0) + 1;
+    const gen = (this.storedParts?.gen ?? 0) + 1;
     // The parts go before the meta that names them, and the old parts only after it: a store interrupted
     // half-way still loads (or is discarded as damaged). Issued together, so a store can batch them.
     await Promise.all(chunks.map((chunk, i) => storage.set(`${storageKey}.${gen}.${i}`, chunk)));
     const meta: StoreMeta = { v: FORMAT_VERSION, scope: this.o.scope, day, gen, chunks: chunks.length };
     await storage.set(storageKey, JSON.stringify(meta));
-    const old = this.storedMeta;
-    this.storedMeta = meta;
+    const old = this.storedParts;
+    this.storedParts = meta;
     if (old) {
       const parts = Array.from({ length: old.chunks }, (_, i) => `${storageKey}.${old.gen}.${i}`);
       await Promise.all(parts.map((key) => storage.remove(key)));

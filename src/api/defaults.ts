@@ -21,8 +21,12 @@ export const DEFAULTS = {
    */
   refreshDay: { hour: 6, minute: 0, timeZone: "America/New_York" } satisfies RefreshDayBoundary,
   maxCacheEntries: 200_000,
-  /** OfficeRuntime.storage holds 10 MB per domain, shared with other add-ins: stay well below. */
-  maxPersistChars: 4_000_000,
+  /**
+   * OfficeRuntime.storage holds 10 MB per domain, shared with the settings. A write stores the new parts
+   * before it removes the old ones, so the peak is old + new = 2 x 1.5 M chars = 3 M chars: 6 MB even if
+   * the store keeps UTF-16 (2 bytes a char), well below the quota.
+   */
+  maxPersistChars: 1_500_000,
   /**
    * A cache file (the CLI) has no quota to share: it keeps the whole refresh day (a 22,500-cell model is a
    * few MB), bounded only so that a runaway workbook cannot fill the disk.

@@ -22,3 +22,4 @@ export {
 export { RefreshDayClock } from "./refresh-day";
 export { accountTag } from "./account-tag";
 export { COVERAGE_FIELDS, SECURITY_FIELDS, toValue } from "./decode";
+export { probeReachable } from "./probe";

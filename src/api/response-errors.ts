@@ -2,6 +2,7 @@
 // and that rebuilds a remembered "does not exist" answer from the cache.
 import { SPEC_ERRORS, type SpecErrorName } from "../catalog";
 import {
+  BadResponseError,
   DataNotFoundError,
   DataPointNotFoundError,
   FdqError,
@@ -13,8 +14,11 @@ import {
   ServiceError,
   ServiceUnavailableError,
   UnauthorizedError,
+  EXCEL_HINTS,
+  type ErrorHints,
   type FdqErrorOptions,
 } from "./errors";
+import { redactKey } from "./redact";
 
 type SpecErrorClass = new (message?: string, options?: FdqErrorOptions) => FdqError;
 
@@ -40,16 +44,34 @@ export interface FailedAnswer {
   retryAfterMs: number | undefined;
 }
 
-export function errorFromAnswer(answer: FailedAnswer): FdqError {
-  const { status, message, retryAfterMs } = answer;
-  if (status === 401 || status === 403) return new UnauthorizedError(status);
-  if (status === 429) return new RateLimitedError({ retryAfterMs });
-  if (status >= 500) return new ServiceUnavailableError(status, message ?? answer.detail, { retryAfterMs });
+export interface AnswerContext {
+  /** Replaced by "[API key]" wherever the answer echoes it. */
+  apiKey?: string;
+  hints?: ErrorHints;
+}
+
+/** The error of a failed answer; the service's text is kept (without the key) so the user can read it. */
+export function errorFromAnswer(answer: FailedAnswer, context: AnswerContext = {}): FdqError {
+  const { status, retryAfterMs } = answer;
+  const hints = context.hints ?? EXCEL_HINTS;
+  const clean = (text: string): string => redactKey(text, context.apiKey ?? "");
+  const message = answer.message === undefined ? undefined : clean(answer.message);
+  const detail = clean(answer.detail);
+  if (status === 401 || status === 403) return new UnauthorizedError(status, {}, message, hints);
+  if (status === 429) return new RateLimitedError({ retryAfterMs }, message);
+  if (status >= 500) return new ServiceUnavailableError(status, message ?? detail, { retryAfterMs });
   const spec =
     message === undefined ? undefined : SPEC_BY_STATUS_AND_MESSAGE.get(`${status} ${message.trim()}`);
   if (spec) return new SPEC_ERROR_CLASSES[spec](message?.trim(), { status });
-  const fallback = `The FDQ service answered ${status} with ${answer.detail}. Check the base URL in the FDQ task pane.`;
-  return new ServiceError(status, message ?? fallback, { status });
+  return new ServiceError(status, message?.trim() || detail, { status }, hints);
+}
+
+/** A decoding error raised without the client's hints, given them (other errors keep their message). */
+export function withHints(error: FdqError, hints: ErrorHints): FdqError {
+  if (error instanceof BadResponseError && hints !== EXCEL_HINTS) {
+    return new BadResponseError(error.detail, { cause: error.cause, status: error.status }, hints);
+  }
+  return error;
 }
 
 const REMEMBERED_BY_NAME = new Map<string, SpecErrorClass>(

@@ -1,9 +1,19 @@
-// One GET to the service: headers, per-attempt timeout (AbortController), concurrency slot, retries with
-// backoff, and the translation of every failure into an FdqError. Nothing else in the add-in calls fetch.
+// One GET to the service: headers, per-attempt timeout (a timer raced against fetch and the body, plus an
+// abort for fetches that honour it), concurrency slot, retries with backoff, the 429 pause every queued
+// request waits out, and the translation of every failure into an FdqError without the key.
+// Nothing else in the add-in calls fetch (probe.ts aside).
 import { decodeEnvelope, describeBody, errorMessageOf, parseJson } from "./decode";
-import { BadResponseError, FdqError, NetworkError, RateLimitedError, TimeoutError } from "./errors";
+import {
+  BadResponseError,
+  FdqError,
+  NetworkError,
+  RateLimitedError,
+  TimeoutError,
+  type ErrorHints,
+} from "./errors";
 import { Limiter } from "./limiter";
-import { errorFromAnswer } from "./response-errors";
+import { redactKey } from "./redact";
+import { errorFromAnswer, withHints } from "./response-errors";
 import { nextDelay, parseRetryAfter } from "./retry";
 import type { ClientEvent, RetryOptions } from "./types";
 
@@ -27,6 +37,7 @@ export interface TransportOptions {
   concurrency: number;
   counters: Counters;
   emit: (e: ClientEvent) => void;
+  hints: ErrorHints;
 }
 
 /** Shortest per-attempt timeout when the retry budget is almost spent. */
@@ -66,8 +77,7 @@ export class Transport {
     for (let attempt = 1; ; attempt++) {
       let delay: number | undefined;
       let wait: Promise<void> | undefined;
-      if (this.throttled) await this.throttled;
-      await this.limiter.acquire();
+      await this.acquireUnthrottled();
       const first = (started ??= this.o.now());
       try {
         const timeout = Math.min(
@@ -77,12 +87,10 @@ export class Transport {
         return await this.attempt(url, attempt, timeout);
       } catch (caught) {
         const error =
-          caught instanceof FdqError ? caught : new NetworkError(networkDetail(caught), { cause: caught });
+          caught instanceof FdqError ? withHints(caught, this.o.hints) : this.networkError(caught);
         delay = nextDelay(error, attempt, this.o.now() - first, this.o.retry, this.o.random);
         if (delay === undefined) {
-          const { failures } = this.o.counters;
-          failures[error.name] = (failures[error.name] ?? 0) + 1;
-          this.o.emit({ type: "failure", url, error: error.name, message: error.message });
+          this.countFailure(url, error);
           throw error;
         }
         this.o.counters.retries++;
@@ -99,6 +107,34 @@ export class Transport {
     }
   }
 
+  /** Counts a request's final error and tells the listeners (without the key). */
+  countFailure(url: string, error: FdqError): void {
+    const { failures } = this.o.counters;
+    failures[error.name] = (failures[error.name] ?? 0) + 1;
+    this.o.emit({ type: "failure", url, error: error.name, message: this.redact(error.message) });
+  }
+
+  private redact(text: string): string {
+    return redactKey(text, this.o.apiKey);
+  }
+
+  private networkError(cause: unknown): NetworkError {
+    return new NetworkError(this.redact(networkDetail(cause)), { cause }, this.o.hints);
+  }
+
+  /**
+   * A concurrency slot, taken only while no 429 pause is on: a request that queued for a slot before the
+   * pause began gives the slot back and waits the pause out, so nothing starts until it ends.
+   */
+  private async acquireUnthrottled(): Promise<void> {
+    for (;;) {
+      if (this.throttled) await this.throttled;
+      await this.limiter.acquire();
+      if (!this.throttled) return;
+      this.limiter.release();
+    }
+  }
+
   /** Holds back every request for `ms` (one shared wait), so a throttled service is not hammered. */
   private throttle(ms: number): Promise<void> {
     if (this.throttled) return this.throttled;
@@ -111,24 +147,35 @@ export class Transport {
 
   private async attempt(url: string, attempt: number, timeoutMs: number): Promise<unknown> {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // Not every fetch honours the abort (some webviews, test doubles): the timer settles the call itself.
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new TimeoutError(timeoutMs));
+        controller.abort();
+      }, timeoutMs);
+    });
+    timedOut.catch(() => undefined);
     const sent = this.o.now();
     const fail = (cause: unknown): FdqError =>
-      controller.signal.aborted
-        ? new TimeoutError(timeoutMs, { cause })
-        : new NetworkError(networkDetail(cause), { cause });
+      cause instanceof TimeoutError
+        ? cause
+        : controller.signal.aborted
+          ? new TimeoutError(timeoutMs, { cause })
+          : this.networkError(cause);
     try {
       this.o.counters.requestsSent++;
       this.o.emit({ type: "request", url, attempt });
       let response: Response;
       let text: string;
       try {
-        response = await this.o.fetch(url, {
+        const fetched = this.o.fetch(url, {
           method: "GET",
           headers: this.headers,
           signal: controller.signal,
         });
-        text = await response.text();
+        response = await Promise.race([fetched, timedOut]);
+        text = await Promise.race([response.text(), timedOut]);
       } catch (cause) {
         throw fail(cause);
       }
@@ -144,16 +191,22 @@ export class Transport {
     const contentType = response.headers.get("content-type");
     const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), this.o.now());
     if (response.ok) {
-      if (!parsed) throw new BadResponseError(`${describeBody(text, contentType)} instead of JSON`);
+      if (!parsed) {
+        const detail = this.redact(`${describeBody(text, contentType)} instead of JSON`);
+        throw new BadResponseError(detail, {}, this.o.hints);
+      }
       const envelope = decodeEnvelope(parsed.json);
       if (envelope.ok) return envelope.results;
-      throw errorFromAnswer({ ...envelope, detail: "an error inside the envelope", retryAfterMs });
+      throw errorFromAnswer({ ...envelope, detail: "an error inside the envelope", retryAfterMs }, this.o);
     }
-    throw errorFromAnswer({
-      status: response.status,
-      message: parsed ? errorMessageOf(parsed.json) : undefined,
-      detail: parsed ? "a JSON body without a message" : describeBody(text, contentType),
-      retryAfterMs,
-    });
+    throw errorFromAnswer(
+      {
+        status: response.status,
+        message: parsed ? errorMessageOf(parsed.json) : undefined,
+        detail: parsed ? "a JSON body without a message" : describeBody(text, contentType),
+        retryAfterMs,
+      },
+      this.o,
+    );
   }
 }

@@ -1,5 +1,6 @@
 // Public shapes of the request module: options, requests, decoded records, results, events, counters.
 import type { PeriodType, SecurityType } from "../catalog";
+import type { ErrorHints } from "./errors";
 import type { CacheStorageAdapter } from "./storage";
 
 export interface RetryOptions {
@@ -48,6 +49,8 @@ export interface ClientOptions {
   /** Storage key prefix of the persisted cache. */
   storageKey?: string;
   onEvent?: (e: ClientEvent) => void;
+  /** What error messages tell the user to do; default the Excel task pane's wording (EXCEL_HINTS). */
+  hints?: Partial<ErrorHints>;
 }
 
 export interface DatapointRequest {

@@ -47,7 +47,15 @@ export interface SectorTarget {
   entry: SectorDatapoint;
 }
 
-const describe = (v: unknown): string => (typeof v === "string" ? `"${v}"` : String(v));
+/** An argument's value in a message, as a cell would show it: "text", 12, TRUE; nothing when omitted. */
+export function show(value: unknown): string {
+  if (typeof value === "string") return `"${value}"`;
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  if (value === null || value === undefined) return "nothing";
+  return String(value);
+}
+
+const describe = show;
 
 function hasControlCharacter(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
@@ -113,7 +121,10 @@ const DATASET_MEMO = new Map<string, Dataset>();
 const DATASET_NAMES = DATASETS.map((d) => d.path).join(", ");
 
 export function checkDataset(ref: unknown): Dataset {
-  if (typeof ref === "string") {
+  if (typeof ref !== "string" || ref.trim() === "") {
+    throw new InvalidArgumentError("dataset", `dataset must be non-empty text (got ${describe(ref)}).`);
+  }
+  {
     const memo = DATASET_MEMO.get(ref);
     if (memo) return memo;
     const found = findDataset(ref);
@@ -128,22 +139,20 @@ export function checkDataset(ref: unknown): Dataset {
   );
 }
 
+/** Checked in the functions' argument order, so a cell names its first wrong argument. */
 export function checkDatasetRequest(req: DatasetRequest): DatasetTarget {
+  const ticker = checkTicker(req.ticker);
   const dataset = checkDataset(req.dataset);
-  return {
-    dataset,
-    ticker: checkTicker(req.ticker),
-    year: checkYear(req.year),
-    period: checkPeriod(req.quarter, req.ttm),
-  };
+  return { dataset, ticker, year: checkYear(req.year), period: checkPeriod(req.quarter, req.ttm) };
 }
 
 /** A name unknown to a complete catalog is DataPointNotFound at once; cut-off catalogs must ask the service. */
 export function checkDatapointRequest(req: DatapointRequest): DatapointTarget {
-  const target = checkDatasetRequest(req);
-  const name = checkName(req.name);
-  if (!target.dataset.notShown && !findDatapoint(target.dataset, name)) throw new DataPointNotFoundError();
-  return { ...target, name };
+  const ticker = checkTicker(req.ticker);
+  const dataset = checkDataset(req.dataset);
+  const name = checkName(req.name, "name");
+  if (!dataset.notShown && !findDatapoint(dataset, name)) throw new DataPointNotFoundError();
+  return { dataset, ticker, name, year: checkYear(req.year), period: checkPeriod(req.quarter, req.ttm) };
 }
 
 export function checkSecurityType(type: unknown): SecurityType {

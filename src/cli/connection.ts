@@ -1,6 +1,7 @@
 // The client the CLI evaluates with: the service named by the options, or the local sandbox with its demo
 // key, or (--sandbox) an embedded sandbox started for this run only. The day's cache persists in a file
 // per service under the cache directory, so a second run the same refresh day sends no request again.
+import { accessSync, constants, mkdirSync } from "node:fs";
 import path from "node:path";
 import { FdqClient, FdqError, type ClientStats } from "../api";
 import { DEFAULTS } from "../api/defaults";
@@ -9,6 +10,7 @@ import type { FdqCall } from "../functions/formula";
 import { startSandbox } from "../sandbox";
 import { DEFAULT_SANDBOX_PORT, DEMO_API_KEY } from "../sandbox/demo";
 import { evaluateAll, type Outcome } from "./evaluate";
+import { cliHints } from "./hints";
 import { UsageError, type ConnectionOptions } from "./options";
 
 export const LOCAL_SANDBOX_URL = `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}/v1`;
@@ -32,6 +34,24 @@ export function cacheFileFor(cacheDir: string, baseUrl: string): string {
   return path.join(cacheDir, `${name}.json`);
 }
 
+/** Warnings go to stderr, so stdout stays one result per formula. */
+function warn(message: string): void {
+  process.stderr.write(`fdq: warning: ${message}\n`);
+}
+
+/** Creates the cache directory if needed; false (after a warning) when fdq cannot write there. */
+function writableDir(dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    warn(`cannot write the cache directory ${dir} (${reason}): running without the file cache.`);
+    return false;
+  }
+}
+
 export async function openConnection(options: ConnectionOptions): Promise<Connection> {
   let stopSandbox: (() => Promise<void>) | undefined;
   let baseUrl = options.baseUrl ?? LOCAL_SANDBOX_URL;
@@ -43,7 +63,7 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
     apiKey = sandbox.demoKey;
   }
   // An embedded sandbox listens on a new port each run: a cache file for it would never be read again.
-  const persistent = !options.noCache && !options.sandbox;
+  const persistent = !options.noCache && !options.sandbox && writableDir(options.cacheDir);
   const cacheFile = persistent ? cacheFileFor(options.cacheDir, baseUrl) : undefined;
   let client: FdqClient;
   try {
@@ -53,6 +73,10 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
       storage: cacheFile ? new FileStorage(cacheFile) : undefined,
       maxPersistChars: DEFAULTS.maxFilePersistChars,
       concurrency: options.concurrency,
+      hints: cliHints(!options.sandbox && options.baseUrl === undefined),
+      onEvent: (e) => {
+        if (e.type === "cache-warning") warn(e.message);
+      },
     });
   } catch (err) {
     await stopSandbox?.();

@@ -55,7 +55,13 @@ async function readSource(file: string): Promise<string> {
  * evaluates them all at once (throws UsageError, evaluating nothing, when a line does not parse).
  */
 export async function evaluateFile(file: string, options: ConnectionOptions): Promise<Evaluation> {
-  return evaluateCalls(options, parseAll(fileLines(file, await readSource(file))));
+  const lines = fileLines(file, await readSource(file));
+  if (lines.length === 0) {
+    throw new UsageError(
+      `${file === "-" ? "stdin" : file} holds no formula (only blank lines and # comments).`,
+    );
+  }
+  return evaluateCalls(options, parseAll(lines));
 }
 
 export async function runEval(options: EvalOptions): Promise<number> {

@@ -1,6 +1,6 @@
 // `fdq`: the FDQ worksheet functions on the command line, with the same implementations and request
 // module as Excel. Exit status: 0 when formulas were evaluated (even to Excel errors), 2 for usage errors,
-// 1 when something else failed (e.g. the cache directory is not writable).
+// 1 when something else failed. An unwritable cache directory is only a warning: fdq runs without the file.
 import { runEval } from "./eval-command";
 import { runRefresh } from "./refresh-command";
 import { DEFAULTS } from "../api/defaults";

@@ -80,9 +80,15 @@ function connection(values: Record<string, unknown>, env: Env): ConnectionOption
       "--sandbox and --base-url exclude each other: --sandbox evaluates against its own sandbox.",
     );
   }
+  const keyFlag = values["api-key"] as string | undefined;
+  if (keyFlag !== undefined && keyFlag.trim() === "") {
+    throw new UsageError(
+      "--api-key is empty: give the key, or leave the option out to use FDQ_API_KEY or the local sandbox's demo key.",
+    );
+  }
   return {
     baseUrl: sandbox ? undefined : baseUrl || undefined,
-    apiKey: ((values["api-key"] as string | undefined) ?? env.FDQ_API_KEY) || undefined,
+    apiKey: (keyFlag ?? env.FDQ_API_KEY) || undefined,
     cacheDir: ((values["cache-dir"] as string | undefined) ?? env.FDQ_CACHE_DIR) || defaultCacheDir(env),
     noCache: values["no-cache"] === true,
     sandbox,

@@ -1,13 +1,14 @@
 // `fdq refresh WORKBOOK.xlsx [-o OUT.xlsx]`: evaluates every FDQ formula cell of a workbook at once and
 // writes the values back as the formulas' cached results (the formulas stay), so the file opens with
-// today's numbers even where the add-in is not installed. Spilled results are written into the cells to
-// the right and below, as Excel stores spills; a formula in the way is left alone and reported.
+// today's numbers even where the add-in is not installed. Spilled results are written as Excel stores
+// spills (spill.ts): a spill range holding the user's data gives #SPILL! and is reported.
 import ExcelJS from "exceljs";
 import { FormulaSyntaxError, parseFormula, type FdqCall } from "../functions/formula";
 import type { ExcelErrorValue } from "../functions/errors";
 import { evaluateCalls, formatStats } from "./connection";
 import { isErrorValue, type Outcome } from "./evaluate";
 import { UsageError, type RefreshOptions } from "./options";
+import { writeSpill, type Written } from "./spill";
 
 interface Target {
   readonly cell: ExcelJS.Cell;
@@ -21,8 +22,6 @@ interface Scan {
   /** FDQ cells that cannot be evaluated here, with the reason. */
   readonly skipped: string[];
 }
-
-type Written = number | string | boolean | ExcelJS.CellErrorValue;
 
 /**
  * The formula in FDQ.NAME(...) form, or undefined when it does not call FDQ. Excel saves JavaScript
@@ -65,25 +64,14 @@ function written(value: number | string | boolean | ExcelErrorValue): Written {
   return isErrorValue(value) ? { error: value.error } : value;
 }
 
-/** Writes one outcome; answers a conflict description when a spill would cover a formula. */
-function write(target: Target, outcome: Outcome): string | undefined {
+/** Writes one outcome; answers a conflict description when the spill range holds the user's data. */
+function write(workbook: ExcelJS.Workbook, target: Target, outcome: Outcome): string | undefined {
   const { cell } = target;
   const value = outcome.ok ? outcome.value : outcome.error;
-  const rows = Array.isArray(value) ? value : [[value]];
-  const sheet = cell.worksheet;
-  const blocked: string[] = [];
-  rows.forEach((row, r) =>
-    row.forEach((element, c) => {
-      if (r === 0 && c === 0) return;
-      const other = sheet.getCell(Number(cell.row) + r, Number(cell.col) + c);
-      if (other.type === ExcelJS.ValueType.Formula) blocked.push(other.address);
-      else other.value = written(element);
-    }),
-  );
-  const first = rows[0]?.[0] ?? "";
-  cell.value = { formula: target.stored, result: written(first) } as ExcelJS.CellFormulaValue;
+  const rows = (Array.isArray(value) ? value : [[value]]).map((row) => row.map(written));
+  const blocked = writeSpill(workbook, cell, target.stored, rows);
   return blocked.length > 0
-    ? `${sheet.name}!${cell.address}: its spill would cover formula cells ${blocked.join(", ")} (left as they were)`
+    ? `${cell.worksheet.name}!${cell.address}: #SPILL! (its spill range holds data in ${blocked.join(", ")}; nothing else written)`
     : undefined;
 }
 
@@ -101,7 +89,7 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
   );
   if (options.stats) process.stderr.write(`${formatStats(stats)}\n`);
   const conflicts = targets
-    .map((t, i) => write(t, outcomes[i] as Outcome))
+    .map((t, i) => write(workbook, t, outcomes[i] as Outcome))
     .filter((c): c is string => c !== undefined);
   const out = options.out ?? options.workbook;
   await workbook.xlsx.writeFile(out);

@@ -141,7 +141,9 @@ export async function openPane(
         __reportCspViolation(violation: string): void;
       };
       document.addEventListener("securitypolicyviolation", (e) =>
-        w.__reportCspViolation(`${e.effectiveDirective} blocked ${e.blockedURI || "inline"} in ${e.documentURI}`),
+        w.__reportCspViolation(
+          `${e.effectiveDirective} blocked ${e.blockedURI || "inline"} in ${e.documentURI}`,
+        ),
       );
       w.__officeDoubleTheme = theme;
       w.__officeDoubleWorkbook = workbook;

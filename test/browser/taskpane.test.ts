@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { DEFAULTS, FdqClient, RefreshDayClock } from "../../src/api";
+import { rating } from "../../src/functions/impl";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox";
 import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
 import {
@@ -16,6 +17,7 @@ import {
   openPane,
   removeFolder,
   serveFolder,
+  takeCspViolations,
   waitForConsole,
   type OpenPane,
   type OpenedWorkbook,
@@ -38,6 +40,11 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
 }, 180_000);
 
+// The page's Content-Security-Policy (taskpane.html) must hold for everything the pane does.
+afterEach(() => {
+  expect(takeCspViolations()).toEqual([]);
+});
+
 afterAll(async () => {
   await reference?.close();
   await browser?.close();
@@ -47,18 +54,31 @@ afterAll(async () => {
 });
 
 /** What the pane stores after "Save": OfficeRuntime.storage's settings entry. */
-function savedSettings(): Record<string, string> {
-  return { "fdq.settings": JSON.stringify({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey }) };
+function savedSettings(service: RunningSandbox = sandbox): Record<string, string> {
+  return { "fdq.settings": JSON.stringify({ baseUrl: service.baseUrl, apiKey: service.demoKey }) };
 }
 
 /** Connected, in a workbook already calculated today: the runtime's new-day check at open does nothing. */
-async function openConnected(options: { theme?: "light" | "dark" } = {}): Promise<OpenPane> {
+async function openConnected(
+  options: { theme?: "light" | "dark"; service?: RunningSandbox } = {},
+): Promise<OpenPane> {
   const pane = await openPane(browser, site, {
     theme: options.theme,
-    storage: savedSettings(),
+    storage: savedSettings(options.service),
     workbook: { documentSettings: { [CALCULATED_DAY_SETTING]: todayLabel() } },
   });
   await waitForConsole(pane, "FDQ new-day check: current");
+  return pane;
+}
+
+/** Connected, with these cells typed into the workbook and calculated (inputs before the formulas that read them). */
+async function openWithCells(
+  cells: Record<string, string | number>,
+  options: { service?: RunningSandbox } = {},
+): Promise<OpenPane> {
+  const pane = await openConnected(options);
+  await double(pane.page, "seed", cells);
+  await settled(pane.page);
   return pane;
 }
 
@@ -291,8 +311,9 @@ describe("task pane in the browser", () => {
   });
 
   it("explains the selected cell: dataset, datapoint, period, cache day and the request without the key", async () => {
-    const { context, page } = await openConnected();
-    await double(page, "seed", { "Sheet1!B2": '=FDQ.DATAPOINT("AAPL","roic","ROIC",2023,,3)' });
+    const { context, page } = await openWithCells({
+      "Sheet1!B2": '=FDQ.DATAPOINT("AAPL","roic","ROIC",2023,,3)',
+    });
     await settled(page);
     await double(page, "select", "Sheet1!B2");
     await tab(page, "Cell");
@@ -338,7 +359,6 @@ describe("task pane in the browser", () => {
       "'Model 2'!B5": '=FDQ.DATAPOINT("NFLX","metrics/roic","ROIC",2021,4)',
       "'Model 2'!B6": "plain text",
     });
-    await settled(page);
     await tab(page, "Workbook");
     await page.getByTestId("estimate-button").click();
     await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("4 FDQ cells found");
@@ -369,6 +389,10 @@ describe("task pane in the browser", () => {
       /^Refreshed 4 FDQ cells \(on request\): 3 requests sent, 0 failed requests, 0 cells in error, in \d+\.\d s\.$/,
     );
     expect(await double<string[]>(page, "calculations")).toEqual(["Full"]);
+    // The refresh records its day in the workbook's own settings, and never the key.
+    const documentSettings = await double<Record<string, unknown>>(page, "documentSettings");
+    expect(documentSettings).toEqual({ [CALCULATED_DAY_SETTING]: todayLabel() });
+    expect(JSON.stringify(documentSettings)).not.toContain(sandbox.demoKey);
 
     await page.screenshot({ path: join(ARTIFACTS, "taskpane-refresh-summary.png"), fullPage: true });
     await page.getByTestId("estimate-button").click();
@@ -446,13 +470,11 @@ describe("task pane in the browser", () => {
   });
 
   it("lists the FDQ cells in error with their reason and selects a cell when it is chosen", async () => {
-    const { context, page } = await openConnected();
-    await double(page, "seed", {
+    const { context, page } = await openWithCells({
       "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
       "Sheet1!D4": '=FDQ.DATAPOINT("NOSUCHTICKER","metrics/roic","ROIC",2022)',
       "Sheet1!D5": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022,7)',
     });
-    await settled(page);
     await tab(page, "Workbook");
     await page.getByTestId("errors-button").click();
     await expect(page.getByTestId("errors-count").textContent()).resolves.toBe("2 FDQ cells are in error.");
@@ -479,13 +501,11 @@ describe("task pane in the browser", () => {
   });
 
   it("freezes the FDQ formulas of the selection to their values after a confirmation", async () => {
-    const { context, page } = await openConnected();
-    await double(page, "seed", {
+    const { context, page } = await openWithCells({
       "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
       "Sheet1!A2": "note",
       "Sheet1!A3": '=FDQ.DATAPOINT("MSFT","metrics/roic","ROIC",2022)',
     });
-    await settled(page);
     const a1 = await double<{ value: number }>(page, "cell", "Sheet1!A1");
     await double(page, "select", "Sheet1!A1:A3");
     await tab(page, "Cell");
@@ -539,5 +559,264 @@ describe("task pane in the browser", () => {
       }
       await context.close();
     }
+  });
+  it("reports a Content-Security-Policy violation (the check after each test can fail)", async () => {
+    const { context, page } = await openConnected();
+    await page.evaluate(() => {
+      const script = document.createElement("script");
+      script.textContent = "window.__inline = 1";
+      document.body.append(script);
+    });
+    await expect(
+      page.evaluate(() => (window as unknown as { __inline?: number }).__inline),
+    ).resolves.toBeUndefined();
+    for (const started = Date.now(); Date.now() - started < 5_000;) {
+      const violations = takeCspViolations();
+      if (violations.length > 0) {
+        expect(violations).toEqual([`script-src-elem blocked inline in ${site.url}/taskpane.html`]);
+        return context.close();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error("no securitypolicyviolation event was reported");
+  });
+
+  it("copies the built formula to the clipboard", async () => {
+    const { context, page } = await openConnected();
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: site.url });
+    await tab(page, "Find");
+    await search(page, "roic");
+    await page.getByTestId("datapoint-query").press("Enter");
+    await page.getByTestId("builder-ticker").fill("MSFT");
+    await page.getByTestId("builder-year").fill("2022");
+    await page.getByRole("radio", { name: "TTM" }).check();
+    await page.getByTestId("builder-quarter").selectOption("3");
+    const formula = '=FDQ.DATAPOINT("MSFT","metrics/roic","ROIC",2022,,3)';
+    await expect(page.getByTestId("builder-formula").textContent()).resolves.toBe(formula);
+    await page.getByRole("button", { name: "Copy" }).click();
+    await page.getByTestId("builder-message").getByText("Copied.", { exact: true }).waitFor();
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(formula);
+    // Copying leaves the workbook alone.
+    expect(await double(page, "log")).toEqual([]);
+    await context.close();
+  });
+
+  it("explains a cell whose FDQ call reads cell references and is wrapped in IFERROR", async () => {
+    const { context, page } = await openConnected();
+    await double(page, "addSheet", "Inputs 2");
+    await double(page, "seed", {
+      "Sheet1!A2": "AAPL",
+      "Sheet1!B1": 2022,
+      "'Inputs 2'!A1": "roic",
+      "Sheet1!B2": "=IFERROR(FDQ.DATAPOINT($A2,'Inputs 2'!A1,\"ROIC\",B$1),0)",
+      "Sheet1!C2": '=FDQ.DATAPOINT("AAPL","roic","ROIC","2023","2")/1e6',
+    });
+    await settled(page);
+    const roic2022 = await reference.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022 });
+    const roic2023q2 = await reference.datapoint({
+      ticker: "AAPL",
+      dataset: "roic",
+      name: "ROIC",
+      year: 2023,
+      quarter: 2,
+    });
+    // The double evaluates references and wrappers as Excel would.
+    expect(await double(page, "cell", "Sheet1!B2")).toMatchObject({ value: roic2022.value, error: null });
+    expect(await double(page, "cell", "Sheet1!C2")).toMatchObject({
+      value: (roic2023q2.value as number) / 1e6,
+      error: null,
+    });
+
+    await double(page, "select", "Sheet1!B2");
+    await tab(page, "Cell");
+    await expect(page.getByTestId("explain-inputs").textContent()).resolves.toBe(
+      `ticker = "AAPL" from Sheet1!A2dataset = "roic" from 'Inputs 2'!A1name = "ROIC"year = 2022 from Sheet1!B1`,
+    );
+    await expect(page.getByTestId("explain-dataset").textContent()).resolves.toBe(
+      "metrics/roic (return on invested capital data)",
+    );
+    await expect(page.getByTestId("explain-period").textContent()).resolves.toBe("FY2022");
+    await expect(page.getByTestId("explain-url").textContent()).resolves.toBe(
+      `GET ${sandbox.baseUrl}/metrics/roic/AAPL?year=2022`,
+    );
+    await expect(page.getByTestId("explain-source").textContent()).resolves.toContain(
+      `From the cache of refresh day ${todayLabel()}`,
+    );
+    await page.screenshot({ path: join(ARTIFACTS, "taskpane-explain-references.png"), fullPage: true });
+
+    // Numbers typed as text read as the functions read them.
+    await double(page, "select", "Sheet1!C2");
+    await page.getByTestId("explain-period").getByText("Q2 FY2023", { exact: true }).waitFor();
+    await expect(page.getByTestId("explain-url").textContent()).resolves.toBe(
+      `GET ${sandbox.baseUrl}/metrics/roic/AAPL?year=2023&quarter=2`,
+    );
+    await expect(page.getByTestId("explanation").textContent()).resolves.not.toContain(sandbox.demoKey);
+    await context.close();
+  });
+
+  it("explains SERIES per year, DATASET with its rows, RATING with what it asks, and a call it cannot plan", async () => {
+    const { context, page } = await openWithCells({
+      "Sheet1!A1": '=FDQ.SERIES("MSFT","roic","ROIC",2021,2022)',
+      "Sheet1!A3": '=FDQ.DATASET("MSFT","roic",2022)',
+      "Sheet1!A4": '=FDQ.RATING("msft")',
+      "Sheet1!A5": '=FDQ.SERIES("MSFT","roic","ROIC",1,2000000)',
+    });
+    await double(page, "select", "Sheet1!A1");
+    await tab(page, "Cell");
+    await expect(page.getByTestId("explain-series-summary").textContent()).resolves.toBe(
+      "2 requests, one per fiscal year; 2 cached today",
+    );
+    await page.screenshot({ path: join(ARTIFACTS, "taskpane-explain-series.png"), fullPage: true });
+    await expect(page.getByTestId("explain-series-years").locator("li").allTextContents()).resolves.toEqual([
+      `FY2021: cachedGET ${sandbox.baseUrl}/metrics/roic/MSFT?year=2021`,
+      `FY2022: cachedGET ${sandbox.baseUrl}/metrics/roic/MSFT?year=2022`,
+    ]);
+
+    await double(page, "select", "Sheet1!A3");
+    const rows = (await reference.dataset({ ticker: "MSFT", dataset: "roic", year: 2022 })).records.length;
+    await page
+      .getByTestId("explain-source")
+      .getByText(`The dataset has ${rows} rows.`, { exact: false })
+      .waitFor();
+    await expect(page.getByTestId("explain-url").textContent()).resolves.toBe(
+      `GET ${sandbox.baseUrl}/metrics/roic/MSFT?year=2022`,
+    );
+
+    await double(page, "select", "Sheet1!A4");
+    await page
+      .getByTestId("explain-asks")
+      .getByText("The component ratings of MSFT.", { exact: true })
+      .waitFor();
+
+    await double(page, "select", "Sheet1!A5");
+    await expect(page.getByTestId("explain-problem").textContent()).resolves.toBe(
+      "Cannot be planned: from_year..to_year spans 2000000 years; at most 50 are allowed.",
+    );
+    await context.close();
+  });
+
+  it("estimates the cost of cells with references and wrappers, and lists the cells it cannot plan", async () => {
+    const { context, page } = await openWithCells({
+      "Sheet1!A1": "NFLX",
+      "Sheet1!A2": '=FDQ.DATAPOINT(A1,"roic","ROIC",2019)',
+      "Sheet1!A3": '=IFERROR(FDQ.DATAPOINT($A$1,"roic","NOPAT",2019),0)',
+      "Sheet1!A4": '=FDQ.DATAPOINT(A1:A2,"roic","ROIC",2019)',
+      "Sheet1!A5": '=FDQ.RATING("NFLX")',
+    });
+    await tab(page, "Workbook");
+    await page.getByTestId("estimate-button").click();
+    await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("4 FDQ cells found");
+    await expect(page.getByTestId("estimate-requests").textContent()).resolves.toBe(
+      "0 requests needed, plus up to 1 for ratings, sector, coverage, security and info cells",
+    );
+    await expect(page.getByTestId("estimate-cached").textContent()).resolves.toBe(
+      "2 of 4 cells already cached",
+    );
+    await expect(page.getByTestId("estimate-unplanned-cell").allTextContents()).resolves.toEqual([
+      "Sheet1!A4: Ranges are not supported: A1:A2; refer to one cell (at character 16)",
+    ]);
+    await context.close();
+  });
+
+  it("shows the progress text during a refresh: n of m requests and the errors so far", async () => {
+    const slow = await startSandbox({ latencyMs: 400 });
+    try {
+      const pane = await openConnected({ service: slow });
+      const { context, page } = pane;
+      await double(page, "seed", {
+        "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","roic","ROIC",2022)',
+        "Sheet1!A2": '=FDQ.DATAPOINT("MSFT","adjusted","ACCOUNTS_PAYABLE",2022)',
+        "Sheet1!A3": '=FDQ.DATAPOINT("NOSUCH","roic","ROIC",2022)',
+      });
+      await settled(page);
+      // The pane's own load of the datapoint descriptions must not count in the refresh.
+      for (const started = Date.now(); !pane.answered.includes(`${slow.baseUrl}/datapoint`);) {
+        if (Date.now() - started > 10_000) throw new Error("the descriptions did not load");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await tab(page, "Workbook");
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { __progress: string[] }).__progress = seen;
+        new MutationObserver(() => {
+          const text = document.querySelector('[data-testid="refresh-progress"]')?.textContent ?? "";
+          if (text && seen[seen.length - 1] !== text) seen.push(text);
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
+      await page.getByTestId("refresh-button").click();
+      await page.getByTestId("refresh-summary").waitFor({ timeout: 30_000 });
+      const seen = await page.evaluate(() => (window as unknown as { __progress: string[] }).__progress);
+      const counted = seen.filter((text) => text !== "Counting the requests…");
+      expect(counted[0]).toBe("0 of 3 requests, 0 errors so far");
+      expect(counted[counted.length - 1]).toBe("3 of 3 requests, 1 error so far");
+      for (const text of counted) expect(text).toMatch(/^[0-3] of 3 requests, (0 errors|1 error) so far$/);
+      await expect(page.getByTestId("refresh-summary").textContent()).resolves.toMatch(
+        /^Refreshed 3 FDQ cells \(on request\): 3 requests sent, 1 failed request, 1 cell in error, in \d+\.\d s\.$/,
+      );
+      await context.close();
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("lists errors of every function with their reason, references resolved", async () => {
+    const { context, page } = await openWithCells({
+      "Sheet1!A1": "#N/A",
+      "Sheet1!B1": '=FDQ.RATING("AAPL","costs")',
+      "Sheet1!B2": '=FDQ.DATAPOINT(A1,"roic","ROIC",2022)',
+      "Sheet1!B3": '=FDQ.INFO("NOSUCHDATAPOINT")',
+    });
+    await tab(page, "Workbook");
+    await page.getByTestId("errors-button").click();
+    await expect(page.getByTestId("errors-count").textContent()).resolves.toBe("3 FDQ cells are in error.");
+    const costs = await rating(reference, { ticker: "AAPL", field: "costs" }).catch((e: Error) => e.message);
+    const info = await reference.datapointInfo("NOSUCHDATAPOINT").catch((e: Error) => e.message);
+    await expect(page.getByTestId("error-cell").allTextContents()).resolves.toEqual([
+      `Sheet1!B1#N/A${costs}`,
+      "Sheet1!B2#N/ACannot be planned: ticker refers to Sheet1!A1, which shows #N/A: Excel passes that error on without running FDQ.DATAPOINT.",
+      `Sheet1!B3#N/A${info}`,
+    ]);
+    expect(await double(page, "cell", "Sheet1!B1")).toMatchObject({
+      value: "#N/A",
+      error: { message: costs },
+    });
+    await context.close();
+  });
+
+  it("shows HTML in an error reason and in an explanation as text", async () => {
+    const injected = '<img src=x onerror="window.__pwned=1"><b>bold</b> no such ticker';
+    const { context, page } = await openConnected();
+    await context.route(`${sandbox.baseUrl}/metrics/roic/EVIL?year=2022`, async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { message: injected } });
+    });
+    await context.route(`${sandbox.baseUrl}/datapoint`, async (route) => {
+      const response = await route.fetch();
+      const envelope = (await response.json()) as { body: string };
+      const body = JSON.parse(envelope.body) as { results: { name: string; description: string }[] };
+      for (const r of body.results) if (r.name === "NOPAT") r.description = injected;
+      await route.fulfill({ response, json: { ...envelope, body: JSON.stringify(body) } });
+    });
+    await page.reload();
+    await double(page, "seed", {
+      "Sheet1!A1": '=FDQ.DATAPOINT("EVIL","roic","ROIC",2022)',
+      "Sheet1!A2": '=FDQ.DATAPOINT("AAPL","roic","NOPAT",2022)',
+    });
+    await settled(page);
+    const cell = await double<{ value: string; error: { message: string } }>(page, "cell", "Sheet1!A1");
+    expect(cell.error.message).toContain(injected);
+    await tab(page, "Workbook");
+    await page.getByTestId("errors-button").click();
+    const item = page.getByTestId("error-cell");
+    await item.getByText(injected, { exact: false }).waitFor();
+    await expect(item.textContent()).resolves.toBe(`Sheet1!A1${cell.value}${cell.error.message}`);
+    expect(await item.locator("img, b").count()).toBe(0);
+
+    await double(page, "select", "Sheet1!A2");
+    await tab(page, "Cell");
+    await page.getByTestId("explain-description").getByText(injected, { exact: true }).waitFor();
+    expect(await page.getByTestId("explanation").locator("img, b").count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await context.close();
   });
 });

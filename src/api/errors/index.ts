@@ -15,3 +15,4 @@ export { NetworkError } from "./network-error";
 export { TimeoutError } from "./timeout-error";
 export { BadResponseError } from "./bad-response-error";
 export { ServiceError } from "./service-error";
+export { EXCEL_HINTS, type ErrorHints } from "./hints";

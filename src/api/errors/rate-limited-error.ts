@@ -4,9 +4,11 @@ import { FdqError, type FdqErrorOptions } from "./fdq-error";
 export class RateLimitedError extends FdqError {
   override name = "RateLimitedError" as const;
 
-  constructor(options: FdqErrorOptions = {}) {
+  /** `serviceMessage`, unless it is the stock "Too Many Requests", is kept (e.g. a quota's "Limit Exceeded"). */
+  constructor(options: FdqErrorOptions = {}, serviceMessage?: string) {
+    const own = serviceMessage?.trim() && !/^too many requests$/i.test(serviceMessage.trim());
     super(
-      "The FDQ service is limiting the request rate (429) and the retries did not get through. Wait a minute, then recalculate.",
+      `The FDQ service is limiting the request rate (429${own ? `: ${serviceMessage!.trim()}` : ""}) and the retries did not get through. Wait a minute, then recalculate.`,
       { status: 429, ...options },
     );
   }

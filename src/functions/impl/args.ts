@@ -3,16 +3,13 @@
 // this file checks only what is particular to the worksheet functions, and turns Excel's ways of
 // writing a value (numbers typed as text, omitted arguments) into plain values.
 import { InvalidArgumentError } from "../../api/errors";
+import { checkYear, show } from "../../api/validate";
+
+export { show };
 
 /** Excel passes null (or nothing) for an omitted argument; an empty text counts as omitted too. */
 export function isOmitted(value: unknown): value is null | undefined | "" {
   return value === null || value === undefined || (typeof value === "string" && value.trim() === "");
-}
-
-export function show(value: unknown): string {
-  if (typeof value === "string") return `"${value}"`;
-  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
-  return String(value);
 }
 
 /** A number stays a number; whole-number text ("2023") becomes one; anything else is passed on for the request module to refuse. */
@@ -33,6 +30,17 @@ export function wholeNumber(value: unknown, argument: string, what: string): num
     throw new InvalidArgumentError(argument, `${argument} must be ${what} (got ${show(value)}).`);
   }
   return n;
+}
+
+/** A fiscal year argument named as the function names it (the request module would call it `year`). */
+export function fiscalYear(value: unknown, argument: string, example: number): number {
+  const what = `a whole fiscal year such as ${example}`;
+  const n = wholeNumber(value, argument, what);
+  try {
+    return checkYear(n);
+  } catch {
+    throw new InvalidArgumentError(argument, `${argument} must be ${what} (got ${show(value)}).`);
+  }
 }
 
 /** Text that names a choice (a field, a period): trimmed and lower-cased; undefined when omitted. */

@@ -1,4 +1,4 @@
-import { numberArg, optionalNumberArg, requireText } from "./args";
+import { numberArg, optionalNumberArg } from "./args";
 import { checkedByClient, type FdqApi } from "./client";
 
 export interface DatapointArgs {
@@ -20,7 +20,7 @@ export function datapoint(client: FdqApi, args: DatapointArgs): Promise<number |
       .datapoint({
         ticker: checkedByClient(args.ticker),
         dataset: checkedByClient(args.dataset),
-        name: requireText(args.name, "name"),
+        name: checkedByClient(args.name),
         year: checkedByClient(numberArg(args.year)),
         quarter: checkedByClient(optionalNumberArg(args.quarter)),
         ttm: checkedByClient(optionalNumberArg(args.ttm)),

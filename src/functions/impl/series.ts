@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from "../../api/errors";
-import { choiceArg, show, wholeNumber } from "./args";
+import { choiceArg, fiscalYear, show, wholeNumber } from "./args";
 import type { FdqApi } from "./client";
 import { datapoint } from "./datapoint";
 
@@ -56,6 +56,9 @@ export async function series<E>(
       `from_year..to_year spans ${to - from + 1} years; at most ${MAX_SERIES_YEARS} are allowed.`,
     );
   }
+  // After the span checks, which give the clearer reason for a range like 1..2000000.
+  fiscalYear(from, "from_year", 2019);
+  fiscalYear(to, "to_year", 2023);
   const period = parseSeriesPeriod(args.period);
   const years = Array.from({ length: to - from + 1 }, (_, i) => from + i);
   // Every year's call starts before any is awaited, as one Excel recalculation would start them.

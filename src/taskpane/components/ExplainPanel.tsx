@@ -23,7 +23,8 @@ const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
   facts: {
     display: "grid",
-    gridTemplateColumns: "auto 1fr",
+    // A fixed first column keeps the terms of the cell and of each call aligned.
+    gridTemplateColumns: "5rem minmax(0, 1fr)",
     columnGap: tokens.spacingHorizontalS,
     rowGap: tokens.spacingVerticalXS,
     margin: 0,
@@ -155,7 +156,9 @@ function SeriesYears({ years }: { years: readonly SeriesYear[] }) {
           {years.map((y) => (
             <li key={y.url}>
               {y.period}: {y.cached ? "cached" : "not cached"}
-              <div className={styles.mono}>GET {y.url}</div>
+              <Caption1 block className={styles.mono}>
+                GET {y.url}
+              </Caption1>
             </li>
           ))}
         </ul>

@@ -75,7 +75,11 @@ function RefreshStatus({ control }: { control: RefreshControl }) {
         label={`Refreshing (${s.reason})`}
         validationState="none"
         hint={
-          <span data-testid="refresh-progress">{`${done} of ${total} requests, ${plural(errors, "error", "errors")} so far`}</span>
+          <span data-testid="refresh-progress">
+            {total === 0 && done === 0
+              ? "Counting the requests…"
+              : `${done} of ${total} requests, ${plural(errors, "error", "errors")} so far`}
+          </span>
         }
       >
         <ProgressBar value={total > 0 ? Math.min(1, done / total) : undefined} />

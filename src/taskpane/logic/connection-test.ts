@@ -1,6 +1,6 @@
 // "Test connection": one metadata request with the entered key, and a no-cors probe to tell a CORS block
 // from an unreachable service (a browser fetch fails with the same TypeError for both).
-import { FdqClient, NetworkError, TimeoutError, UnauthorizedError } from "../../api";
+import { FdqClient, NetworkError, probeReachable, TimeoutError, UnauthorizedError } from "../../api";
 import { checkBaseUrl } from "../../api/settings";
 import { messageOf } from "./message";
 
@@ -27,16 +27,6 @@ function originOf(baseUrl: string): string {
     return new URL(baseUrl).origin;
   } catch {
     return baseUrl;
-  }
-}
-
-/** A no-cors request resolves (opaquely) whenever the server answers at all, whatever its CORS headers. */
-async function answersWithoutCors(url: string, fetchFn: typeof fetch): Promise<boolean> {
-  try {
-    await fetchFn(url, { mode: "no-cors", cache: "no-store", credentials: "omit" });
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -69,7 +59,7 @@ export async function testConnection(input: ConnectionTestInput): Promise<Connec
     }
     if (err instanceof NetworkError) {
       const url = `${baseUrl}/datapoint/${PROBE_DATAPOINT}`;
-      if (await answersWithoutCors(url, fetchFn)) {
+      if (await probeReachable(url, fetchFn)) {
         return {
           kind: "cors",
           message: `Blocked by CORS: ${origin} answers, but not with CORS headers that allow this add-in, so the browser withholds the answer. The service or a proxy in front of it must allow this origin and the x-api-key header.`,

@@ -3,7 +3,7 @@
 // Answers from the shared client's cache only; it never sends a request of its own.
 import type { DatapointRecord, DatapointRequest, DatasetRequest } from "../../api";
 import { findDatapoint, findDataset, type CatalogDatapoint, type Dataset } from "../../catalog";
-import type { CellSnapshot, CellValue, WorkbookAccess } from "../office/workbook";
+import { isFdqFormula, type CellSnapshot, type CellValue, type WorkbookAccess } from "../office/workbook";
 import { planDataset, planRequest, requestsOf, type ServiceRequest } from "./call-requests";
 import { resolveCells, type ArgInput, type ResolvedCall } from "./fdq-call";
 import { messageOf } from "./message";
@@ -260,10 +260,9 @@ async function explainCall(call: ResolvedCall, options: ExplainOptions): Promise
 export async function explainCell(cell: CellSnapshot, options: ExplainOptions): Promise<Explanation> {
   const { address, formula, value } = cell;
   if (formula === "" && value === "") return { kind: "empty", address };
+  if (!isFdqFormula(formula)) return { kind: "not-fdq", address, formula };
   const [resolved] = await resolveCells([cell], options.workbook);
-  if (!formula.startsWith("=") || !resolved || resolved.calls.length === 0) {
-    return { kind: "not-fdq", address, formula };
-  }
+  if (!resolved || resolved.calls.length === 0) return { kind: "not-fdq", address, formula };
   const calls: CallExplanation[] = [];
   for (const call of resolved.calls) calls.push(await explainCall(call, options));
   return { kind: "fdq", address, formula, value, calls };

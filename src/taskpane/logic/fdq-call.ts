@@ -4,9 +4,11 @@
 import {
   findFdqCalls,
   parseFormula,
+  type CellRef,
   type FdqCall,
   type FdqCallWithRefs,
   type FormulaArg,
+  type FormulaArgOrRef,
 } from "../../functions/formula";
 import { FUNCTION_SPECS } from "../../functions/signatures";
 import { cellAddress, parseAddress } from "../office/a1";
@@ -78,13 +80,11 @@ function sheetPart(address: string): string {
   return address.slice(0, address.lastIndexOf("!"));
 }
 
+const isRef = (arg: FormulaArgOrRef): arg is CellRef => arg !== null && typeof arg === "object";
+
 function referencesOf(parsed: ParsedCell): string[] {
   return parsed.calls.flatMap((c) =>
-    c.ok
-      ? c.call.args.flatMap((a) =>
-          a !== null && typeof a === "object" ? [qualify(a.ref, parsed.cell.address)] : [],
-        )
-      : [],
+    c.ok ? c.call.args.flatMap((a) => (isRef(a) ? [qualify(a.ref, parsed.cell.address)] : [])) : [],
   );
 }
 
@@ -98,7 +98,7 @@ function resolveCall(
   const inputs: ArgInput[] = [];
   for (const [i, arg] of parsed.call.args.entries()) {
     const name = parameters[i]?.name ?? `argument ${i + 1}`;
-    if (arg === null || typeof arg !== "object") {
+    if (!isRef(arg)) {
       inputs.push({ name, value: arg });
       continue;
     }

@@ -183,8 +183,8 @@ describe("faults over real HTTP", () => {
       messages.push(error?.message);
     }
     expect(messages.sort()).toEqual([
-      "The FDQ service sent an answer that could not be read (an HTML page instead of JSON). Check the base URL in the FDQ task pane.",
-      "The FDQ service sent an answer that could not be read (text that is not JSON instead of JSON). Check the base URL in the FDQ task pane.",
+      "The FDQ service sent an answer that could not be read (an HTML page instead of JSON). Check the base URL in the FDQ task pane: it must end in /v1.",
+      "The FDQ service sent an answer that could not be read (text that is not JSON instead of JSON). Check the base URL in the FDQ task pane: it must end in /v1.",
     ]);
     await fdq.close();
   });

@@ -174,7 +174,7 @@ describe("fdq eval", () => {
       FDQ_API_KEY: "wrong",
     });
     expect(refused.stdout).toBe(
-      "#N/A The FDQ service refused the API key (403). Check the key in the FDQ task pane.\n",
+      "#N/A The FDQ service refused the API key (403). Check the key given with --api-key or FDQ_API_KEY.\n",
     );
   });
 });
@@ -227,4 +227,62 @@ describe("fdq eval --sandbox", () => {
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/^Usage:\n {2}fdq eval \[options\] FORMULA\.\.\./);
   });
+});
+
+describe("fdq eval: usage errors, cache warnings and hints", () => {
+  const USAGE_HINT = 'Run "fdq --help" for the usage.\n';
+
+  it("exits 2 for a formula file with no formula and for an empty --api-key, sending nothing", async () => {
+    const before = sandbox.stats().requests;
+    const empty = formulaFile(["# only a comment", ""]);
+    expect(await fdq(["-f", empty])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `fdq: ${empty} holds no formula (only blank lines and # comments).\n${USAGE_HINT}`,
+    });
+    expect(await run(["eval", "--api-key", "", '=FDQ.RATING("AAPL")'])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `fdq: --api-key is empty: give the key, or leave the option out to use FDQ_API_KEY or the local sandbox's demo key.\n${USAGE_HINT}`,
+    });
+    expect(sandbox.stats().requests).toBe(before);
+  });
+
+  it("warns on stderr and runs without the file cache when the cache directory cannot be written", async () => {
+    const blocker = formulaFile(["x"]); // a file: no directory can be made below it
+    const cacheDir = path.join(blocker, "cache");
+    const expected = await serviceNumber(sandbox, "metrics/roic/AAPL?datapoint=ROIC&year=2023");
+    const out = await fdq(['=FDQ.DATAPOINT("AAPL","roic","ROIC",2023)'], cacheDir);
+    expect(out).toEqual({
+      code: 0,
+      stdout: `${expected}\n`,
+      stderr: `fdq: warning: cannot write the cache directory ${cacheDir} (ENOTDIR): running without the file cache.\n`,
+    });
+  });
+
+  it("prints a damaged cache file's warning on stderr, not stdout", async () => {
+    const cacheDir = mkdtempSync(path.join(tmpdir(), "fdq-cache-"));
+    const url = new URL(sandbox.baseUrl);
+    writeFileSync(path.join(cacheDir, `127.0.0.1_${url.port}_v1.json`), "not json");
+    const out = await fdq(['=FDQ.DATAPOINT("AAPL","roic","ROIC",2023)'], cacheDir);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/^-?\d/);
+    expect(out.stderr).toMatch(
+      /^fdq: warning: The saved FDQ cache could not be read and was discarded \(.+\)\.\n$/,
+    );
+  });
+
+  it("names its own options, not the task pane, when the service cannot be reached", async () => {
+    const out = await run([
+      "eval",
+      "--no-cache",
+      "--base-url",
+      "http://127.0.0.1:9/v1",
+      '=FDQ.RATING("AAPL")',
+    ]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(
+      /^#N\/A Could not reach the FDQ service \(.+\)\. Check the network connection and the base URL \(--base-url or FDQ_BASE_URL\)\.\n$/,
+    );
+  }, 60_000);
 });

@@ -85,3 +85,72 @@ it("exits 2 for a file that is not a workbook", async () => {
   expect(out.code).toBe(2);
   expect(out.stderr).toMatch(/^fdq: cannot read .*manifest\.xml as an \.xlsx workbook: /);
 });
+
+describe("spills over the user's data", () => {
+  async function book(fill: (sheet: ExcelJS.Worksheet) => void): Promise<string> {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "fdq-spill-")), "model.xlsx");
+    const workbook = new ExcelJS.Workbook();
+    fill(workbook.addWorksheet("Model"));
+    await workbook.xlsx.writeFile(file);
+    return file;
+  }
+
+  async function read(file: string): Promise<ExcelJS.Worksheet> {
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(file);
+    return workbook.getWorksheet("Model")!;
+  }
+
+  const DATASET = 'FDQ.DATASET("AAPL","roic",2023)';
+
+  it("writes #SPILL! to the anchor and nothing else when a constant is inside the spill range", async () => {
+    const file = await book((sheet) => {
+      sheet.getCell("A1").value = { formula: DATASET };
+      sheet.getCell("B3").value = "mine";
+    });
+    const out = await refresh([file]);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toBe(
+      "fdq refresh: Model!A1: #SPILL! (its spill range holds data in B3; nothing else written)\n",
+    );
+    const sheet = await read(file);
+    expect(sheet.getCell("A1").value).toEqual({ formula: DATASET, result: { error: "#SPILL!" } });
+    expect([sheet.getCell("B1").value, sheet.getCell("A2").value, sheet.getCell("B3").value]).toEqual([
+      null,
+      null,
+      "mine",
+    ]);
+  });
+
+  it("refreshes its own earlier spill again, and clears what a larger earlier spill left", async () => {
+    const records = await serviceRecords(sandbox, "metrics/roic/AAPL?year=2023");
+    const file = await book((sheet) => {
+      sheet.getCell("A1").value = { formula: DATASET };
+    });
+    expect((await refresh([file])).stderr).toBe("");
+    const again = await refresh([file]);
+    expect(again.stderr).toBe("");
+    let sheet = await read(file);
+    expect(sheet.getCell(`B${records.length}`).value).toBe(Number(records[records.length - 1]?.datavalue));
+
+    // The same anchor now answers one value: the cells of the earlier spill are emptied.
+    const smaller = new ExcelJS.Workbook();
+    await smaller.xlsx.readFile(file);
+    smaller.getWorksheet("Model")!.getCell("A1").value = {
+      formula: 'FDQ.DATAPOINT("AAPL","roic","ROIC",2023)',
+    };
+    await smaller.xlsx.writeFile(file);
+    expect((await refresh([file])).stderr).toBe("");
+    sheet = await read(file);
+    const roic = await serviceNumber(sandbox, "metrics/roic/AAPL?datapoint=ROIC&year=2023");
+    expect(sheet.getCell("A1").value).toEqual({
+      formula: 'FDQ.DATAPOINT("AAPL","roic","ROIC",2023)',
+      result: roic,
+    });
+    expect([
+      sheet.getCell("B1").value,
+      sheet.getCell("A2").value,
+      sheet.getCell(`B${records.length}`).value,
+    ]).toEqual([null, null, null]);
+  });
+});

@@ -85,6 +85,10 @@ describe("FDQ.DATAPOINT", () => {
       [["AAPL", "roic", "ROIC", 2023, 1, 1], "quarter and ttm cannot both be given: choose one period."],
       [["AAPL", "roic", "", 2023], 'name must be non-empty text (got "").'],
       [["", "roic", "ROIC", 2023], 'ticker must be non-empty text (got "").'],
+      // In argument order: the ticker is named before the omitted name after it.
+      [["", "roic", null, 2023], 'ticker must be non-empty text (got "").'],
+      [["AAPL", null, null, 2023], "dataset must be non-empty text (got nothing)."],
+      [["AAPL", "roic", "ROIC", true], "year must be a whole fiscal year such as 2023 (got TRUE)."],
     ];
     for (const [args, message] of cases) {
       expect(await cellWithRequests("DATAPOINT", ...args)).toEqual({
@@ -180,6 +184,25 @@ describe("FDQ.SERIES", () => {
         code: "#VALUE!",
         message: 'from_year must be a whole fiscal year such as 2019 (got "then").',
       },
+      requests: 0,
+    });
+    expect(await cellWithRequests("SERIES", "AAPL", "roic", "ROIC", 1800, 1801)).toEqual({
+      outcome: { code: "#VALUE!", message: "from_year must be a whole fiscal year such as 2019 (got 1800)." },
+      requests: 0,
+    });
+    expect(await cellWithRequests("SERIES", "AAPL", "roic", "ROIC", 2999, 3001)).toEqual({
+      outcome: { code: "#VALUE!", message: "to_year must be a whole fiscal year such as 2023 (got 3001)." },
+      requests: 0,
+    });
+  });
+
+  it("says an omitted dataset must be text, for DATASET(,,)", async () => {
+    expect(await cellWithRequests("DATASET", null, null, null)).toEqual({
+      outcome: { code: "#VALUE!", message: "ticker must be non-empty text (got nothing)." },
+      requests: 0,
+    });
+    expect(await cellWithRequests("DATASET", "AAPL", null, null)).toEqual({
+      outcome: { code: "#VALUE!", message: "dataset must be non-empty text (got nothing)." },
       requests: 0,
     });
   });

@@ -145,7 +145,7 @@ describe("envelope and record variations", () => {
     const error = await ask(answer).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadResponseError);
     expect((error as Error).message).toBe(
-      `The FDQ service sent an answer that could not be read (${detail}). Check the base URL in the FDQ task pane.`,
+      `The FDQ service sent an answer that could not be read (${detail}). Check the base URL in the FDQ task pane: it must end in /v1.`,
     );
   });
 
@@ -163,7 +163,7 @@ describe("envelope and record variations", () => {
     const missing = await ask(page(404, "Not Found")).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(ServiceError);
     expect((missing as Error).message).toBe(
-      'The FDQ service answered 404 with an HTML page "Not Found". Check the base URL in the FDQ task pane.',
+      'The FDQ service answered 404 (an HTML page "Not Found"). Check the base URL in the FDQ task pane: it must end in /v1.',
     );
   });
 });

@@ -46,7 +46,9 @@ describe("status + message to error class", () => {
   it("keeps a spec message with another status as a ServiceError with the service's text", () => {
     const error = answer(400, SPEC_ERRORS.RatingNotFound.message);
     expect(error).toBeInstanceOf(ServiceError);
-    expect(error.message).toBe(SPEC_ERRORS.RatingNotFound.message);
+    expect(error.message).toBe(
+      `The FDQ service answered 400 (${SPEC_ERRORS.RatingNotFound.message}). Check the function's arguments.`,
+    );
   });
 
   it("maps 401 and 403 to UnauthorizedError saying what failed and what to do, without the key", async () => {
@@ -81,9 +83,11 @@ describe("status + message to error class", () => {
     );
     const other = answer(400, "year is required");
     expect(other).toBeInstanceOf(ServiceError);
-    expect(other.message).toBe("year is required");
+    expect(other.message).toBe(
+      "The FDQ service answered 400 (year is required). Check the function's arguments.",
+    );
     expect(answer(418).message).toBe(
-      "The FDQ service answered 418 with a JSON body without a message. Check the base URL in the FDQ task pane.",
+      "The FDQ service answered 418 (a JSON body without a message). Check the base URL in the FDQ task pane: it must end in /v1.",
     );
   });
 });

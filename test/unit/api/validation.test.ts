@@ -37,7 +37,10 @@ describe("argument checks (no request is sent)", () => {
     [{ year: "2023" }, "year", 'year must be a whole fiscal year such as 2023 (got "2023").'],
     [{ ticker: "  " }, "ticker", 'ticker must be non-empty text (got "  ").'],
     [{ ticker: ".." }, "ticker", 'ticker ".." is not a valid identifier.'],
-    [{ name: "" }, "datapoint", 'datapoint must be non-empty text (got "").'],
+    [{ name: "" }, "name", 'name must be non-empty text (got "").'],
+    [{ dataset: null }, "dataset", "dataset must be non-empty text (got nothing)."],
+    [{ dataset: true }, "dataset", "dataset must be non-empty text (got TRUE)."],
+    [{ year: true }, "year", "year must be a whole fiscal year such as 2023 (got TRUE)."],
   ])("rejects %j as InvalidArgumentError (#VALUE!) naming %s", async (change, argument, message) => {
     const client = makeClient(fake);
     const error = await rejection(client.datapoint({ ...roic, ...(change as object) }));

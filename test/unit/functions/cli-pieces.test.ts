@@ -1,6 +1,8 @@
 import path from "node:path";
 import { DataNotFoundError, InvalidArgumentError, UnauthorizedError } from "../../../src/api/errors";
+import { FdqClient, type ErrorHints } from "../../../src/api";
 import { cacheFileFor } from "../../../src/cli/connection";
+import { cliHints } from "../../../src/cli/hints";
 import { fileLines, parseAll } from "../../../src/cli/eval-command";
 import { formatJson, formatPlain } from "../../../src/cli/format";
 import { defaultCacheDir, parseEvalArgs, parseRefreshArgs, UsageError } from "../../../src/cli/options";
@@ -172,5 +174,32 @@ describe("fdq refresh: FDQ formulas as Excel stores them", () => {
     expect(fdqFormulaOf('[2]!_xldudf_FDQ_RATING("AAPL")')).toBe('FDQ.RATING("AAPL")');
     expect(fdqFormulaOf('fdq.info("ROIC")')).toBe('fdq.info("ROIC")');
     expect(fdqFormulaOf("SUM(A1:A3)")).toBeUndefined();
+  });
+});
+
+describe("fdq's hints", () => {
+  const unreachable = (hints: ErrorHints) =>
+    new FdqClient({
+      baseUrl: "http://127.0.0.1:4010/v1",
+      apiKey: "k",
+      retry: { attempts: 1 },
+      hints,
+      fetch: async () => {
+        throw new TypeError("fetch failed");
+      },
+    })
+      .ratings("AAPL")
+      .then(
+        () => "",
+        (e: Error) => e.message,
+      );
+
+  it("suggests starting the sandbox when fdq talks to the default local sandbox", async () => {
+    expect(await unreachable(cliHints(true))).toBe(
+      'Could not reach the FDQ service (fetch failed). Is the local sandbox running? Start it with "npm run sandbox", or pass --sandbox to start one for this run, or give the service with --base-url or FDQ_BASE_URL.',
+    );
+    expect(await unreachable(cliHints(false))).toBe(
+      "Could not reach the FDQ service (fetch failed). Check the network connection and the base URL (--base-url or FDQ_BASE_URL).",
+    );
   });
 });
