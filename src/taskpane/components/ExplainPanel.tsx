@@ -71,6 +71,38 @@ function RequestText({ request }: { request: RequestPlan }) {
   );
 }
 
+function PeriodFact({ period, detail }: { period: string; detail: string }) {
+  const styles = useStyles();
+  return (
+    <Fact term="Period">
+      <span data-testid="explain-period">{period}</span>
+      <Caption1 className={styles.note}>{detail}</Caption1>
+    </Fact>
+  );
+}
+
+/** Where the value comes from (which refresh day's cache, or fresh) and the request it makes. */
+function SourceAndRequest({
+  source,
+  request,
+}: {
+  source: ValueSource | DatasetSource;
+  request: RequestPlan;
+}) {
+  return (
+    <>
+      <Fact term="Source">
+        <span data-testid="explain-source">
+          <SourceText source={source} />
+        </span>
+      </Fact>
+      <Fact term="Request">
+        <RequestText request={request} />
+      </Fact>
+    </>
+  );
+}
+
 /** Each argument as the function gets it, and the cell it was read from. */
 function Inputs({ inputs }: { inputs: readonly ArgInput[] }) {
   const styles = useStyles();
@@ -207,18 +239,8 @@ function CallView({ call }: { call: CallExplanation }) {
               : `Unknown dataset "${call.datasetArg}"`}
           </span>
         </Fact>
-        <Fact term="Period">
-          <span data-testid="explain-period">{call.period}</span>
-          <Caption1 className={styles.note}>{call.periodDetail}</Caption1>
-        </Fact>
-        <Fact term="Source">
-          <span data-testid="explain-source">
-            <SourceText source={call.source} />
-          </span>
-        </Fact>
-        <Fact term="Request">
-          <RequestText request={call.request} />
-        </Fact>
+        <PeriodFact period={call.period} detail={call.periodDetail} />
+        <SourceAndRequest source={call.source} request={call.request} />
       </>
     );
   }
@@ -242,24 +264,14 @@ function CallView({ call }: { call: CallExplanation }) {
     <>
       <Inputs inputs={call.inputs} />
       <DatapointFactsView facts={call.facts} record={record} />
-      <Fact term="Period">
-        <span data-testid="explain-period">{call.period}</span>
-        <Caption1 className={styles.note}>{call.periodDetail}</Caption1>
-      </Fact>
+      <PeriodFact period={call.period} detail={call.periodDetail} />
       {record && (
         <Fact term="Record">
           {record.periodtype} period {record.period}, FY{record.year}
           {record.filingtype ? `, filing ${record.filingtype}` : ""}; value text {record.datavalue}
         </Fact>
       )}
-      <Fact term="Source">
-        <span data-testid="explain-source">
-          <SourceText source={call.source} />
-        </span>
-      </Fact>
-      <Fact term="Request">
-        <RequestText request={call.request} />
-      </Fact>
+      <SourceAndRequest source={call.source} request={call.request} />
     </>
   );
 }
