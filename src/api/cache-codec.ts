@@ -55,11 +55,16 @@ function isOddHeaders(odd: unknown, count: number): odd is Record<string, Header
   return Object.entries(odd).every(([i, h]) => Number(i) >= 0 && Number(i) < count && isHeader(h));
 }
 
+/** Answers up to this many datapoints are searched name by name (a Map would cost more than it saves). */
+const SHORT_ANSWER = 8;
+
 /** The datapoint records of one answer, in the answer's order. */
 export class RecordsAnswer {
   readonly kind = "records";
   private readonly built: (DatapointRecord | undefined)[];
   private readonly converted: (number | string | undefined)[];
+  /** Built on the first look-up of a long answer: a linear search would compare every name per cell. */
+  private positions: Map<string, number> | undefined;
 
   private constructor(
     readonly names: readonly string[],
@@ -122,7 +127,14 @@ export class RecordsAnswer {
 
   /** Index of datapoint `name`, or -1. */
   indexOf(name: string): number {
-    return this.names.indexOf(name);
+    if (this.names.length <= SHORT_ANSWER) return this.names.indexOf(name);
+    let positions = this.positions;
+    if (positions === undefined) {
+      positions = this.positions = new Map();
+      // The first of repeated names wins, as with indexOf.
+      for (let i = this.names.length - 1; i >= 0; i--) positions.set(this.names[i]!, i);
+    }
+    return positions.get(name) ?? -1;
   }
 
   record(i: number): DatapointRecord {

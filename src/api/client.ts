@@ -38,6 +38,7 @@ import type {
   DatasetResult,
   MetadataRecord,
   RatingsRecord,
+  SectorRecord,
   SectorRequest,
   SectorResult,
   SecurityRecord,
@@ -162,20 +163,22 @@ export class FdqClient {
   /** Metadata of one datapoint name (always asked of the service: the catalog is cut off in places). */
   async datapointInfo(name: string): Promise<ApiResult<MetadataRecord>> {
     const n = checkName(name);
-    return this.cachedData(`datapoint/${encodeURIComponent(n)}`, decodeMetadata);
+    const rel = `datapoint/${encodeURIComponent(n)}`;
+    return this.cachedJson<MetadataRecord>(rel) ?? this.cachedData(rel, decodeMetadata);
   }
 
   async datapointList(): Promise<ApiResult<MetadataRecord[]>> {
-    return this.cachedData("datapoint", decodeMetadataList);
+    return this.cachedJson<MetadataRecord[]>("datapoint") ?? this.cachedData("datapoint", decodeMetadataList);
   }
 
   async coverageList(type: string): Promise<ApiResult<CoverageItem[]>> {
-    return this.cachedData(`coverage/${checkSecurityType(type)}`, decodeCoverageList);
+    const rel = `coverage/${checkSecurityType(type)}`;
+    return this.cachedJson<CoverageItem[]>(rel) ?? this.cachedData(rel, decodeCoverageList);
   }
 
   async security(type: string, ticker: string): Promise<ApiResult<SecurityRecord>> {
     const rel = `coverage/${checkSecurityType(type)}/${encodeURIComponent(checkTicker(ticker))}`;
-    return this.cachedData(rel, decodeSecurity);
+    return this.cachedJson<SecurityRecord>(rel) ?? this.cachedData(rel, decodeSecurity);
   }
 
   /** A sector or industry datapoint; CATEGORY_TYPE and MODEL_DATE stay text. */
@@ -183,14 +186,17 @@ export class FdqClient {
     const t = checkSectorRequest(req);
     const prior = t.priorYear === undefined ? "" : `&prior_year=${t.priorYear}`;
     const rel = `sector/${encodeURIComponent(t.id)}?datapoint=${encodeURIComponent(t.name)}${prior}`;
-    const { data, ...meta } = await this.cachedData(rel, (results) => decodeSector(results, t.name));
+    const { data, ...meta } =
+      this.cachedJson<SectorRecord>(rel) ??
+      (await this.cachedData(rel, (results) => decodeSector(results, t.name)));
     return { ...meta, record: data, value: t.entry.text ? data.datavalue : toValue(data.datavalue) };
   }
 
   async ratings(ticker: string): Promise<ApiResult<RatingsRecord>> {
     const n = checkTicker(ticker);
-    return this.cachedData(`ratings/component/${encodeURIComponent(n)}`, (results) =>
-      decodeRatings(results, n),
+    const rel = `ratings/component/${encodeURIComponent(n)}`;
+    return (
+      this.cachedJson<RatingsRecord>(rel) ?? this.cachedData(rel, (results) => decodeRatings(results, n))
     );
   }
 
@@ -345,8 +351,23 @@ export class FdqClient {
     return found;
   }
 
+  /**
+   * The cached answer for `rel`, without an await, once the saved cache is loaded (a worksheet of cached
+   * cells then costs one promise per call); undefined when cachedData must answer (not loaded, or not cached).
+   */
+  private cachedJson<T>(rel: string): ApiResult<T> | undefined {
+    const e = this.engine;
+    if (!e?.cache.loaded) return undefined;
+    const refreshDay = e.cache.today();
+    const cached = e.cache.get(rel);
+    if (cached?.kind !== "json") return undefined;
+    this.counters.cacheHits++;
+    return { data: cached.data as T, source: "cache", refreshDay, url: e.transport.url(rel) };
+  }
+
   private async cachedData<T>(rel: string, decode: (results: unknown) => T): Promise<ApiResult<T>> {
-    const e = await this.engineReady();
+    // A loaded engine needs no await: a worksheet of cached cells then costs no extra promise per call.
+    const e = this.engine?.cache.loaded ? this.engine : await this.engineReady();
     const refreshDay = e.cache.today();
     const url = e.transport.url(rel);
     const cached = e.cache.get(rel);

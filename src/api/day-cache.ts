@@ -38,6 +38,10 @@ interface StoreMeta {
   day: string;
   gen: number;
   chunks: number;
+  /** The writer's refresh-day window and clock key: a reader inside it knows the day without Intl. */
+  clock?: string;
+  from?: number;
+  until?: number;
 }
 
 /** Where a store's parts are: any meta with these fields, of this format or an older one. */
@@ -69,7 +73,8 @@ export class DayCache {
   /** Sum of the entries' weights, kept under maxEntries. */
   private weight = 0;
   private readonly serialized = new WeakMap<CacheValue, string>();
-  private day: string;
+  /** Set by the first today(): reading the day before the store's window is adopted would cost an Intl set-up. */
+  private day: string | undefined;
   private generation = 0;
   private dirty = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -80,7 +85,6 @@ export class DayCache {
   readonly ready: Promise<void>;
 
   constructor(private readonly o: DayCacheOptions) {
-    this.day = o.clock.label(o.now());
     this.ready = this.load().finally(() => {
       this.loaded = true;
     });
@@ -95,9 +99,12 @@ export class DayCache {
   today(): string {
     const day = this.o.clock.label(this.o.now());
     if (day !== this.day) {
+      const changed = this.day !== undefined;
       this.day = day;
-      this.clear();
-      this.markDirty();
+      if (changed) {
+        this.clear();
+        this.markDirty();
+      }
     }
     return day;
   }
@@ -215,6 +222,9 @@ export class DayCache {
       this.markStaleStore();
       return;
     }
+    if (meta.clock === this.o.clock.key && typeof meta.from === "number" && typeof meta.until === "number") {
+      this.o.clock.adopt({ label: meta.day, from: meta.from, until: meta.until });
+    }
     if (meta.day !== this.today()) {
       this.markStaleStore(); // an earlier refresh day: stale by design, not an error
       return;
@@ -269,17 +279,30 @@ export class DayCache {
     const day = this.today();
     const { chunks, entries } = this.encodeChunks();
     const gen = (this.storedParts?.gen ?? 0) + 1;
-    // The parts go before the meta that names them, and the old parts only after it: a store interrupted
-    // half-way still loads (or is discarded as damaged). Issued together, so a store can batch them.
-    await Promise.all(chunks.map((chunk, i) => storage.set(`${storageKey}.${gen}.${i}`, chunk)));
-    const meta: StoreMeta = { v: FORMAT_VERSION, scope: this.o.scope, day, gen, chunks: chunks.length };
-    await storage.set(storageKey, JSON.stringify(meta));
+    // The old parts go first, so the store never holds two copies (OfficeRuntime.storage has 10 MB per
+    // domain and no signal when it is full). A store interrupted half-way then names missing parts and is
+    // discarded as damaged at the next load: only a cache is lost. The new parts go before the meta that
+    // names them; each group is issued together, so a store can batch it.
     const old = this.storedParts;
-    this.storedParts = meta;
+    this.storedParts = undefined;
     if (old) {
       const parts = Array.from({ length: old.chunks }, (_, i) => `${storageKey}.${old.gen}.${i}`);
       await Promise.all(parts.map((key) => storage.remove(key)));
     }
+    await Promise.all(chunks.map((chunk, i) => storage.set(`${storageKey}.${gen}.${i}`, chunk)));
+    const { from, until } = this.o.clock.window();
+    const meta: StoreMeta = {
+      v: FORMAT_VERSION,
+      scope: this.o.scope,
+      day,
+      gen,
+      chunks: chunks.length,
+      clock: this.o.clock.key,
+      from,
+      until,
+    };
+    await storage.set(storageKey, JSON.stringify(meta));
+    this.storedParts = meta;
     const chars = chunks.reduce((n, c) => n + c.length, 0);
     this.o.emit({ type: "cache-persisted", entries, chars });
   }

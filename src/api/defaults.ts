@@ -22,11 +22,12 @@ export const DEFAULTS = {
   refreshDay: { hour: 6, minute: 0, timeZone: "America/New_York" } satisfies RefreshDayBoundary,
   maxCacheEntries: 200_000,
   /**
-   * OfficeRuntime.storage holds 10 MB per domain, shared with the settings. A write stores the new parts
-   * before it removes the old ones, so the peak is old + new = 2 x 1.5 M chars = 3 M chars: 6 MB even if
-   * the store keeps UTF-16 (2 bytes a char), well below the quota.
+   * OfficeRuntime.storage holds 10 MB per domain, shared with the settings. A write removes the old parts
+   * before it stores the new ones, so the store never holds more than one copy: 3.5 M chars is 3.5 MB of
+   * ASCII JSON, and 7 MB even if the store keeps UTF-16 (2 bytes a char), below the quota. A 22,500-cell
+   * model's day (W1 in bench/) is about 1.9 M chars.
    */
-  maxPersistChars: 1_500_000,
+  maxPersistChars: 3_500_000,
   /**
    * A cache file (the CLI) has no quota to share: it keeps the whole refresh day (a 22,500-cell model is a
    * few MB), bounded only so that a runaway workbook cannot fill the disk.

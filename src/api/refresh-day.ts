@@ -4,14 +4,32 @@ import { InvalidArgumentError } from "./errors";
 import type { RefreshDayBoundary } from "./types";
 
 const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
+/**
+ * Zones every ICU build knows: their check is skipped, because a process's first Intl object costs
+ * 10-25 ms of ICU set-up, which a process that only reads a cache saved with its refresh-day window (see
+ * `adopt`) never needs.
+ */
+const KNOWN_ZONES: ReadonlySet<string> = new Set(["UTC", "America/New_York"]);
+
+/** An interval of instants [from, until) (ms since the epoch) that all belong to refresh day `label`. */
+export interface RefreshDayWindow {
+  readonly label: string;
+  readonly from: number;
+  readonly until: number;
+}
+
+const LABEL_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 export class RefreshDayClock {
-  private readonly format: Intl.DateTimeFormat;
+  private formatter: Intl.DateTimeFormat | undefined;
   private readonly boundaryMinutes: number;
-  private memoMinute = Number.NaN;
-  private memoLabel = "";
+  /** Identifies the boundary, so that a window saved under another boundary is not adopted. */
+  readonly key: string;
+  private memo: RefreshDayWindow = { label: "", from: 0, until: 0 };
 
-  constructor(boundary: RefreshDayBoundary) {
+  constructor(private readonly boundary: RefreshDayBoundary) {
     const { hour, minute, timeZone } = boundary;
     if (
       !Number.isInteger(hour) ||
@@ -23,40 +41,71 @@ export class RefreshDayClock {
     ) {
       throw new InvalidArgumentError("refreshDay", `refreshDay: ${hour}:${minute} is not a time of day.`);
     }
+    if (!KNOWN_ZONES.has(timeZone)) this.format();
+    this.boundaryMinutes = hour * 60 + minute;
+    this.key = `${hour}:${minute} ${timeZone}`;
+  }
+
+  private format(): Intl.DateTimeFormat {
+    if (this.formatter) return this.formatter;
     try {
-      this.format = new Intl.DateTimeFormat("en-US", {
-        timeZone,
+      return (this.formatter = new Intl.DateTimeFormat("en-US", {
+        timeZone: this.boundary.timeZone,
         hourCycle: "h23",
         year: "numeric",
         month: "numeric",
         day: "numeric",
         hour: "numeric",
         minute: "numeric",
-      });
+      }));
     } catch (cause) {
-      throw new InvalidArgumentError("refreshDay", `refreshDay: unknown time zone "${timeZone}".`, { cause });
+      const message = `refreshDay: unknown time zone "${this.boundary.timeZone}".`;
+      throw new InvalidArgumentError("refreshDay", message, { cause });
     }
-    this.boundaryMinutes = hour * 60 + minute;
   }
 
   /** Refresh-day label of an instant (ms since the epoch). */
   label(nowMs: number): string {
-    // Time zone offsets are whole minutes, so the label is constant within a UTC minute: one Intl call per minute.
-    const minute = Math.floor(nowMs / MINUTE_MS);
-    if (minute !== this.memoMinute) {
-      this.memoLabel = this.compute(nowMs);
-      this.memoMinute = minute;
-    }
-    return this.memoLabel;
+    // One Intl call per refresh day: the window found last holds every instant until the next boundary.
+    if (!(nowMs >= this.memo.from && nowMs < this.memo.until)) this.memo = this.compute(nowMs);
+    return this.memo.label;
   }
 
-  private compute(nowMs: number): string {
+  /** The window the last label came from (for saving beside data of that day). */
+  window(): RefreshDayWindow {
+    return this.memo;
+  }
+
+  /** Takes a window saved by a clock with the same key; labels inside it then need no Intl call. */
+  adopt(saved: RefreshDayWindow): void {
+    const { label, from, until } = saved;
+    if (typeof label !== "string" || !LABEL_PATTERN.test(label)) return;
+    if (!Number.isFinite(from) || !Number.isFinite(until) || from >= until || until - from > 2 * DAY_MS)
+      return;
+    this.memo = { label, from, until };
+  }
+
+  /** Local wall time of an instant as if it were UTC, in ms (whole minutes). */
+  private wallMs(nowMs: number): number {
     const parts: Record<string, number> = {};
-    for (const p of this.format.formatToParts(nowMs))
+    for (const p of this.format().formatToParts(nowMs))
       if (p.type !== "literal") parts[p.type] = Number(p.value);
     const { year = 0, month = 1, day = 1, hour = 0, minute = 0 } = parts;
-    const before = hour * 60 + minute < this.boundaryMinutes;
-    // Date.UTC only does calendar arithmetic here (day - 1 rolls months and years); no zone is involved.
-    return new Date(Date.UTC(year, month - 1, before ? day - 1 : day)).toISOString().slice(0, 10);
+    return Date.UTC(year, month - 1, day, hour, minute);
+  }
+
+  private compute(nowMs: number): RefreshDayWindow {
+    const from = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
+    const wall = this.wallMs(nowMs);
+    const offset = wall - from;
+    // Date.UTC-based arithmetic on wall times only: whole days are 24 h here, whatever the zone does.
+    const labelDay = Math.floor((wall - this.boundaryMinutes * MINUTE_MS) / DAY_MS) * DAY_MS;
+    const label = new Date(labelDay).toISOString().slice(0, 10);
+    // The next boundary, if the zone's offset stays as it is now. When the offset is the same one minute
+    // before it, wall time ran evenly in between (offset changes are months apart), so the label held.
+    const next = labelDay + DAY_MS + this.boundaryMinutes * MINUTE_MS - offset;
+    const last = next - MINUTE_MS;
+    const until = last >= from && this.wallMs(last) - last === offset ? next : from + MINUTE_MS;
+    return { label, from, until };
   }
 }

@@ -2,7 +2,7 @@
 // made together (in the same turn of the event loop, or while a write is under way) share one rewrite: the
 // day cache writes its parts, then its meta, then removes the old parts, and each would otherwise rewrite
 // the whole file.
-import { promises as fs } from "node:fs";
+import { promises as fs, readFileSync } from "node:fs";
 import * as path from "node:path";
 import type { CacheStorageAdapter } from "./storage";
 
@@ -36,7 +36,9 @@ export class FileStorage implements CacheStorageAdapter {
     if (this.items) return this.items;
     let text: string;
     try {
-      text = await fs.readFile(this.file, "utf8");
+      // Read once per store: synchronously it costs a third of the CPU of fs.promises.readFile (which
+      // reads in chunks through the thread pool), and the CLI has nothing else to do until it is read.
+      text = readFileSync(this.file, "utf8");
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === "ENOENT") return (this.items = new Map());
       throw e;

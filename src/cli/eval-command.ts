@@ -14,8 +14,9 @@ export interface SourceLine {
 
 /** Formula lines of a file: blank lines and lines starting with # are skipped. */
 export function fileLines(name: string, content: string): SourceLine[] {
+  // Split at \n only: trim() drops the \r of a \r\n line end.
   return content
-    .split(/\r?\n/)
+    .split("\n")
     .map((text, i) => ({ where: `${name}:${i + 1}`, text: text.trim() }))
     .filter((line) => line.text !== "" && !line.text.startsWith("#"));
 }

@@ -166,12 +166,18 @@ function quotedSheetReference(s: Scanner): CellRef {
   return cellReference(s, s.text.slice(at, s.pos), at, true);
 }
 
+/** A digit or "." (a character code test: parsing runs once per cell). */
+function startsNumber(ch: string): boolean {
+  const code = ch.charCodeAt(0);
+  return (code >= 48 && code <= 57) || code === 46;
+}
+
 function parseArg(s: Scanner, references: boolean): FormulaArgOrRef {
   s.skipSpace();
   const ch = s.peek();
   if (ch === "," || ch === ")") return null;
   if (ch === '"') return parseString(s);
-  if (/[0-9.]/.test(ch) || ((ch === "-" || ch === "+") && /[0-9.]/.test(s.text.charAt(s.pos + 1)))) {
+  if (startsNumber(ch) || ((ch === "-" || ch === "+") && startsNumber(s.text.charAt(s.pos + 1)))) {
     return parseNumber(s);
   }
   if (references && ch === "'") return quotedSheetReference(s);
@@ -240,6 +246,8 @@ function parseFunctionName(s: Scanner): { name: FunctionName; at: number } {
   return { name: bare, at };
 }
 
+const NO_OPTIONS: ParseOptions = {};
+
 /**
  * Parses `[=]FDQ.NAME(arg, ...)` (function names in any case). Throws FormulaSyntaxError naming the
  * unsupported construct; the argument count is checked against the function's signature. With
@@ -248,7 +256,7 @@ function parseFunctionName(s: Scanner): { name: FunctionName; at: number } {
 export function parseFormula(text: string): FdqCall;
 export function parseFormula(text: string, options: ParseOptions & { references: true }): FdqCallWithRefs;
 export function parseFormula(text: string, options?: ParseOptions): FdqCall | FdqCallWithRefs;
-export function parseFormula(text: string, options: ParseOptions = {}): FdqCall | FdqCallWithRefs {
+export function parseFormula(text: string, options: ParseOptions = NO_OPTIONS): FdqCall | FdqCallWithRefs {
   const references = options.references === true;
   const s = new Scanner(options.span ? text.slice(0, options.span.end) : text);
   s.pos = options.span?.start ?? 0;
