@@ -16,13 +16,7 @@ import {
   toValue,
 } from "./decode";
 import { buildEngine, datapointRel, datasetRel, delay, freeze, recordDefaults, type Engine } from "./engine";
-import {
-  DataNotFoundError,
-  DataPointNotFoundError,
-  FdqError,
-  InvalidArgumentError,
-  NotConfiguredError,
-} from "./errors";
+import { DataNotFoundError, DataPointNotFoundError, FdqError, NotConfiguredError } from "./errors";
 import { rememberedError, withHints } from "./response-errors";
 import type { Counters } from "./transport";
 import type {
@@ -46,12 +40,12 @@ import type {
 } from "./types";
 import {
   checkDatapointRequest,
-  checkDatasetRequest,
   checkName,
   checkSecurityType,
   checkSectorRequest,
   checkTicker,
   type DatapointTarget,
+  checkWholeDatasetRequest,
   type DatasetTarget,
 } from "./validate";
 
@@ -139,13 +133,7 @@ export class FdqClient {
 
   /** Every datapoint of a dataset for a ticker and period, in the answer's (catalog) order. */
   async dataset(req: DatasetRequest): Promise<DatasetResult> {
-    const t = checkDatasetRequest(req);
-    if (!t.dataset.allDatapointsMode) {
-      throw new InvalidArgumentError(
-        "dataset",
-        `dataset ${t.dataset.path} has no all-datapoints mode in the spec: ask for one datapoint at a time.`,
-      );
-    }
+    const t = checkWholeDatasetRequest(req);
     const e = await this.engineReady();
     const refreshDay = e.cache.today();
     const rel = datasetRel(t);
@@ -214,6 +202,17 @@ export class FdqClient {
     // A cached whole-dataset answer also answers a name it lacks (DataPointNotFound, from the cache).
     const cached = e.cache.loaded && e.cache.peek(requested) !== undefined;
     return { url: e.transport.url(requested), cached, key: `${e.scope}/${rel}` };
+  }
+
+  /** What `dataset(req)` would request and whether the cache answers it now; throws as `dataset` would. */
+  planDataset(req: DatasetRequest): DatapointPlan {
+    const t = checkWholeDatasetRequest(req);
+    const e = this.engine;
+    if (!e) throw new NotConfiguredError();
+    e.cache.today();
+    const rel = datasetRel(t);
+    const cached = e.cache.loaded && e.cache.peek(rel) !== undefined;
+    return { url: e.transport.url(rel), cached, key: `${e.scope}/${rel}` };
   }
 
   /** Forgets every cached answer, or those about one ticker (or sector/industry id). */

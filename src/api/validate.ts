@@ -178,3 +178,15 @@ export function checkSectorRequest(req: SectorRequest): SectorTarget {
     throw new SectorDataPointNotFoundError();
   return { id, name, priorYear, entry };
 }
+
+/** A dataset request for the whole dataset: only datasets whose all-datapoints mode the spec documents. */
+export function checkWholeDatasetRequest(req: DatasetRequest): DatasetTarget {
+  const t = checkDatasetRequest(req);
+  if (!t.dataset.allDatapointsMode) {
+    throw new InvalidArgumentError(
+      "dataset",
+      `dataset ${t.dataset.path} has no all-datapoints mode in the spec: ask for one datapoint at a time.`,
+    );
+  }
+  return t;
+}

@@ -10,7 +10,6 @@ import {
   type SectorRequest,
 } from "../../api";
 import { checkName, checkSecurityType, checkSectorRequest, checkTicker } from "../../api/validate";
-import { findDataset } from "../../catalog";
 import type { FdqCall } from "../../functions/formula";
 import { evaluateCall, type FdqApi } from "../../functions/impl";
 import type { PaneClient } from "./pane-client";
@@ -72,22 +71,6 @@ function otherRequestKey(r: Exclude<ServiceRequest, { kind: "datapoint" | "datas
 }
 
 /**
- * What the client would request for a DATASET call and whether its cache answers it now; throws the client's
- * InvalidArgumentError for a dataset it refuses.
- */
-export async function planDataset(client: PaneClient, request: DatasetRequest): Promise<DatapointPlan> {
-  const entry = findDataset(String(request.dataset));
-  const first = entry?.allDatapointsMode ? entry.datapoints[0] : undefined;
-  if (!first) {
-    // The client refuses an unknown dataset, or one without an all-datapoints mode, before sending anything.
-    await client.dataset(request);
-    throw new Error(`The pane cannot plan the request of dataset ${String(request.dataset)}.`);
-  }
-  // A datapoint of an all-datapoints dataset is asked as the whole dataset: the same request and cache entry.
-  return client.planDatapoint({ ...request, name: first.name });
-}
-
-/**
  * What the client would request for a datapoint or dataset request and whether its cache answers it now
  * (`plan`); for the other endpoints, which the client does not plan, the request's identity (`other`).
  * Throws the client's InvalidArgumentError for arguments it refuses.
@@ -97,6 +80,6 @@ export async function planRequest(
   request: ServiceRequest,
 ): Promise<{ readonly plan: DatapointPlan } | { readonly other: string }> {
   if (request.kind === "datapoint") return { plan: client.planDatapoint(request.request) };
-  if (request.kind === "dataset") return { plan: await planDataset(client, request.request) };
+  if (request.kind === "dataset") return { plan: client.planDataset(request.request) };
   return { other: otherRequestKey(request) };
 }

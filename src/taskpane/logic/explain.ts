@@ -4,7 +4,7 @@
 import type { DatapointRecord, DatapointRequest, DatasetRequest } from "../../api";
 import { findDatapoint, findDataset, type CatalogDatapoint, type Dataset } from "../../catalog";
 import { isFdqFormula, type CellSnapshot, type CellValue, type WorkbookAccess } from "../office/workbook";
-import { planDataset, planRequest, requestsOf, type ServiceRequest } from "./call-requests";
+import { planRequest, requestsOf, type ServiceRequest } from "./call-requests";
 import { resolveCells, type ArgInput, type ResolvedCall } from "./fdq-call";
 import { messageOf } from "./message";
 import type { PaneClient } from "./pane-client";
@@ -24,6 +24,9 @@ export type DatasetSource =
   | { readonly kind: "cache"; readonly refreshDay: string; readonly rows: number }
   | { readonly kind: "not-cached" }
   | { readonly kind: "error"; readonly message: string };
+
+type Source<Cached> =
+  Cached | { readonly kind: "not-cached" } | { readonly kind: "error"; readonly message: string };
 
 /** The request URL (never the key) and whether today's cache answers it, or the reason there is no request. */
 export type RequestPlan = { readonly url: string; readonly cached: boolean } | { readonly invalid: string };
@@ -116,29 +119,42 @@ function factsOf(request: DatapointRequest, describe: (name: string) => string):
   };
 }
 
+/**
+ * The request a call would make and, when today's cache answers it, what the cache holds. Reading a cached
+ * answer (or a remembered "not found") sends no request, so Explain never does.
+ */
+async function planAndPeek<Cached>(
+  plan: () => { url: string; cached: boolean } | Promise<{ url: string; cached: boolean }>,
+  readCached: () => Promise<Cached>,
+): Promise<{ planned: RequestPlan; source: Source<Cached> }> {
+  let planned: RequestPlan;
+  try {
+    const p = await plan();
+    planned = { url: p.url, cached: p.cached };
+  } catch (err) {
+    const invalid = messageOf(err);
+    return { planned: { invalid }, source: { kind: "error", message: invalid } };
+  }
+  if (!planned.cached) return { planned, source: { kind: "not-cached" } };
+  try {
+    return { planned, source: await readCached() };
+  } catch (err) {
+    return { planned, source: { kind: "error", message: messageOf(err) } };
+  }
+}
+
 async function explainDatapoint(
   base: CallBase,
   request: DatapointRequest,
   { client, describe }: ExplainOptions,
 ): Promise<CallExplanation> {
-  let planned: RequestPlan;
-  let source: ValueSource = { kind: "not-cached" };
-  try {
-    const plan = client.planDatapoint(request);
-    planned = { url: plan.url, cached: plan.cached };
-    if (plan.cached) {
-      // Served from the cache (or a remembered "not found" answer): no request is sent.
-      try {
-        const result = await client.datapoint(request);
-        source = { kind: "cache", refreshDay: result.refreshDay, record: result.record, value: result.value };
-      } catch (err) {
-        source = { kind: "error", message: messageOf(err) };
-      }
-    }
-  } catch (err) {
-    planned = { invalid: messageOf(err) };
-    source = { kind: "error", message: planned.invalid };
-  }
+  const { planned, source } = await planAndPeek<ValueSource>(
+    () => client.planDatapoint(request),
+    async () => {
+      const result = await client.datapoint(request);
+      return { kind: "cache", refreshDay: result.refreshDay, record: result.record, value: result.value };
+    },
+  );
   return {
     ...base,
     kind: "datapoint",
@@ -173,23 +189,13 @@ async function explainDataset(
   request: DatasetRequest,
   { client }: ExplainOptions,
 ): Promise<CallExplanation> {
-  let planned: RequestPlan;
-  let source: DatasetSource = { kind: "not-cached" };
-  try {
-    const plan = await planDataset(client, request);
-    planned = { url: plan.url, cached: plan.cached };
-    if (plan.cached) {
-      try {
-        const result = await client.dataset(request);
-        source = { kind: "cache", refreshDay: result.refreshDay, rows: result.records.length };
-      } catch (err) {
-        source = { kind: "error", message: messageOf(err) };
-      }
-    }
-  } catch (err) {
-    planned = { invalid: messageOf(err) };
-    source = { kind: "error", message: planned.invalid };
-  }
+  const { planned, source } = await planAndPeek<DatasetSource>(
+    () => client.planDataset(request),
+    async () => {
+      const result = await client.dataset(request);
+      return { kind: "cache", refreshDay: result.refreshDay, rows: result.records.length };
+    },
+  );
   return {
     ...base,
     kind: "dataset",

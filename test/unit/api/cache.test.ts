@@ -191,6 +191,34 @@ describe("cache per refresh day", () => {
     expect(after.key).not.toContain(API_KEY);
     await client.close();
   });
+
+  it("plans a whole-dataset call: the same request as its datapoints, cached once any of them was asked", async () => {
+    const { fake, create } = setup();
+    const client = create();
+    const whole = { ticker: "AAPL", dataset: "roic", year: 2023 };
+    const before = client.planDataset(whole);
+    await client.datapoint(roic("ROIC"));
+    const after = client.planDataset(whole);
+    expect(before).toEqual({ ...after, cached: false });
+    expect(after.url).toBe(client.planDatapoint(roic("NOPAT")).url);
+    expect(after.cached).toBe(true);
+    expect(after.key).not.toContain(API_KEY);
+    expect(fake.count).toBe(1);
+    await client.close();
+  });
+
+  it("refuses to plan a whole dataset the spec gives no all-datapoints mode, as dataset() does", async () => {
+    const { create } = setup();
+    const client = create();
+    const fundamentals = { ticker: "AAPL", dataset: "fundamentals/reported", year: 2023 };
+    expect(() => client.planDataset(fundamentals)).toThrow(
+      "dataset fundamentals/reported has no all-datapoints mode in the spec: ask for one datapoint at a time.",
+    );
+    await expect(client.dataset(fundamentals)).rejects.toThrow(
+      "dataset fundamentals/reported has no all-datapoints mode in the spec: ask for one datapoint at a time.",
+    );
+    await client.close();
+  });
 });
 
 describe("persistent cache", () => {
