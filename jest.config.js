@@ -15,6 +15,8 @@ module.exports = {
       },
     ],
   },
+  // p-queue and its dependencies ship ES modules only; jest's CommonJS runtime needs them transformed.
+  transformIgnorePatterns: ["/node_modules/(?!(p-queue|p-timeout|eventemitter3)/)"],
   testTimeout: 30000,
   reporters: ["default", "<rootDir>/test/support/plain-summary-reporter.js"],
 };
