@@ -1,12 +1,12 @@
 // The product under measurement: exactly what `fdq eval -f FILE --json --cache-dir DIR` runs between
-// reading its arguments and printing (src/cli evaluateFile, then formatJson), in-process so that the
+// reading its arguments and printing (src/cli evaluateFile, then formatResults), in-process so that the
 // evaluation is timed without Node's start-up. Output is formatted but not printed.
 import { evaluateFile } from "../src/cli/eval-command";
-import { isErrorValue, type Outcome } from "../src/cli/evaluate";
-import { formatJson } from "../src/cli/format";
+import { isErrorValue } from "../src/cli/evaluate";
+import { formatResults, type FormulaResult } from "../src/cli/format";
 
 export const EVALUATOR_NAME =
-  "src/cli in-process (evaluateFile + formatJson, as `fdq eval -f FILE --json --concurrency N`)";
+  "src/cli in-process (evaluateFile + formatResults, as `fdq eval -f FILE --json --concurrency N`)";
 
 export interface ProductRun {
   readonly base: {
@@ -25,7 +25,7 @@ export interface EvaluationOutcome {
   readonly errorSamples: readonly string[];
 }
 
-function tally(outcomes: readonly Outcome[]): EvaluationOutcome {
+function tally(results: readonly FormulaResult[]): EvaluationOutcome {
   let cells = 0;
   let errors = 0;
   const errorSamples: string[] = [];
@@ -35,7 +35,12 @@ function tally(outcomes: readonly Outcome[]): EvaluationOutcome {
     errors++;
     if (errorSamples.length < 3) errorSamples.push(`${value.error} ${value.message}`);
   };
-  for (const outcome of outcomes) {
+  for (const result of results) {
+    if ("problem" in result) {
+      count({ error: "usage error", message: `at line ${result.line}: ${result.problem}` });
+      continue;
+    }
+    const { outcome } = result;
     if (!outcome.ok) count(outcome.error);
     else if (Array.isArray(outcome.value)) for (const row of outcome.value) row.forEach(count);
     else count(outcome.value);
@@ -44,13 +49,13 @@ function tally(outcomes: readonly Outcome[]): EvaluationOutcome {
 }
 
 export async function evaluateWithProduct(run: ProductRun): Promise<EvaluationOutcome> {
-  const { outcomes } = await evaluateFile(run.formulasFile, {
+  const { results } = await evaluateFile(run.formulasFile, {
     ...run.base,
     noCache: false,
     sandbox: false,
     stats: false,
   });
   // What the CLI would print; built so that its cost is measured, then dropped.
-  outcomes.map((o) => `${formatJson(o)}\n`).join("");
-  return tally(outcomes);
+  formatResults(results, { json: true, valuesOnly: false });
+  return tally(results);
 }

@@ -1,18 +1,7 @@
 // Running a slow baseline on a random sample and scaling its time up to the whole workload.
+import { seededRandom } from "../src/sandbox/prng";
 
-/** A seeded generator (mulberry32): the same seed picks the same sample on every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** `size` distinct indexes below `total`, uniformly at random, ascending. */
+/** `size` distinct indexes below `total`, uniformly at random, ascending; the same seed picks the same sample. */
 export function sampleIndexes(total: number, size: number, seed: number): number[] {
   if (size >= total) return Array.from({ length: total }, (_, i) => i);
   const random = seededRandom(seed);

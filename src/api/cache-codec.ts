@@ -2,7 +2,7 @@
 // datapoint in single mode) is ONE entry: its names, value texts and filing types in parallel lists, plus
 // the record fields every record shares. Records and numbers are built lazily on first use, because a
 // worksheet reads only some datapoints of an answer and loading the store must stay cheap.
-import type { PeriodType } from "../catalog";
+import { isPeriodType, type PeriodType } from "../catalog";
 import type { DatapointRecord } from "./types";
 
 /** Record fields besides name, value and filing type: the same for (nearly) every record of an answer. */
@@ -22,8 +22,6 @@ const headerOf = (r: DatapointRecord): Header => [r.ticker, r.year, r.period, r.
 
 const sameHeader = (a: Header, b: Header): boolean => a.every((field, i) => field === b[i]);
 
-const PERIOD_TYPES: readonly unknown[] = ["ANNUAL", "QUARTERLY", "TTM"] satisfies PeriodType[];
-
 function isHeader(h: unknown): h is Header {
   return (
     Array.isArray(h) &&
@@ -31,7 +29,7 @@ function isHeader(h: unknown): h is Header {
     typeof h[0] === "string" &&
     Number.isInteger(h[1]) &&
     Number.isInteger(h[2]) &&
-    PERIOD_TYPES.includes(h[3]) &&
+    isPeriodType(h[3]) &&
     typeof h[4] === "string"
   );
 }
@@ -212,12 +210,4 @@ export function decodeValue(
     return { kind: "missing", error: a, message: b, status: c ?? undefined };
   }
   return undefined;
-}
-
-/** The ticker (or sector id) a key is about; undefined for keys about no ticker (metadata, coverage lists). */
-export function keyTicker(rel: string): string | undefined {
-  const segments = rel.split("?", 1)[0]!.split("/");
-  if (segments[0] === "datapoint" || (segments[0] === "coverage" && segments.length < 3)) return undefined;
-  const last = segments[segments.length - 1];
-  return last === undefined ? undefined : decodeURIComponent(last);
 }

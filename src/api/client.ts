@@ -1,10 +1,11 @@
-// FdqClient: one method per endpoint group. Every call checks its arguments, answers from the refresh-day
-// cache when it can, and otherwise shares one request with every other caller of the same answer.
+// FdqClient: one method per endpoint group. Every call checks its arguments, names its request by one
+// RequestKey, answers from the refresh-day cache when it can, and otherwise shares one request with every
+// other caller of the same answer.
 // Single-datapoint calls of datasets with all-datapoints mode always become (or join) the request for the
 // whole dataset of that ticker and period, even a call that is alone in its window: the answer costs about
 // the same as one datapoint and fills the cache for the siblings that a worksheet almost always asks next.
 import { RecordsAnswer, type CacheValue } from "./cache-codec";
-import type { CacheStamp } from "./day-cache";
+import { buildClientParts, type ClientParts } from "./client-setup";
 import {
   decodeCoverageList,
   decodeDatapointRecords,
@@ -13,30 +14,32 @@ import {
   decodeRatings,
   decodeSector,
   decodeSecurity,
+  deepFreeze,
   toValue,
 } from "./decode";
-import { buildEngine, datapointRel, datasetRel, delay, freeze, recordDefaults, type Engine } from "./engine";
 import { DataNotFoundError, DataPointNotFoundError, FdqError, NotConfiguredError } from "./errors";
-import { rememberedError, withHints } from "./response-errors";
+import { RequestKey } from "./request-key";
+import { rememberedError } from "./response-errors";
+import { sleep } from "./sleep";
 import type { Counters } from "./transport";
 import type {
   ApiResult,
   ClientOptions,
   ClientStats,
   CoverageItem,
-  DatapointPlan,
   DatapointRecord,
   DatapointRequest,
   DatapointResult,
   DatasetRequest,
   DatasetResult,
+  FdqRequest,
   MetadataRecord,
   RatingsRecord,
+  RequestPlan,
   SectorRecord,
   SectorRequest,
   SectorResult,
   SecurityRecord,
-  Source,
 } from "./types";
 import {
   checkDatapointRequest,
@@ -44,21 +47,24 @@ import {
   checkSecurityType,
   checkSectorRequest,
   checkTicker,
-  type DatapointTarget,
   checkWholeDatasetRequest,
+  type DatapointTarget,
   type DatasetTarget,
 } from "./validate";
 
-interface DatasetPayload {
-  records: readonly DatapointRecord[];
-  values: readonly (number | string)[];
-  byName: ReadonlyMap<string, number>;
+type DataKey = ReturnType<typeof RequestKey.data>;
+
+/** The key of a dataset's whole answer, or in single-datapoint mode of the datapoint's own. */
+function dataKey(t: DatasetTarget, name?: string): DataKey {
+  return RequestKey.data(t.dataset, t.ticker, t.year, t.period, name);
 }
 
-interface RecordPayload {
-  record: DatapointRecord;
-  value: number | string;
-}
+/** The request a datapoint call sends: the whole dataset where the spec documents that mode. */
+const datapointKey = (t: DatapointTarget): DataKey =>
+  dataKey(t, t.dataset.allDatapointsMode ? undefined : t.name);
+
+/** The decoded answer of the endpoints other than data, and how it is cached. */
+const json = (data: unknown): CacheValue => ({ kind: "json", data: deepFreeze(data) });
 
 export class FdqClient {
   private readonly counters: Counters = {
@@ -68,9 +74,9 @@ export class FdqClient {
     retries: 0,
     failures: {},
   };
-  private readonly inFlight = new Map<string, Promise<unknown>>();
-  private engine: Engine | undefined;
-  private engineLoad: Promise<Engine> | undefined;
+  private readonly inFlight = new Map<string, Promise<CacheValue>>();
+  private parts: ClientParts | undefined;
+  private partsLoad: Promise<ClientParts> | undefined;
   private readonly loadOptions: (() => Promise<ClientOptions>) | undefined;
 
   /**
@@ -80,238 +86,246 @@ export class FdqClient {
    */
   constructor(options: ClientOptions | (() => Promise<ClientOptions>)) {
     if (typeof options === "function") this.loadOptions = options;
-    else this.engine = buildEngine(options, this.counters);
+    else this.parts = buildClientParts(options, this.counters);
   }
 
   /**
-   * Resolves once the client knows its options and has loaded its saved cache, so `planDatapoint` can answer;
+   * Resolves once the client knows its options and has loaded its saved cache, so `plan` can answer;
    * rejects as a call would (NotConfiguredError while a lazily configured client has no key). Sends nothing.
    */
   async ready(): Promise<void> {
-    await this.engineReady();
+    await this.partsReady();
   }
 
-  /** The engine once its options are known and its saved cache is loaded. */
-  private async engineReady(): Promise<Engine> {
-    let engine = this.engine;
-    if (!engine) {
-      const load = (this.engineLoad ??= this.loadOptions!().then(
-        (o) => (this.engine ??= buildEngine(o, this.counters)),
+  /** The parts once the options are known and the saved cache is loaded. */
+  private async partsReady(): Promise<ClientParts> {
+    let parts = this.parts;
+    if (!parts) {
+      const load = (this.partsLoad ??= this.loadOptions!().then(
+        (o) => (this.parts ??= buildClientParts(o, this.counters)),
       ));
       try {
-        engine = await load;
+        parts = await load;
       } catch (error) {
-        if (this.engineLoad === load) this.engineLoad = undefined;
+        if (this.partsLoad === load) this.partsLoad = undefined;
         throw error;
       }
     }
-    await engine.cache.ready;
-    return engine;
+    await parts.cache.ready;
+    return parts;
   }
 
   /** One datapoint of a ticker for a fiscal year, quarter or TTM period. */
   async datapoint(req: DatapointRequest): Promise<DatapointResult> {
     const t = checkDatapointRequest(req);
-    const e = this.engine?.cache.loaded ? this.engine : await this.engineReady();
-    const day = e.cache.today();
-    const all = t.dataset.allDatapointsMode;
-    // The request (and the cache entry) is the whole dataset's answer, or in single mode the datapoint's.
-    const rel = all ? datasetRel(t) : datapointRel(t, t.name);
-    const cached = e.cache.get(rel);
-    const hit = cached && this.fromCache(cached, all ? t.name : undefined);
-    if (hit) return this.datapointResult(e, hit, "cache", day, rel);
-    if (all) {
-      const payload = await this.shared(day, rel, () => this.fetchDataset(e, t), e.windowMs);
-      const index = payload.byName.get(t.name);
-      if (index === undefined) throw this.failed(e, rel, new DataPointNotFoundError());
-      const found = { record: payload.records[index]!, value: payload.values[index]! };
-      return this.datapointResult(e, found, "network", day, rel);
-    }
-    const payload = await this.shared(day, rel, () => this.fetchDatapoint(e, t, rel));
-    return this.datapointResult(e, payload, "network", day, rel);
+    const key = datapointKey(t);
+    // A loaded cache needs no await: a worksheet of cached cells then costs no extra promise per call.
+    const e = this.parts?.cache.loaded ? this.parts : await this.partsReady();
+    // Cells asking one dataset wait a short window, so one recalculation shares one request.
+    const windowMs = key.fields.datapoint === undefined ? e.windowMs : 0;
+    const { value, source, refreshDay } = await this.answer(
+      e,
+      key,
+      () => this.fetchRecords(e, key, t.name),
+      windowMs,
+    );
+    const answer = value as RecordsAnswer;
+    const i = key.fields.datapoint === undefined ? answer.indexOf(t.name) : 0;
+    // A whole-dataset answer without the name says the datapoint does not exist (from the cache too).
+    if (i < 0 || i >= answer.size) throw this.failed(e, key, new DataPointNotFoundError());
+    return {
+      value: answer.value(i),
+      record: answer.record(i),
+      source,
+      refreshDay,
+      url: e.transport.url(key),
+    };
   }
 
   /** Every datapoint of a dataset for a ticker and period, in the answer's (catalog) order. */
   async dataset(req: DatasetRequest): Promise<DatasetResult> {
     const t = checkWholeDatasetRequest(req);
-    const e = await this.engineReady();
-    const refreshDay = e.cache.today();
-    const rel = datasetRel(t);
-    const url = e.transport.url(rel);
-    const group = e.cache.get(rel);
-    if (group?.kind === "missing") this.fromCache(group);
-    if (group?.kind === "records") {
-      this.counters.cacheHits++;
-      return { records: group.records(), values: group.values(), source: "cache", refreshDay, url };
-    }
-    const payload = await this.shared(refreshDay, rel, () => this.fetchDataset(e, t));
-    return { records: [...payload.records], values: [...payload.values], source: "network", refreshDay, url };
+    const key = dataKey(t);
+    const e = await this.partsReady();
+    const { value, source, refreshDay } = await this.answer(e, key, () => this.fetchRecords(e, key));
+    const answer = value as RecordsAnswer;
+    return {
+      records: answer.records(),
+      values: answer.values(),
+      source,
+      refreshDay,
+      url: e.transport.url(key),
+    };
   }
 
   /** Metadata of one datapoint name (always asked of the service: the catalog is cut off in places). */
   async datapointInfo(name: string): Promise<ApiResult<MetadataRecord>> {
-    const n = checkName(name);
-    const rel = `datapoint/${encodeURIComponent(n)}`;
-    return this.cachedJson<MetadataRecord>(rel) ?? this.cachedData(rel, decodeMetadata);
+    return this.data(RequestKey.metadata(checkName(name)), decodeMetadata);
   }
 
   async datapointList(): Promise<ApiResult<MetadataRecord[]>> {
-    return this.cachedJson<MetadataRecord[]>("datapoint") ?? this.cachedData("datapoint", decodeMetadataList);
+    return this.data(RequestKey.metadata(), decodeMetadataList);
   }
 
   async coverageList(type: string): Promise<ApiResult<CoverageItem[]>> {
-    const rel = `coverage/${checkSecurityType(type)}`;
-    return this.cachedJson<CoverageItem[]>(rel) ?? this.cachedData(rel, decodeCoverageList);
+    return this.data(RequestKey.coverage(checkSecurityType(type)), decodeCoverageList);
   }
 
   async security(type: string, ticker: string): Promise<ApiResult<SecurityRecord>> {
-    const rel = `coverage/${checkSecurityType(type)}/${encodeURIComponent(checkTicker(ticker))}`;
-    return this.cachedJson<SecurityRecord>(rel) ?? this.cachedData(rel, decodeSecurity);
+    return this.data(RequestKey.security(checkSecurityType(type), checkTicker(ticker)), decodeSecurity);
   }
 
   /** A sector or industry datapoint; CATEGORY_TYPE and MODEL_DATE stay text. */
   async sector(req: SectorRequest): Promise<SectorResult> {
     const t = checkSectorRequest(req);
-    const prior = t.priorYear === undefined ? "" : `&prior_year=${t.priorYear}`;
-    const rel = `sector/${encodeURIComponent(t.id)}?datapoint=${encodeURIComponent(t.name)}${prior}`;
-    const { data, ...meta } =
-      this.cachedJson<SectorRecord>(rel) ??
-      (await this.cachedData(rel, (results) => decodeSector(results, t.name)));
+    const key = RequestKey.sector(t.id, t.name, t.priorYear);
+    const { data, ...meta } = await this.data<SectorRecord>(key, (results) => decodeSector(results, t.name));
     return { ...meta, record: data, value: t.entry.text ? data.datavalue : toValue(data.datavalue) };
   }
 
   async ratings(ticker: string): Promise<ApiResult<RatingsRecord>> {
     const n = checkTicker(ticker);
-    const rel = `ratings/component/${encodeURIComponent(n)}`;
-    return (
-      this.cachedJson<RatingsRecord>(rel) ?? this.cachedData(rel, (results) => decodeRatings(results, n))
-    );
+    return this.data(RequestKey.ratings(n), (results) => decodeRatings(results, n));
   }
 
   /**
-   * What `datapoint(req)` would request and whether the cache answers it now; throws as `datapoint` would,
-   * and NotConfiguredError before the client knows its settings (await `ready()` first).
+   * The key of the request a call's request makes (checked as the call checks it: throws its
+   * InvalidArgumentError or DataPointNotFoundError). Needs no settings.
    */
-  planDatapoint(req: DatapointRequest): DatapointPlan {
-    const t = checkDatapointRequest(req);
-    const e = this.engine;
-    if (!e) throw new NotConfiguredError();
-    e.cache.today();
-    const rel = datapointRel(t, t.name);
-    const requested = t.dataset.allDatapointsMode ? datasetRel(t) : rel;
-    // A cached whole-dataset answer also answers a name it lacks (DataPointNotFound, from the cache).
-    const cached = e.cache.loaded && e.cache.peek(requested) !== undefined;
-    return { url: e.transport.url(requested), cached, key: `${e.scope}/${rel}` };
+  keyOf(request: FdqRequest): RequestKey {
+    switch (request.kind) {
+      case "datapoint":
+        return datapointKey(checkDatapointRequest(request.request));
+      case "dataset":
+        return dataKey(checkWholeDatasetRequest(request.request));
+      case "ratings":
+        return RequestKey.ratings(checkTicker(request.ticker));
+      case "sector": {
+        const t = checkSectorRequest(request.request);
+        return RequestKey.sector(t.id, t.name, t.priorYear);
+      }
+      case "coverage":
+        return RequestKey.coverage(checkSecurityType(request.type));
+      case "security":
+        return RequestKey.security(checkSecurityType(request.type), checkTicker(request.ticker));
+      case "info":
+        return RequestKey.metadata(checkName(request.name));
+    }
   }
 
-  /** What `dataset(req)` would request and whether the cache answers it now; throws as `dataset` would. */
-  planDataset(req: DatasetRequest): DatapointPlan {
-    const t = checkWholeDatasetRequest(req);
-    const e = this.engine;
+  /**
+   * What the call's request would send and whether the cache answers it now; throws as the call would, and
+   * NotConfiguredError before the client knows its settings (await `ready()` first). Sends nothing.
+   */
+  plan(request: FdqRequest): RequestPlan {
+    const key = this.keyOf(request);
+    const e = this.parts;
     if (!e) throw new NotConfiguredError();
     e.cache.today();
-    const rel = datasetRel(t);
-    const cached = e.cache.loaded && e.cache.peek(rel) !== undefined;
-    return { url: e.transport.url(rel), cached, key: `${e.scope}/${rel}` };
+    return { key, url: e.transport.url(key), cached: e.cache.loaded && e.cache.peek(key) !== undefined };
   }
 
   /** Forgets every cached answer, or those about one ticker (or sector/industry id). */
   invalidate(ticker?: string): void {
-    this.engine?.cache.invalidate(ticker === undefined ? undefined : checkTicker(ticker));
+    this.parts?.cache.invalidate(ticker === undefined ? undefined : checkTicker(ticker));
   }
 
   stats(): ClientStats {
-    const limiter = this.engine?.transport.limiter;
+    const limiter = this.parts?.transport.limiter;
     return {
       ...this.counters,
       failures: { ...this.counters.failures },
       inFlight: limiter?.inFlight ?? 0,
       queued: limiter?.queued ?? 0,
       maxInFlight: limiter?.maxInFlight ?? 0,
-      cacheEntries: this.engine?.cache.size ?? 0,
+      cacheEntries: this.parts?.cache.size ?? 0,
     };
   }
 
   /** Writes the cache to storage now (writes are otherwise batched). */
   async flush(): Promise<void> {
-    await this.engine?.cache.flush();
+    await this.parts?.cache.flush();
   }
 
   /** Flushes and releases timers; the client should not be used afterwards. */
   async close(): Promise<void> {
-    await this.engine?.cache.close();
+    await this.parts?.cache.close();
+  }
+
+  /** The one read path of the endpoints other than data: cached, or fetched, decoded and cached as JSON. */
+  private async data<T>(key: RequestKey, decode: (results: unknown) => T): Promise<ApiResult<T>> {
+    const e = this.parts?.cache.loaded ? this.parts : await this.partsReady();
+    const { value, source, refreshDay } = await this.answer(e, key, () =>
+      this.request(e, key, (results) => json(decode(results))),
+    );
+    return { data: (value as { data: T }).data, source, refreshDay, url: e.transport.url(key) };
   }
 
   /**
-   * A cached record (counted as a hit), a thrown remembered error, or undefined for an unusable entry.
-   * `name` picks the datapoint of a whole-dataset answer (one that lacks it says it does not exist); without
-   * it the entry is a single-datapoint answer.
+   * The one read path of every endpoint: the day's cached answer of `key` (a remembered "does not exist"
+   * answer is thrown), or the request already scheduled or running for it on this refresh day, or a new one.
+   * A new request starts after `windowMs`.
    */
-  private fromCache(value: CacheValue, name?: string): RecordPayload | undefined {
-    if (value.kind === "records") {
-      const i = name === undefined ? 0 : value.indexOf(name);
-      if (i < 0 || i >= value.size) return this.fromCache(MISSING_DATAPOINT);
-      this.counters.cacheHits++;
-      return { record: value.record(i), value: value.value(i) };
-    }
-    if (value.kind === "missing") {
-      const error = rememberedError(value.error, value.message, value.status);
-      if (error) {
+  private answer(
+    e: ClientParts,
+    key: RequestKey,
+    fetch: () => Promise<CacheValue>,
+    windowMs = 0,
+  ):
+    | Promise<{ value: CacheValue; source: "cache" | "network"; refreshDay: string }>
+    | {
+        value: CacheValue;
+        source: "cache";
+        refreshDay: string;
+      } {
+    const refreshDay = e.cache.today();
+    const cached = e.cache.get(key);
+    if (cached !== undefined) {
+      if (cached.kind === "missing") {
+        const error = rememberedError(cached.error, cached.message, cached.status);
+        if (error) {
+          this.counters.cacheHits++;
+          throw error;
+        }
+      } else {
         this.counters.cacheHits++;
-        throw error;
+        return { value: cached, source: "cache", refreshDay };
       }
     }
-    return undefined;
-  }
-
-  private datapointResult(
-    e: Engine,
-    found: RecordPayload,
-    source: Source,
-    refreshDay: string,
-    requested: string,
-  ): DatapointResult {
-    return { value: found.value, record: found.record, source, refreshDay, url: e.transport.url(requested) };
-  }
-
-  /**
-   * Joins the request already scheduled or running for `rel` on the refresh day `day`, or starts one (after
-   * `windowMs`). A call made after the day's boundary never joins a request started before it: that answer
-   * belongs to the previous day.
-   */
-  private shared<T>(day: string, rel: string, run: () => Promise<T>, windowMs = 0): Promise<T> {
-    const key = `${day} ${rel}`;
-    const existing = this.inFlight.get(key);
-    if (existing) {
-      this.counters.coalescedCalls++;
-      return existing as Promise<T>;
+    const flight = key.inFlightKey(refreshDay);
+    let shared = this.inFlight.get(flight);
+    if (shared) this.counters.coalescedCalls++;
+    else {
+      shared = (windowMs > 0 ? sleep(windowMs).then(fetch) : fetch()).finally(() =>
+        this.inFlight.delete(flight),
+      );
+      this.inFlight.set(flight, shared);
     }
-    const started = (windowMs > 0 ? delay(windowMs).then(run) : run()).finally(() =>
-      this.inFlight.delete(key),
-    );
-    this.inFlight.set(key, started);
-    return started;
+    return shared.then((value) => ({ value, source: "network" as const, refreshDay }));
   }
 
-  /** GET + decode, remembering "does not exist" answers for the day; transient failures are never cached. */
-  private async request<T>(
-    e: Engine,
-    rel: string,
-    decode: (results: unknown) => T,
-  ): Promise<{ data: T; stamp: CacheStamp }> {
+  /** GET + decode + store; remembers "does not exist" answers for the day; transient failures never. */
+  private async request(
+    e: ClientParts,
+    key: RequestKey,
+    decode: (results: unknown) => CacheValue,
+  ): Promise<CacheValue> {
     const stamp = e.cache.stamp();
     try {
       // The transport counts its own failures; an answer that decodes to an error is counted here.
-      const results = await e.transport.get(rel);
+      const results = await e.transport.get(key);
+      let value: CacheValue;
       try {
-        return { data: decode(results), stamp };
+        value = decode(results);
       } catch (error) {
-        throw error instanceof FdqError ? this.failed(e, rel, withHints(error, e.hints)) : error;
+        throw error instanceof FdqError ? this.failed(e, key, error.withHints(e.hints)) : error;
       }
+      e.cache.set(key, value, stamp);
+      return value;
     } catch (error) {
       if (error instanceof FdqError && error.remembered) {
         e.cache.set(
-          rel,
+          key,
           { kind: "missing", error: error.name, message: error.message, status: error.status },
           stamp,
         );
@@ -321,72 +335,27 @@ export class FdqClient {
   }
 
   /** Counts a call's final error that the transport did not see (a decoded answer), and answers it. */
-  private failed(e: Engine, rel: string, error: FdqError): FdqError {
-    e.transport.countFailure(e.transport.url(rel), error);
+  private failed(e: ClientParts, key: RequestKey, error: FdqError): FdqError {
+    e.transport.countFailure(e.transport.url(key), error);
     return error;
   }
 
-  private async fetchDataset(e: Engine, t: DatasetTarget): Promise<DatasetPayload> {
-    const rel = datasetRel(t);
-    const { data: records, stamp } = await this.request(e, rel, (results) => {
-      const list = decodeDatapointRecords(results, recordDefaults(t));
-      if (list.length === 0) throw new DataNotFoundError();
-      return freeze(list);
+  /** The datapoint records of a data request: the whole dataset, or the one datapoint `name`. */
+  private fetchRecords(e: ClientParts, key: DataKey, name?: string): Promise<CacheValue> {
+    const { ticker, year, period, datapoint } = key.fields;
+    return this.request(e, key, (results) => {
+      let records: readonly DatapointRecord[] = decodeDatapointRecords(results, { ticker, year, period });
+      if (datapoint !== undefined) {
+        const found = records.find((r) => r.datapoint === (name ?? datapoint)) ?? records[0];
+        records = found ? [found] : [];
+      }
+      if (records.length === 0) throw new DataNotFoundError();
+      deepFreeze(records);
+      return RecordsAnswer.fromRecords(
+        records,
+        records.map((r) => toValue(r.datavalue)),
+        toValue,
+      );
     });
-    const values = records.map((r) => toValue(r.datavalue));
-    e.cache.set(rel, RecordsAnswer.fromRecords(records, values, toValue), stamp);
-    return { records, values, byName: new Map(records.map((r, i) => [r.datapoint, i])) };
-  }
-
-  private async fetchDatapoint(e: Engine, t: DatapointTarget, rel: string): Promise<RecordPayload> {
-    const { data: record, stamp } = await this.request(e, rel, (results) => {
-      const list = decodeDatapointRecords(results, recordDefaults(t));
-      const found = list.find((r) => r.datapoint === t.name) ?? list[0];
-      if (!found) throw new DataNotFoundError();
-      return freeze(found);
-    });
-    const found = { record, value: toValue(record.datavalue) };
-    e.cache.set(rel, RecordsAnswer.fromRecords([record], [found.value], toValue), stamp);
-    return found;
-  }
-
-  /**
-   * The cached answer for `rel`, without an await, once the saved cache is loaded (a worksheet of cached
-   * cells then costs one promise per call); undefined when cachedData must answer (not loaded, or not cached).
-   */
-  private cachedJson<T>(rel: string): ApiResult<T> | undefined {
-    const e = this.engine;
-    if (!e?.cache.loaded) return undefined;
-    const refreshDay = e.cache.today();
-    const cached = e.cache.get(rel);
-    if (cached?.kind !== "json") return undefined;
-    this.counters.cacheHits++;
-    return { data: cached.data as T, source: "cache", refreshDay, url: e.transport.url(rel) };
-  }
-
-  private async cachedData<T>(rel: string, decode: (results: unknown) => T): Promise<ApiResult<T>> {
-    // A loaded engine needs no await: a worksheet of cached cells then costs no extra promise per call.
-    const e = this.engine?.cache.loaded ? this.engine : await this.engineReady();
-    const refreshDay = e.cache.today();
-    const url = e.transport.url(rel);
-    const cached = e.cache.get(rel);
-    if (cached?.kind === "json") {
-      this.counters.cacheHits++;
-      return { data: cached.data as T, source: "cache", refreshDay, url };
-    }
-    if (cached) this.fromCache(cached);
-    const data = await this.shared(refreshDay, rel, async () => {
-      const { data: fresh, stamp } = await this.request(e, rel, (results) => freeze(decode(results)));
-      e.cache.set(rel, { kind: "json", data: fresh }, stamp);
-      return fresh;
-    });
-    return { data, source: "network", refreshDay, url };
   }
 }
-
-const MISSING_DATAPOINT: CacheValue = {
-  kind: "missing",
-  error: "DataPointNotFoundError",
-  message: new DataPointNotFoundError().message,
-  status: 404,
-};

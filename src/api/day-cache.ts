@@ -1,10 +1,12 @@
 // The refresh-day cache: in memory (LRU-bounded, only the current refresh day) and persisted through a
-// storage adapter in debounced, size-bounded, chunked writes. Keys are relative request URLs (one entry per
-// answer: a whole-dataset answer is one entry holding all its datapoints); the base URL and the account tag
-// are the cache's scope, written once into the store and checked when loading.
-import { decodeValue, encodeValue, keyTicker, weightOf, type CacheValue } from "./cache-codec";
+// storage adapter in debounced, size-bounded, chunked writes. Entries are keyed by their RequestKey's cache key
+// (one entry per answer: a whole-dataset answer is one entry holding all its datapoints); the base URL and the
+// account tag are the cache's scope, written once into the store and checked when loading.
+import { LRUCache } from "lru-cache";
+import { decodeValue, encodeValue, weightOf, type CacheValue } from "./cache-codec";
+import { RequestKey } from "./request-key";
 import type { RefreshDayClock } from "./refresh-day";
-import type { CacheStorageAdapter } from "./storage";
+import type { KeyValueStore } from "./storage";
 import type { ClientEvent } from "./types";
 
 export interface DayCacheOptions {
@@ -12,7 +14,7 @@ export interface DayCacheOptions {
   now: () => number;
   /** `${accountTag}@${baseUrl}`: a store with another scope belongs to another account or service. */
   scope: string;
-  storage: CacheStorageAdapter | undefined;
+  storage: KeyValueStore | undefined;
   storageKey: string;
   /** Bound of the cached items: each datapoint of a records answer counts, other answers count 1. */
   maxEntries: number;
@@ -69,9 +71,8 @@ const isMeta = (m: unknown): m is StoreMeta => {
 };
 
 export class DayCache {
-  private entries = new Map<string, CacheValue>();
-  /** Sum of the entries' weights, kept under maxEntries. */
-  private weight = 0;
+  /** The day's answers, least recently used dropped first once their weights pass maxEntries. */
+  private entries: LRUCache<string, CacheValue>;
   private readonly serialized = new WeakMap<CacheValue, string>();
   /** Set by the first today(): reading the day before the store's window is adopted would cost an Intl set-up. */
   private day: string | undefined;
@@ -85,6 +86,7 @@ export class DayCache {
   readonly ready: Promise<void>;
 
   constructor(private readonly o: DayCacheOptions) {
+    this.entries = this.newEntries();
     this.ready = this.load().finally(() => {
       this.loaded = true;
     });
@@ -92,7 +94,7 @@ export class DayCache {
 
   /** Cached items: every datapoint of a records answer, and every other answer. */
   get size(): number {
-    return this.weight;
+    return this.entries.calculatedSize;
   }
 
   /** The current refresh day; entering a new one drops the previous day's entries. */
@@ -113,60 +115,41 @@ export class DayCache {
     return { day: this.today(), generation: this.generation };
   }
 
-  get(rel: string): CacheValue | undefined {
-    const value = this.entries.get(rel);
-    if (value !== undefined) {
-      // Map keeps insertion order: re-inserting makes it the most recently used.
-      this.entries.delete(rel);
-      this.entries.set(rel, value);
-    }
-    return value;
+  get(key: RequestKey): CacheValue | undefined {
+    return this.entries.get(key.cacheKey);
   }
 
   /** Reads without counting as a use (plans and estimates must not reorder the LRU). */
-  peek(rel: string): CacheValue | undefined {
-    return this.entries.get(rel);
+  peek(key: RequestKey): CacheValue | undefined {
+    return this.entries.get(key.cacheKey);
   }
 
   /** Stores `value` unless the day changed or the cache was invalidated since `stamp` was taken. */
-  set(rel: string, value: CacheValue, stamp: CacheStamp): void {
+  set(key: RequestKey, value: CacheValue, stamp: CacheStamp): void {
     if (stamp.generation !== this.generation || stamp.day !== this.today()) return;
-    this.delete(rel);
-    this.add(rel, value);
-    this.evictBeyondBound();
+    this.entries.set(key.cacheKey, value);
     this.markDirty();
   }
 
-  private add(rel: string, value: CacheValue): void {
-    this.entries.set(rel, value);
-    this.weight += weightOf(value);
-  }
-
-  /** Drops the least recently used entries (first in the Map's order) until the bound holds. */
-  private evictBeyondBound(): void {
-    for (const oldest of this.entries.keys()) {
-      if (this.weight <= this.o.maxEntries) break;
-      this.delete(oldest);
-    }
-  }
-
-  private delete(rel: string): void {
-    const value = this.entries.get(rel);
-    if (value === undefined) return;
-    this.entries.delete(rel);
-    this.weight -= weightOf(value);
+  /**
+   * lru-cache (a maintained size-weighted LRU) in place of a hand-kept Map: each datapoint of a records answer
+   * weighs 1, other answers 1; an answer heavier than the whole bound is not kept.
+   */
+  private newEntries(): LRUCache<string, CacheValue> {
+    return new LRUCache<string, CacheValue>({ maxSize: this.o.maxEntries, sizeCalculation: weightOf });
   }
 
   private clear(): void {
     this.entries.clear();
-    this.weight = 0;
   }
 
   /** Forgets everything, or every entry about one ticker (or sector id). */
   invalidate(ticker?: string): void {
     this.generation++;
     if (ticker === undefined) this.clear();
-    else for (const rel of [...this.entries.keys()]) if (keyTicker(rel) === ticker) this.delete(rel);
+    else
+      for (const rel of [...this.entries.keys()])
+        if (RequestKey.parse(rel)?.matches(ticker)) this.entries.delete(rel);
     this.markDirty();
   }
 
@@ -250,12 +233,10 @@ export class DayCache {
     }
     // Calls made while loading win over the store; the store's older entries go first in LRU order.
     const during = this.entries;
-    this.entries = new Map();
-    this.weight = 0;
-    for (const [rel, value] of loaded) if (!during.has(rel)) this.add(rel, value);
-    for (const [rel, value] of during) this.add(rel, value);
-    this.evictBeyondBound();
-    this.o.emit({ type: "cache-loaded", entries: this.weight, refreshDay: meta.day });
+    this.entries = this.newEntries();
+    for (const [rel, value] of loaded) if (!during.has(rel)) this.entries.set(rel, value);
+    for (const rel of during.rkeys()) this.entries.set(rel, during.peek(rel)!);
+    this.o.emit({ type: "cache-loaded", entries: this.entries.calculatedSize, refreshDay: meta.day });
   }
 
   /** A discarded store's parts would hold storage quota forever: the next write replaces and removes them. */
@@ -309,11 +290,10 @@ export class DayCache {
 
   /** The most recently used entries that fit the size budget, oldest first, in chunks of JSON arrays. */
   private encodeChunks(): { chunks: string[]; entries: number } {
-    const all = [...this.entries];
     const kept: string[] = [];
     let chars = 0;
-    for (let i = all.length - 1; i >= 0; i--) {
-      const [rel, value] = all[i]!;
+    // Most recently used first, until the budget is spent.
+    for (const [rel, value] of this.entries.entries()) {
       let text = this.serialized.get(value);
       if (text === undefined) {
         text = JSON.stringify([rel, encodeValue(value)]);

@@ -1,7 +1,7 @@
 // From response text to typed records, surviving every variation of wire-notes.md: the envelope's body as
 // an object or a JSON string, gateway bodies that are not the envelope, HTML pages, nulls, missing and
 // extra fields.
-import { RATING_FIELDS, type PeriodType } from "../catalog";
+import { RATING_FIELDS, isPeriodType, periodType, type Period } from "../catalog";
 import { BadResponseError } from "./errors";
 import type {
   CoverageItem,
@@ -49,19 +49,20 @@ export type Envelope =
   | { ok: false; status: number; message: string | undefined };
 
 export function decodeEnvelope(json: unknown): Envelope {
-  if (!isObject(json)) throw new BadResponseError("the answer is not a JSON object");
+  if (!isObject(json)) throw new BadResponseError({ detail: "the answer is not a JSON object" });
   let body: unknown = json;
   if ("body" in json) {
     body = json.body;
     if (typeof body === "string") {
       const parsed = parseJson(body);
-      if (!parsed) throw new BadResponseError("the envelope's body is not JSON");
+      if (!parsed) throw new BadResponseError({ detail: "the envelope's body is not JSON" });
       body = parsed.json;
     }
   }
   const status = typeof json.statusCode === "number" ? json.statusCode : 200;
   if (status < 200 || status > 299) return { ok: false, status, message: errorMessageOf(body) };
-  if (!isObject(body) || !("results" in body)) throw new BadResponseError("the answer holds no results");
+  if (!isObject(body) || !("results" in body))
+    throw new BadResponseError({ detail: "the answer holds no results" });
   return { ok: true, results: body.results };
 }
 
@@ -93,31 +94,30 @@ function datavalueOf(raw: JsonObject): string {
   const v = raw.datavalue;
   if (typeof v === "string") return v.trim();
   if (typeof v === "number") return String(v);
-  throw new BadResponseError(`datapoint ${text(raw.datapoint, "?")} has no datavalue`);
+  throw new BadResponseError({ detail: `datapoint ${text(raw.datapoint, "?")} has no datavalue` });
 }
 
-const PERIOD_TYPES = new Set<string>(["ANNUAL", "QUARTERLY", "TTM"]);
-
+/** What the request asked: a record's missing fields are taken from it. */
 export interface RecordDefaults {
   ticker: string;
   year: number;
-  period: number;
-  periodtype: PeriodType;
+  period: Period;
 }
 
 /** Datapoint records from `results` (an array, or one object as fundamentals answer in single mode). */
 export function decodeDatapointRecords(results: unknown, defaults: RecordDefaults): DatapointRecord[] {
   return asList(results).map((raw) => {
     if (!isObject(raw) || typeof raw.datapoint !== "string") {
-      throw new BadResponseError("a result is not a datapoint record");
+      throw new BadResponseError({ detail: "a result is not a datapoint record" });
     }
-    const periodtype = text(raw.periodtype).toUpperCase();
+    const asked = periodType(defaults.period);
+    const answered = text(raw.periodtype).toUpperCase();
     const record: DatapointRecord = {
       ticker: text(raw.ticker, defaults.ticker),
       year: integer(raw.year, defaults.year),
-      period: integer(raw.period, defaults.period),
-      periodtype: PERIOD_TYPES.has(periodtype) ? (periodtype as PeriodType) : defaults.periodtype,
-      periodstring: text(raw.periodstring, defaults.periodtype),
+      period: integer(raw.period, defaults.period.n),
+      periodtype: isPeriodType(answered) ? answered : asked,
+      periodstring: text(raw.periodstring, asked),
       datapoint: raw.datapoint.trim().toUpperCase(),
       datavalue: datavalueOf(raw),
     };
@@ -127,9 +127,9 @@ export function decodeDatapointRecords(results: unknown, defaults: RecordDefault
 }
 
 function metadataRecord(raw: unknown): MetadataRecord {
-  if (!isObject(raw)) throw new BadResponseError("a result is not a datapoint metadata record");
+  if (!isObject(raw)) throw new BadResponseError({ detail: "a result is not a datapoint metadata record" });
   const name = text(raw.name) || text(raw.api_data_key_name);
-  if (!name) throw new BadResponseError("a datapoint metadata record has no name");
+  if (!name) throw new BadResponseError({ detail: "a datapoint metadata record has no name" });
   return { name, description: text(raw.description), endpoints: text(raw.endpoints) };
 }
 
@@ -137,7 +137,7 @@ export const decodeMetadataList = (results: unknown): MetadataRecord[] => asList
 
 export function decodeMetadata(results: unknown): MetadataRecord {
   const [first] = decodeMetadataList(results);
-  if (!first) throw new BadResponseError("the answer holds no datapoint metadata");
+  if (!first) throw new BadResponseError({ detail: "the answer holds no datapoint metadata" });
   return first;
 }
 
@@ -163,7 +163,7 @@ export const SECURITY_FIELDS = [
 ] as const satisfies readonly (keyof SecurityRecord)[];
 
 function pick<K extends string>(raw: unknown, fields: readonly K[]): Record<K, string> {
-  if (!isObject(raw)) throw new BadResponseError("a result is not a coverage record");
+  if (!isObject(raw)) throw new BadResponseError({ detail: "a result is not a coverage record" });
   const out = {} as Record<K, string>;
   for (const f of fields) out[f] = textOrNA(raw[f]);
   return out;
@@ -174,14 +174,14 @@ export const decodeCoverageList = (results: unknown): CoverageItem[] =>
 
 export function decodeSecurity(results: unknown): SecurityRecord {
   const [first] = asList(results);
-  if (first === undefined) throw new BadResponseError("the answer holds no coverage record");
+  if (first === undefined) throw new BadResponseError({ detail: "the answer holds no coverage record" });
   return pick(first, SECURITY_FIELDS);
 }
 
 export function decodeSector(results: unknown, name: string): SectorRecord {
   const list = asList(results).filter(isObject);
   const raw = list.find((r) => text(r.datapoint).toUpperCase() === name) ?? list[0];
-  if (!raw) throw new BadResponseError("the answer holds no sector record");
+  if (!raw) throw new BadResponseError({ detail: "the answer holds no sector record" });
   return {
     ticker: text(raw.ticker),
     name: text(raw.name),
@@ -193,7 +193,7 @@ export function decodeSector(results: unknown, name: string): SectorRecord {
 
 export function decodeRatings(results: unknown, ticker: string): RatingsRecord {
   const [raw] = asList(results);
-  if (!isObject(raw)) throw new BadResponseError("the answer holds no ratings record");
+  if (!isObject(raw)) throw new BadResponseError({ detail: "the answer holds no ratings record" });
   const ratings: Record<string, number> = {};
   for (const { field } of RATING_FIELDS) {
     if (field === "name") continue;
@@ -201,4 +201,13 @@ export function decodeRatings(results: unknown, ticker: string): RatingsRecord {
     if (!Number.isNaN(n)) ratings[field] = n;
   }
   return { ticker: text(raw.ticker, ticker), name: text(raw.name), ratings };
+}
+
+/** Freezes a decoded answer deeply: cached answers are shared by every caller and must not change. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }

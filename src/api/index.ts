@@ -3,7 +3,7 @@ export { FdqClient } from "./client";
 export * from "./errors";
 export * from "./types";
 export { DEFAULTS } from "./defaults";
-export { MemoryStorage, officeStorage, type CacheStorageAdapter, type OfficeStorageLike } from "./storage";
+export { MemoryStorage, officeStorage, type KeyValueStore, type OfficeStorageLike } from "./storage";
 export {
   checkBaseUrl,
   loadSettings,

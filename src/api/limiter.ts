@@ -1,56 +1,49 @@
-// Concurrency limit with a fair FIFO queue. The queue is an array read from a moving head, so a burst of
-// tens of thousands of waiters costs O(1) per hand-over (Array.shift would be O(n)).
+// The one concurrency limit of the request module, over p-queue (a maintained, bounded FIFO promise queue
+// with pause/start): at most `concurrency` requests open, the rest wait in order; a pause (a 429 with
+// Retry-After) holds every request that has not started until it ends. Replaces a hand-written queue.
+import PQueue from "p-queue";
 
 export class Limiter {
-  private active = 0;
+  private readonly queue: PQueue;
   private peak = 0;
-  private waiting: ((() => void) | undefined)[] = [];
-  private head = 0;
+  private pause: Promise<void> | undefined;
 
-  constructor(private readonly limit: number) {}
+  constructor(concurrency: number) {
+    this.queue = new PQueue({ concurrency });
+  }
 
+  /** Tasks running now. */
   get inFlight(): number {
-    return this.active;
+    return this.queue.pending;
   }
 
+  /** Tasks waiting for a slot (or for a pause to end). */
   get queued(): number {
-    return this.waiting.length - this.head;
+    return this.queue.size;
   }
 
+  /** Most tasks ever running at once. */
   get maxInFlight(): number {
     return this.peak;
   }
 
-  acquire(): Promise<void> {
-    if (this.active < this.limit) {
-      this.active++;
-      this.peak = Math.max(this.peak, this.active);
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
+  /** Runs `task` in a slot, after the tasks queued before it. */
+  run<T>(task: () => Promise<T>): Promise<T> {
+    return this.queue.add(() => {
+      this.peak = Math.max(this.peak, this.queue.pending);
+      return task();
+    });
   }
 
-  /** Hands the slot straight to the longest waiter, so the count of active slots never rises above the limit. */
-  release(): void {
-    const next = this.waiting[this.head];
-    if (next === undefined) {
-      this.active--;
-      return;
-    }
-    this.waiting[this.head++] = undefined;
-    if (this.head > 1024 && this.head * 2 > this.waiting.length) {
-      this.waiting = this.waiting.slice(this.head);
-      this.head = 0;
-    }
-    next();
-  }
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    await this.acquire();
-    try {
-      return await task();
-    } finally {
-      this.release();
-    }
+  /** Starts nothing until `wait` settles; pauses asked for during one join it. Answers the pause. */
+  pauseUntil(wait: () => Promise<void>): Promise<void> {
+    if (this.pause) return this.pause;
+    this.queue.pause();
+    const pause = wait().finally(() => {
+      this.pause = undefined;
+      this.queue.start();
+    });
+    this.pause = pause;
+    return pause;
   }
 }

@@ -39,7 +39,10 @@ export class RefreshDayClock {
       minute < 0 ||
       minute > 59
     ) {
-      throw new InvalidArgumentError("refreshDay", `refreshDay: ${hour}:${minute} is not a time of day.`);
+      throw new InvalidArgumentError({
+        argument: "refreshDay",
+        message: `refreshDay: ${hour}:${minute} is not a time of day.`,
+      });
     }
     if (!KNOWN_ZONES.has(timeZone)) this.format();
     this.boundaryMinutes = hour * 60 + minute;
@@ -60,7 +63,7 @@ export class RefreshDayClock {
       }));
     } catch (cause) {
       const message = `refreshDay: unknown time zone "${this.boundary.timeZone}".`;
-      throw new InvalidArgumentError("refreshDay", message, { cause });
+      throw new InvalidArgumentError({ argument: "refreshDay", message, cause });
     }
   }
 

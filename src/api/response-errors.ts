@@ -2,34 +2,16 @@
 // and that rebuilds a remembered "does not exist" answer from the cache.
 import { SPEC_ERRORS, type SpecErrorName } from "../catalog";
 import {
-  BadResponseError,
-  DataNotFoundError,
-  DataPointNotFoundError,
   FdqError,
-  InvalidPriorYearError,
-  InvalidSecurityTypeError,
   RateLimitedError,
-  RatingNotFoundError,
-  SectorDataPointNotFoundError,
+  SPEC_ERROR_CLASSES,
   ServiceError,
   ServiceUnavailableError,
   UnauthorizedError,
-  EXCEL_HINTS,
   type ErrorHints,
-  type FdqErrorOptions,
+  type SpecErrorClass,
 } from "./errors";
 import { redactKey } from "./redact";
-
-type SpecErrorClass = new (message?: string, options?: FdqErrorOptions) => FdqError;
-
-const SPEC_ERROR_CLASSES: Record<SpecErrorName, SpecErrorClass> = {
-  DataPointNotFound: DataPointNotFoundError,
-  InvalidSecurityType: InvalidSecurityTypeError,
-  SectorDataPointNotFound: SectorDataPointNotFoundError,
-  InvalidPriorYear: InvalidPriorYearError,
-  DataNotFound: DataNotFoundError,
-  RatingNotFound: RatingNotFoundError,
-};
 
 const SPEC_BY_STATUS_AND_MESSAGE = new Map(
   Object.entries(SPEC_ERRORS).map(([name, e]) => [`${e.status} ${e.message}`, name as SpecErrorName]),
@@ -53,29 +35,24 @@ export interface AnswerContext {
 /** The error of a failed answer; the service's text is kept (without the key) so the user can read it. */
 export function errorFromAnswer(answer: FailedAnswer, context: AnswerContext = {}): FdqError {
   const { status, retryAfterMs } = answer;
-  const hints = context.hints ?? EXCEL_HINTS;
+  const hints = context.hints;
   const clean = (text: string): string => redactKey(text, context.apiKey ?? "");
-  const message = answer.message === undefined ? undefined : clean(answer.message);
+  const serviceMessage = answer.message === undefined ? undefined : clean(answer.message).trim();
   const detail = clean(answer.detail);
-  if (status === 401 || status === 403) return new UnauthorizedError(status, {}, message, hints);
-  if (status === 429) return new RateLimitedError({ retryAfterMs }, message);
-  if (status >= 500) return new ServiceUnavailableError(status, message ?? detail, { retryAfterMs });
+  const options = { status, serviceMessage, detail, retryAfterMs, hints };
+  if (status === 401 || status === 403) return new UnauthorizedError(options);
+  if (status === 429) return new RateLimitedError(options);
+  if (status >= 500) return new ServiceUnavailableError(options);
   const spec =
-    message === undefined ? undefined : SPEC_BY_STATUS_AND_MESSAGE.get(`${status} ${message.trim()}`);
-  if (spec) return new SPEC_ERROR_CLASSES[spec](message?.trim(), { status });
-  return new ServiceError(status, message?.trim() || detail, { status }, hints);
-}
-
-/** A decoding error raised without the client's hints, given them (other errors keep their message). */
-export function withHints(error: FdqError, hints: ErrorHints): FdqError {
-  if (error instanceof BadResponseError && hints !== EXCEL_HINTS) {
-    return new BadResponseError(error.detail, { cause: error.cause, status: error.status }, hints);
-  }
-  return error;
+    serviceMessage === undefined ? undefined : SPEC_BY_STATUS_AND_MESSAGE.get(`${status} ${serviceMessage}`);
+  if (spec) return new SPEC_ERROR_CLASSES[spec](options);
+  return new ServiceError({ ...options, serviceMessage: serviceMessage || undefined });
 }
 
 const REMEMBERED_BY_NAME = new Map<string, SpecErrorClass>(
-  Object.values(SPEC_ERROR_CLASSES).map((cls) => [new cls().name, cls]),
+  Object.values(SPEC_ERROR_CLASSES)
+    .filter((cls) => new cls().remembered)
+    .map((cls) => [new cls().name, cls]),
 );
 
 /** A fresh error of a remembered class, or undefined when the name is not a remembered "does not exist" class. */
@@ -85,7 +62,5 @@ export function rememberedError(
   status: number | undefined,
 ): FdqError | undefined {
   const cls = REMEMBERED_BY_NAME.get(name);
-  if (!cls) return undefined;
-  const error = new cls(message, { status });
-  return error.remembered ? error : undefined;
+  return cls ? new cls({ serviceMessage: message, status }) : undefined;
 }

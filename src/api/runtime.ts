@@ -4,7 +4,7 @@
 import { FdqClient } from "./client";
 import { NotConfiguredError } from "./errors";
 import { loadSettings, type FdqSettings } from "./settings";
-import { officeStorage, type CacheStorageAdapter } from "./storage";
+import { officeStorage, type KeyValueStore } from "./storage";
 import type { ClientEvent, ClientOptions } from "./types";
 
 export type SharedClientOptions = Partial<Omit<ClientOptions, "baseUrl" | "apiKey">>;
@@ -13,7 +13,7 @@ let shared: FdqClient | undefined;
 const listeners = new Set<(e: ClientEvent) => void>();
 
 /** OfficeRuntime.storage as a storage adapter, or undefined outside Office. */
-export function officeRuntimeStorage(): CacheStorageAdapter | undefined {
+export function officeRuntimeStorage(): KeyValueStore | undefined {
   return typeof OfficeRuntime !== "undefined" && OfficeRuntime.storage
     ? officeStorage(OfficeRuntime.storage)
     : undefined;

@@ -1,7 +1,7 @@
 // The user's connection settings (base URL and API key), kept in a key-value store such as
 // OfficeRuntime.storage (Excel) or a file (CLI). This store is the only place the key is written.
 import { InvalidArgumentError } from "./errors";
-import type { CacheStorageAdapter } from "./storage";
+import type { KeyValueStore } from "./storage";
 
 export interface FdqSettings {
   /** Includes the version prefix, e.g. https://api.newconstructs.com/v1. */
@@ -25,26 +25,26 @@ export function checkBaseUrl(url: string): string {
   try {
     parsed = new URL(typeof url === "string" ? url.trim() : "");
   } catch {
-    throw new InvalidArgumentError("baseUrl", `baseUrl "${url}" is not a URL.`);
+    throw new InvalidArgumentError({ argument: "baseUrl", message: `baseUrl "${url}" is not a URL.` });
   }
   const local = LOCAL_HOSTS.has(parsed.hostname);
   if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && local)) {
-    throw new InvalidArgumentError(
-      "baseUrl",
-      "baseUrl must start with https:// (http:// is allowed only for localhost and 127.0.0.1).",
-    );
+    throw new InvalidArgumentError({
+      argument: "baseUrl",
+      message: "baseUrl must start with https:// (http:// is allowed only for localhost and 127.0.0.1).",
+    });
   }
   if (parsed.username || parsed.password || parsed.search || parsed.hash) {
-    throw new InvalidArgumentError(
-      "baseUrl",
-      "baseUrl must not carry a user name, password, query or fragment.",
-    );
+    throw new InvalidArgumentError({
+      argument: "baseUrl",
+      message: "baseUrl must not carry a user name, password, query or fragment.",
+    });
   }
   return `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}`;
 }
 
 /** Saved settings, or the defaults (production URL, no key) when none are saved or they are unreadable. */
-export async function loadSettings(storage: CacheStorageAdapter): Promise<FdqSettings> {
+export async function loadSettings(storage: KeyValueStore): Promise<FdqSettings> {
   const defaults: FdqSettings = { baseUrl: DEFAULT_BASE_URL, apiKey: "" };
   let saved: Partial<Record<keyof FdqSettings, unknown>>;
   try {
@@ -61,10 +61,7 @@ export async function loadSettings(storage: CacheStorageAdapter): Promise<FdqSet
 }
 
 /** Validates (InvalidArgumentError for a bad base URL), normalises and saves; answers what was saved. */
-export async function saveSettings(
-  storage: CacheStorageAdapter,
-  settings: FdqSettings,
-): Promise<FdqSettings> {
+export async function saveSettings(storage: KeyValueStore, settings: FdqSettings): Promise<FdqSettings> {
   const clean: FdqSettings = { baseUrl: checkBaseUrl(settings.baseUrl), apiKey: settings.apiKey.trim() };
   await storage.set(SETTINGS_KEY, JSON.stringify(clean));
   return clean;

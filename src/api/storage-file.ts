@@ -4,9 +4,9 @@
 // the whole file.
 import { promises as fs, readFileSync } from "node:fs";
 import * as path from "node:path";
-import type { CacheStorageAdapter } from "./storage";
+import type { KeyValueStore } from "./storage";
 
-export class FileStorage implements CacheStorageAdapter {
+export class FileStorage implements KeyValueStore {
   private items: Map<string, string> | undefined;
   private writing: Promise<void> = Promise.resolve();
   /** The rewrite that has not started yet: later changes join it. */

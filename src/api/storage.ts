@@ -1,13 +1,13 @@
 // Where the cache (and the settings) persist: OfficeRuntime.storage in Excel, a file in the CLI, memory in tests.
 
 /** Async string store by key; `get` answers null (or undefined) for a missing key. */
-export interface CacheStorageAdapter {
+export interface KeyValueStore {
   get(key: string): Promise<string | null | undefined>;
   set(key: string, value: string): Promise<void>;
   remove(key: string): Promise<void>;
 }
 
-export class MemoryStorage implements CacheStorageAdapter {
+export class MemoryStorage implements KeyValueStore {
   readonly items = new Map<string, string>();
 
   async get(key: string): Promise<string | null> {
@@ -30,7 +30,7 @@ export interface OfficeStorageLike {
   removeItem(key: string): Promise<void>;
 }
 
-export function officeStorage(storage: OfficeStorageLike): CacheStorageAdapter {
+export function officeStorage(storage: OfficeStorageLike): KeyValueStore {
   return {
     get: (key) => storage.getItem(key),
     set: (key, value) => storage.setItem(key, value),

@@ -13,7 +13,8 @@ import {
 } from "./errors";
 import { Limiter } from "./limiter";
 import { redactKey } from "./redact";
-import { errorFromAnswer, withHints } from "./response-errors";
+import type { RequestKey } from "./request-key";
+import { errorFromAnswer } from "./response-errors";
 import { nextDelay, parseRetryAfter } from "./retry";
 import type { ClientEvent, RetryOptions } from "./types";
 
@@ -54,8 +55,6 @@ function networkDetail(error: unknown): string {
 export class Transport {
   readonly limiter: Limiter;
   private readonly headers: Record<string, string>;
-  /** While the service asks to slow down (429 + Retry-After), no request starts. */
-  private throttled: Promise<void> | undefined;
 
   constructor(private readonly o: TransportOptions) {
     this.limiter = new Limiter(o.concurrency);
@@ -66,44 +65,54 @@ export class Transport {
     };
   }
 
-  url(relative: string): string {
-    return `${this.o.baseUrl}/${relative}`;
+  url(key: RequestKey): string {
+    return key.url(this.o.baseUrl);
   }
 
-  /** GETs `relative` (after the base URL) and answers the envelope's `results`, retrying transient failures. */
-  async get(relative: string): Promise<unknown> {
-    const url = this.url(relative);
+  /** GETs the request of `key` and answers the envelope's `results`, retrying transient failures. */
+  async get(key: RequestKey): Promise<unknown> {
+    const url = this.url(key);
     let started: number | undefined;
     for (let attempt = 1; ; attempt++) {
-      let delay: number | undefined;
-      let wait: Promise<void> | undefined;
-      await this.acquireUnthrottled();
-      const first = (started ??= this.o.now());
-      try {
-        const timeout = Math.min(
-          this.o.timeoutMs,
-          Math.max(MIN_ATTEMPT_TIMEOUT_MS, this.o.retry.maxElapsedMs - (this.o.now() - first)),
-        );
-        return await this.attempt(url, attempt, timeout);
-      } catch (caught) {
-        const error =
-          caught instanceof FdqError ? withHints(caught, this.o.hints) : this.networkError(caught);
-        delay = nextDelay(error, attempt, this.o.now() - first, this.o.retry, this.o.random);
-        if (delay === undefined) {
-          this.countFailure(url, error);
-          throw error;
-        }
-        this.o.counters.retries++;
-        this.o.emit({ type: "retry", url, attempt, delayMs: delay, reason: error.name });
-        wait =
-          error instanceof RateLimitedError && error.retryAfterMs !== undefined
-            ? this.throttle(delay)
-            : undefined;
-      } finally {
-        this.limiter.release();
+      // The slot is held for one attempt only, so a backing-off request never blocks the queue.
+      const outcome = await this.limiter.run(() =>
+        this.attemptInSlot(url, attempt, (started ??= this.o.now())),
+      );
+      if ("results" in outcome) return outcome.results;
+      const { error, delay, pause } = outcome;
+      if (delay === undefined) {
+        this.countFailure(url, error);
+        throw error;
       }
-      // The slot is free while waiting, so a backing-off request never blocks the queue.
-      await (wait ?? this.o.sleep(delay));
+      this.o.counters.retries++;
+      this.o.emit({ type: "retry", url, attempt, delayMs: delay, reason: error.name });
+      await (pause ?? this.o.sleep(delay));
+    }
+  }
+
+  /**
+   * One attempt, and what follows a failure: the wait before the next (none: give up). A 429 with
+   * Retry-After pauses the queue before the slot is given back, so no queued request starts in between.
+   */
+  private async attemptInSlot(
+    url: string,
+    attempt: number,
+    first: number,
+  ): Promise<{ results: unknown } | { error: FdqError; delay: number | undefined; pause?: Promise<void> }> {
+    try {
+      const timeout = Math.min(
+        this.o.timeoutMs,
+        Math.max(MIN_ATTEMPT_TIMEOUT_MS, this.o.retry.maxElapsedMs - (this.o.now() - first)),
+      );
+      return { results: await this.attempt(url, attempt, timeout) };
+    } catch (caught) {
+      const error = caught instanceof FdqError ? caught.withHints(this.o.hints) : this.networkError(caught);
+      const delay = nextDelay(error, attempt, this.o.now() - first, this.o.retry, this.o.random);
+      if (delay !== undefined && error instanceof RateLimitedError && error.retryAfterMs !== undefined) {
+        // While the service asks to slow down, no request starts: one shared pause.
+        return { error, delay, pause: this.limiter.pauseUntil(() => this.o.sleep(delay)) };
+      }
+      return { error, delay };
     }
   }
 
@@ -119,30 +128,7 @@ export class Transport {
   }
 
   private networkError(cause: unknown): NetworkError {
-    return new NetworkError(this.redact(networkDetail(cause)), { cause }, this.o.hints);
-  }
-
-  /**
-   * A concurrency slot, taken only while no 429 pause is on: a request that queued for a slot before the
-   * pause began gives the slot back and waits the pause out, so nothing starts until it ends.
-   */
-  private async acquireUnthrottled(): Promise<void> {
-    for (;;) {
-      if (this.throttled) await this.throttled;
-      await this.limiter.acquire();
-      if (!this.throttled) return;
-      this.limiter.release();
-    }
-  }
-
-  /** Holds back every request for `ms` (one shared wait), so a throttled service is not hammered. */
-  private throttle(ms: number): Promise<void> {
-    if (this.throttled) return this.throttled;
-    const pause = this.o.sleep(ms).finally(() => {
-      if (this.throttled === pause) this.throttled = undefined;
-    });
-    this.throttled = pause;
-    return pause;
+    return new NetworkError({ detail: this.redact(networkDetail(cause)), cause, hints: this.o.hints });
   }
 
   private async attempt(url: string, attempt: number, timeoutMs: number): Promise<unknown> {
@@ -151,7 +137,7 @@ export class Transport {
     // Not every fetch honours the abort (some webviews, test doubles): the timer settles the call itself.
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        reject(new TimeoutError(timeoutMs));
+        reject(new TimeoutError({ timeoutMs, hints: this.o.hints }));
         controller.abort();
       }, timeoutMs);
     });
@@ -161,7 +147,7 @@ export class Transport {
       cause instanceof TimeoutError
         ? cause
         : controller.signal.aborted
-          ? new TimeoutError(timeoutMs, { cause })
+          ? new TimeoutError({ timeoutMs, cause, hints: this.o.hints })
           : this.networkError(cause);
     try {
       this.o.counters.requestsSent++;
@@ -193,7 +179,7 @@ export class Transport {
     if (response.ok) {
       if (!parsed) {
         const detail = this.redact(`${describeBody(text, contentType)} instead of JSON`);
-        throw new BadResponseError(detail, {}, this.o.hints);
+        throw new BadResponseError({ detail, hints: this.o.hints });
       }
       const envelope = decodeEnvelope(parsed.json);
       if (envelope.ok) return envelope.results;

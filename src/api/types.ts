@@ -1,7 +1,8 @@
 // Public shapes of the request module: options, requests, decoded records, results, events, counters.
 import type { PeriodType, SecurityType } from "../catalog";
 import type { ErrorHints } from "./errors";
-import type { CacheStorageAdapter } from "./storage";
+import type { RequestKey } from "./request-key";
+import type { KeyValueStore } from "./storage";
 
 export interface RetryOptions {
   /** Most attempts per request, the first included. */
@@ -34,7 +35,7 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Jitter source in [0, 1). */
   random?: () => number;
-  storage?: CacheStorageAdapter;
+  storage?: KeyValueStore;
   coalesceWindowMs?: number;
   concurrency?: number;
   timeoutMs?: number;
@@ -154,10 +155,23 @@ export interface ApiResult<T> extends ResultBase {
   data: T;
 }
 
-export interface DatapointPlan {
+/** One request a function call makes, as the call states it (arguments not yet checked). */
+export type FdqRequest =
+  | { readonly kind: "datapoint"; readonly request: DatapointRequest }
+  | { readonly kind: "dataset"; readonly request: DatasetRequest }
+  | { readonly kind: "ratings"; readonly ticker: string }
+  | { readonly kind: "sector"; readonly request: SectorRequest }
+  | { readonly kind: "coverage"; readonly type: string }
+  | { readonly kind: "security"; readonly type: string; readonly ticker: string }
+  | { readonly kind: "info"; readonly name: string };
+
+/** What the client would send for a request, and whether its cache answers it now. */
+export interface RequestPlan {
+  /** The request's identity (shared by every call that the same answer serves). */
+  key: RequestKey;
+  /** Its full URL, without the key. */
   url: string;
   cached: boolean;
-  key: string;
 }
 
 export interface ClientStats {

@@ -2,13 +2,16 @@
 // error (name and message) where the spec has one, else InvalidArgumentError naming the argument.
 import {
   DATASETS,
-  PERIOD_BOUNDS,
+  fiscalYearProblem,
+  PRIOR_YEARS,
   SECURITY_TYPES,
   findDatapoint,
   findDataset,
   findSectorDatapoint,
+  periodOfArgs,
+  shown,
   type Dataset,
-  type PeriodType,
+  type Period,
   type SectorDatapoint,
   type SecurityType,
 } from "../catalog";
@@ -20,14 +23,6 @@ import {
   SectorDataPointNotFoundError,
 } from "./errors";
 import type { DatapointRequest, DatasetRequest, SectorRequest } from "./types";
-
-export interface Period {
-  /** Query-string tail after year, e.g. "" or "&quarter=2". */
-  query: string;
-  /** The record fields the service answers for this period (spec rules 1-3). */
-  period: number;
-  periodtype: PeriodType;
-}
 
 export interface DatasetTarget {
   dataset: Dataset;
@@ -47,15 +42,9 @@ export interface SectorTarget {
   entry: SectorDatapoint;
 }
 
-/** An argument's value in a message, as a cell would show it: "text", 12, TRUE; nothing when omitted. */
-export function show(value: unknown): string {
-  if (typeof value === "string") return `"${value}"`;
-  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
-  if (value === null || value === undefined) return "nothing";
-  return String(value);
-}
-
-const describe = show;
+/** An argument's value in a message, as a cell would show it (the catalog's one formatter). */
+export const show = shown;
+const describe = shown;
 
 function hasControlCharacter(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
@@ -67,12 +56,18 @@ function hasControlCharacter(text: string): boolean {
 
 function identifier(value: unknown, argument: string): string {
   if (typeof value !== "string" || value.trim() === "") {
-    throw new InvalidArgumentError(argument, `${argument} must be non-empty text (got ${describe(value)}).`);
+    throw new InvalidArgumentError({
+      argument: argument,
+      message: `${argument} must be non-empty text (got ${describe(value)}).`,
+    });
   }
   const text = value.trim().toUpperCase();
   // "." and ".." would be resolved away as path segments even when URL-encoded.
   if (/^\.+$/.test(text) || hasControlCharacter(text)) {
-    throw new InvalidArgumentError(argument, `${argument} ${describe(value)} is not a valid identifier.`);
+    throw new InvalidArgumentError({
+      argument: argument,
+      message: `${argument} ${describe(value)} is not a valid identifier.`,
+    });
   }
   return text;
 }
@@ -80,41 +75,19 @@ function identifier(value: unknown, argument: string): string {
 export const checkTicker = (value: unknown, argument = "ticker"): string => identifier(value, argument);
 export const checkName = (value: unknown, argument = "datapoint"): string => identifier(value, argument);
 
-export function checkYear(value: unknown): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1900 || value > 2999) {
-    throw new InvalidArgumentError(
-      "year",
-      `year must be a whole fiscal year such as 2023 (got ${describe(value)}).`,
-    );
-  }
-  return value;
+export function checkYear(value: unknown, argument = "year", example = 2023): number {
+  const problem = fiscalYearProblem(value, argument, example);
+  if (problem !== undefined) throw new InvalidArgumentError({ argument: argument, message: problem });
+  return value as number;
 }
 
 const absent = (v: unknown): boolean => v === undefined || v === null;
 
-function periodNumber(value: unknown, argument: "quarter" | "ttm"): number {
-  const [low, high] = PERIOD_BOUNDS[argument];
-  if (typeof value !== "number" || !Number.isInteger(value) || value < low || value > high) {
-    throw new InvalidArgumentError(argument, `${argument} must be 1, 2, 3 or 4 (got ${describe(value)}).`);
-  }
-  return value;
-}
-
-const ANNUAL: Period = { query: "", period: 5, periodtype: "ANNUAL" };
-
 export function checkPeriod(quarter: unknown, ttm: unknown): Period {
-  if (!absent(quarter) && !absent(ttm)) {
-    throw new InvalidArgumentError("quarter", "quarter and ttm cannot both be given: choose one period.");
-  }
-  if (!absent(quarter)) {
-    const n = periodNumber(quarter, "quarter");
-    return { query: `&quarter=${n}`, period: n, periodtype: "QUARTERLY" };
-  }
-  if (!absent(ttm)) {
-    const n = periodNumber(ttm, "ttm");
-    return { query: `&ttm=${n}`, period: n, periodtype: "TTM" };
-  }
-  return ANNUAL;
+  const period = periodOfArgs(quarter, ttm);
+  if ("problem" in period)
+    throw new InvalidArgumentError({ argument: period.argument, message: period.problem });
+  return period;
 }
 
 const DATASET_MEMO = new Map<string, Dataset>();
@@ -122,7 +95,10 @@ const DATASET_NAMES = DATASETS.map((d) => d.path).join(", ");
 
 export function checkDataset(ref: unknown): Dataset {
   if (typeof ref !== "string" || ref.trim() === "") {
-    throw new InvalidArgumentError("dataset", `dataset must be non-empty text (got ${describe(ref)}).`);
+    throw new InvalidArgumentError({
+      argument: "dataset",
+      message: `dataset must be non-empty text (got ${describe(ref)}).`,
+    });
   }
   {
     const memo = DATASET_MEMO.get(ref);
@@ -133,10 +109,10 @@ export function checkDataset(ref: unknown): Dataset {
       return found;
     }
   }
-  throw new InvalidArgumentError(
-    "dataset",
-    `dataset ${describe(ref)} is not known. Use one of: ${DATASET_NAMES}.`,
-  );
+  throw new InvalidArgumentError({
+    argument: "dataset",
+    message: `dataset ${describe(ref)} is not known. Use one of: ${DATASET_NAMES}.`,
+  });
 }
 
 /** Checked in the functions' argument order, so a cell names its first wrong argument. */
@@ -166,9 +142,8 @@ export function checkSectorRequest(req: SectorRequest): SectorTarget {
   const name = checkName(req.name);
   let priorYear: number | undefined;
   if (!absent(req.priorYear)) {
-    const [low, high] = PERIOD_BOUNDS.priorYear;
     const p = req.priorYear;
-    if (typeof p !== "number" || !Number.isInteger(p) || p < low || p > high)
+    if (typeof p !== "number" || !Number.isInteger(p) || p < PRIOR_YEARS.first || p > PRIOR_YEARS.last)
       throw new InvalidPriorYearError();
     priorYear = p;
   }
@@ -183,10 +158,10 @@ export function checkSectorRequest(req: SectorRequest): SectorTarget {
 export function checkWholeDatasetRequest(req: DatasetRequest): DatasetTarget {
   const t = checkDatasetRequest(req);
   if (!t.dataset.allDatapointsMode) {
-    throw new InvalidArgumentError(
-      "dataset",
-      `dataset ${t.dataset.path} has no all-datapoints mode in the spec: ask for one datapoint at a time.`,
-    );
+    throw new InvalidArgumentError({
+      argument: "dataset",
+      message: `dataset ${t.dataset.path} has no all-datapoints mode in the spec: ask for one datapoint at a time.`,
+    });
   }
   return t;
 }

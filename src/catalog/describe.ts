@@ -1,28 +1,37 @@
 // Human-readable descriptions for datapoint names. The service's /v1/datapoint answers carry the
 // real descriptions; the catalog needs its own for the sandbox and for offline search, so it
 // expands the names' abbreviations and adds what the spec says about particular datapoints.
+//
+// A suffix means what it means where it stands (shared/spec/datapoint-catalogs.md): on company
+// datapoints `_Q_AVG` and `_YOY_AVG` are averages over time (of the last four quarters, of the
+// year's beginning and ending values); on the sector endpoint `_AVG`, `_MEDIAN` and `_WAVG` run
+// across the companies of the sector or industry.
+import { SECTOR_DATAPOINTS } from "./data-sector";
 
-const TOKENS: Readonly<Record<string, string>> = {
+/**
+ * Abbreviations used in datapoint names and the words they stand for. Descriptions spell them
+ * out, and the catalog search matches a name by either form ("roic" or "return on invested capital").
+ */
+export const ABBREVIATIONS: Readonly<Record<string, string>> = {
   WADSO: "weighted average diluted shares outstanding",
   WABSO: "weighted average basic shares outstanding",
   ESO: "employee stock option",
   OREO: "other real estate owned",
-  NOPAT: "NOPAT (net operating profit after tax)",
-  NOPBT: "NOPBT (net operating profit before tax)",
-  EBIT: "EBIT",
-  EBITA: "EBITA",
-  EBITDA: "EBITDA",
-  ROIC: "ROIC (return on invested capital)",
-  ROGIC: "ROGIC (return on gross invested capital)",
-  WACC: "WACC (weighted average cost of capital)",
+  NOPAT: "net operating profit after tax",
+  NOPBT: "net operating profit before tax",
+  EBIT: "earnings before interest and taxes",
+  EBITA: "earnings before interest, taxes and amortization",
+  EBITDA: "earnings before interest, taxes, depreciation and amortization",
+  ROIC: "return on invested capital",
+  ROGIC: "return on gross invested capital",
+  WACC: "weighted average cost of capital",
   OCI: "other comprehensive income",
   SGA: "selling, general and administrative",
   NIBCL: "non-interest-bearing current liabilities",
   YOY: "year-over-year",
   PCT: "percent",
-  AVG: "(simple average across the companies)",
-  MEDIAN: "(median across the companies)",
-  WAVG: "(market-weighted average)",
+  AVG: "average",
+  WAVG: "market-weighted average",
   GAP: "growth appreciation period",
   PEBV: "price to economic book value",
   FCF: "free cash flow",
@@ -30,13 +39,25 @@ const TOKENS: Readonly<Record<string, string>> = {
   DCF: "discounted cash flow",
   REG: "regulatory",
   MF: "mutual fund",
-  ETF: "ETF",
-  GAAP: "GAAP",
+  ETF: "exchange-traded fund",
+  GAAP: "generally accepted accounting principles",
   Q: "quarterly",
   SA: "split-adjusted",
   EV: "enterprise value",
   EBV: "economic book value",
   NPV: "net present value",
+  REITS: "real estate investment trusts",
+};
+
+/** Acronyms that descriptions keep, followed by their expansion: "ROIC (return on invested capital)". */
+const WITH_EXPANSION = new Set(["NOPAT", "NOPBT", "ROIC", "ROGIC", "WACC"]);
+/** Acronyms that descriptions keep as they are. */
+const AS_IS: Readonly<Record<string, string>> = {
+  EBIT: "EBIT",
+  EBITA: "EBITA",
+  EBITDA: "EBITDA",
+  ETF: "ETF",
+  GAAP: "GAAP",
   REITS: "REITs",
 };
 
@@ -59,21 +80,55 @@ const NOTES: Readonly<Record<string, string>> = {
 const SUFFIX_NOTES: ReadonlyArray<readonly [string, string]> = [
   ["_GAAP", "Uses only reported financial-statement data."],
   ["_BEGINNING", "Uses period-beginning capital."],
-  ["_Q_AVG", "Averages the last four quarters."],
-  ["_YOY_AVG", "Averages the year-over-year beginning and ending values."],
 ];
 
+/** Company datapoints: averages of one company's values over time. */
+const TIME_AVERAGES: ReadonlyArray<readonly [string, string]> = [
+  ["_Q_AVG", "averaged over time: the average of the last four quarters"],
+  ["_YOY_AVG", "averaged over time: the average of the year-over-year beginning and ending values"],
+];
+
+/** Sector and industry datapoints: aggregates over the member companies. */
+const COMPANY_AGGREGATES: ReadonlyArray<readonly [string, string]> = [
+  ["_WAVG", "market-weighted average across the companies of the sector or industry"],
+  ["_MEDIAN", "median across the companies of the sector or industry"],
+  ["_AVG", "simple average across the companies of the sector or industry"],
+];
+
+const SECTOR_NAMES = new Set(SECTOR_DATAPOINTS.map((s) => s.name));
+
+function word(token: string): string {
+  const asIs = AS_IS[token];
+  if (asIs !== undefined) return asIs;
+  const expansion = ABBREVIATIONS[token];
+  if (expansion === undefined) return token.toLowerCase();
+  return WITH_EXPANSION.has(token) ? `${token} (${expansion})` : expansion;
+}
+
+function phrase(name: string): string {
+  // ROIC_CAPITAL_INVESTED[_…] is ROIC computed on that capital.
+  const onCapital = /^ROIC_(CAPITAL_INVESTED.*)$/.exec(name);
+  if (onCapital) return `${word("ROIC")} on ${phrase(onCapital[1] ?? "")}`;
+  return name.split("_").map(word).join(" ");
+}
+
 function words(name: string): string {
-  const text = name
-    .split("_")
-    .map((t) => TOKENS[t] ?? t.toLowerCase())
-    .join(" ");
+  const text = phrase(name);
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** A one-line description of a datapoint name. */
 export function describeDatapoint(name: string): string {
+  const note = NOTES[name];
+  if (note === undefined) {
+    const time = TIME_AVERAGES.find(([suffix]) => name.endsWith(suffix));
+    if (time !== undefined) return `${words(name.slice(0, -time[0].length))}, ${time[1]}.`;
+    const aggregate = SECTOR_NAMES.has(name)
+      ? COMPANY_AGGREGATES.find(([suffix]) => name.endsWith(suffix))
+      : undefined;
+    if (aggregate !== undefined) return `${words(name.slice(0, -aggregate[0].length))}: ${aggregate[1]}.`;
+  }
   const base = words(name);
-  const note = NOTES[name] ?? SUFFIX_NOTES.find(([suffix]) => name.endsWith(suffix))?.[1];
-  return note ? `${base}. ${note}` : `${base}.`;
+  const suffixNote = note ?? SUFFIX_NOTES.find(([suffix]) => name.endsWith(suffix))?.[1];
+  return suffixNote ? `${base}. ${suffixNote}` : `${base}.`;
 }

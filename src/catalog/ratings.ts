@@ -58,11 +58,3 @@ export const RATING_FIELDS: readonly RatingField[] = [
   },
   { field: "name", short: "name", definition: 9, label: "security name", appliesTo: ALL },
 ];
-
-export const RATING_LABELS: Readonly<Record<number, string>> = {
-  1: "Very Attractive",
-  2: "Attractive",
-  3: "Neutral",
-  4: "Unattractive",
-  5: "Very Unattractive",
-};

@@ -1,6 +1,12 @@
-// Search over every datapoint of every dataset, by name and description: word prefixes and small
-// typos. The index is built once (vocabulary of words -> postings) so each keystroke only scans the
-// vocabulary (a few thousand short words), never the entries' text.
+// Search over every datapoint of every dataset, by name, the words its abbreviations stand for,
+// description and dataset: prefixes (results while typing) and small typos. The full-text part is
+// MiniSearch (a maintained, dependency-free index that runs in the task pane's browser bundle as
+// well as in Node): BM25 scoring with field boosts, prefix and fuzzy matching. On top of it one
+// rule of our own decides the order: the datapoint whose name the query's words spell out comes
+// first ("return on invested capital" is ROIC, not ROIC_CAPITAL_INVESTED, whose name only contains
+// those words and more).
+import MiniSearch, { type SearchOptions } from "minisearch";
+import { ABBREVIATIONS } from "./describe";
 import { DATASETS, datapointMetadata } from "./index";
 import type { CatalogDatapoint, CategoryCode, Dataset } from "./types";
 
@@ -25,96 +31,173 @@ export interface SearchResult {
   readonly total: number;
 }
 
-/** How well one query word matches one indexed word (1 = exact). */
-const MATCH = { exact: 1, prefix: 0.8, typo: 0.6, typoPrefix: 0.5 } as const;
-/** A word in a datapoint's name says more about it than a word in its description. */
-const FIELD_WEIGHT = { name: 2, description: 1 } as const;
-const EXACT_NAME_BONUS = 5;
-const NAME_PREFIX_BONUS = 2;
+/** Words that say nothing about a datapoint ("return on invested capital", "EXPENSES_SGA_AND_…"). */
+const STOP_WORDS = new Set("a an and at by for from in of on or the to with".split(" "));
 
-type Field = keyof typeof FIELD_WEIGHT;
+/**
+ * Field boosts. The name's own words count most; the words its abbreviations stand for nearly as
+ * much (ROIC is named by "return on invested capital"); then the description. The dataset's path
+ * and title count a little, so that among the entries of one name (ROIC is in metrics/roic and
+ * screens/enhanced) the dataset the query's words also name comes first.
+ */
+const BOOST = { name: 3, expanded: 2, description: 1, dataset: 0.4 } as const;
 
-interface Posting {
-  readonly name: number[];
-  readonly description: number[];
-}
+/**
+ * How much more an entry whose name the query spells out scores than one it only touches
+ * (the final score is the full-text score × (1 + NAME_WEIGHT × name match), name match in 0..1).
+ */
+const NAME_WEIGHT = 6;
+/** How well a query word covers a word of the name, by kind of match. */
+const COVER = { exact: 1, prefix: 0.85, fuzzy: 0.75 } as const;
 
-function splitWords(text: string): string[] {
+/** Lower-case words of a text, without stop words. */
+function textWords(text: string): string[] {
   return text
     .toLowerCase()
     .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 0);
+    .filter((w) => w.length > 0 && !STOP_WORDS.has(w));
 }
 
-/** Edits a query word may be away from a word: none for short words, where a typo changes the meaning. */
-function allowedEdits(length: number): number {
-  if (length >= 8) return 2;
-  if (length >= 4) return 1;
-  return 0;
-}
+const unique = (words: readonly string[]): string[] => [...new Set(words)];
 
 /**
- * Optimal-string-alignment distance (insertions, deletions, substitutions, adjacent transpositions)
- * between `query` and `word`, or between `query` and the closest prefix of `word` when `prefix` is
- * set. Returns max + 1 as soon as the distance is known to exceed `max`.
+ * The query's words, and whether its last word is still being typed (no space after it). A last
+ * word that may be the start of a stop word ("o" of "on") is left out while it is being typed, so
+ * "return o" finds what "return" finds.
  */
-export function editDistance(query: string, word: string, max: number, prefix = false): number {
-  const n = query.length;
-  const m = word.length;
-  if (!prefix && Math.abs(n - m) > max) return max + 1;
-  let prevPrev: number[] = [];
-  let prev = Array.from({ length: m + 1 }, (_, j) => j);
-  for (let i = 1; i <= n; i++) {
-    const row = [i];
-    let rowMin = i;
-    for (let j = 1; j <= m; j++) {
-      const cost = query[i - 1] === word[j - 1] ? 0 : 1;
-      let d = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && query[i - 1] === word[j - 2] && query[i - 2] === word[j - 1]) {
-        d = Math.min(d, (prevPrev[j - 2] ?? 0) + 1);
-      }
-      row.push(d);
-      rowMin = Math.min(rowMin, d);
-    }
-    if (rowMin > max) return max + 1;
-    prevPrev = prev;
-    prev = row;
+function queryWords(query: string): { words: string[]; typing: boolean } {
+  const raw = query
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0);
+  const typing = /[a-z0-9]$/i.test(query);
+  const last = raw[raw.length - 1];
+  if (typing && raw.length > 1 && last !== undefined && [...STOP_WORDS].some((s) => s.startsWith(last))) {
+    raw.pop();
   }
-  const distance = prefix ? Math.min(...prev) : (prev[m] ?? max + 1);
-  return Math.min(distance, max + 1);
+  return { words: unique(raw.filter((w) => !STOP_WORDS.has(w))), typing };
 }
 
-/** How well a query word matches an indexed word, 0 when it does not. */
-function wordMatch(query: string, word: string): number {
-  if (word === query) return MATCH.exact;
-  if (word.startsWith(query)) return MATCH.prefix;
-  const max = allowedEdits(query.length);
-  // Typos at a word's first letter are rare, and allowing them matches unrelated short words.
-  if (max === 0 || query[0] !== word[0]) return 0;
-  if (editDistance(query, word, max) <= max) return MATCH.typo;
-  if (word.length > query.length && editDistance(query, word, max, true) <= max) return MATCH.typoPrefix;
+/** Words of each abbreviation's expansion: ROIC -> return, invested, capital. */
+const EXPANSIONS: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries(ABBREVIATIONS).map(([abbr, text]) => [abbr.toLowerCase(), unique(textWords(text))]),
+);
+
+/**
+ * The ways a name can be spelled out in words: each abbreviation as itself or as its expansion
+ * (ROIC_GAAP: "roic gaap", "return invested capital gaap", …), and words that an abbreviation
+ * stands for as that abbreviation (FREE_CASH_FLOW: "fcf"; BOOK_VALUE_ECONOMIC: "ebv").
+ */
+function readings(name: string): string[][] {
+  const tokens = textWords(name);
+  let result: string[][] = [[]];
+  for (const token of tokens) {
+    const expansion = EXPANSIONS.get(token);
+    const options = expansion ? [[token], [...expansion]] : [[token]];
+    result = result.flatMap((r) => options.map((o) => [...r, ...o])).slice(0, 64);
+  }
+  for (const [abbr, expansion] of EXPANSIONS) {
+    if (expansion.length < 2 || !expansion.every((w) => tokens.includes(w))) continue;
+    result.push([...tokens.filter((t) => !expansion.includes(t)), abbr]);
+  }
+  return result;
+}
+
+interface Doc {
+  readonly id: number;
+  readonly name: string;
+  readonly expanded: string;
+  readonly description: string;
+  readonly dataset: string;
+}
+
+/** Per entry id: MiniSearch's score for one query word and the indexed words it matched. */
+type TermMatches = ReadonlyMap<number, { readonly score: number; readonly terms: readonly string[] }>;
+
+function fuzziness(term: string): number {
+  // Levenshtein distance: a transposition ("retrun") costs 2, so words of 6 letters or more allow 2.
+  if (term.length >= 6) return 2;
+  if (term.length >= 4) return 1;
   return 0;
 }
 
-function nameLength(entry: SearchEntry): number {
-  return entry.datapoint.name.split("_").length;
+const SEARCH_OPTIONS: SearchOptions = {
+  boost: BOOST,
+  prefix: true,
+  fuzzy: fuzziness,
+  weights: { prefix: 0.6, fuzzy: 0.45 },
+};
+
+/**
+ * The best total cover of `reading` by the query words from `i` on, each word of the reading taken
+ * at most once (`used`: a bit per word of the reading). Queries and names are a few words long.
+ */
+function bestPairing(
+  words: readonly string[],
+  terms: readonly (readonly string[])[],
+  reading: readonly string[],
+  i: number,
+  used: number,
+): number {
+  if (i === words.length) return 0;
+  let top = bestPairing(words, terms, reading, i + 1, used);
+  const query = words[i] ?? "";
+  const matched = terms[i] ?? [];
+  for (let j = 0; j < reading.length && j < 31; j++) {
+    const word = reading[j] ?? "";
+    if ((used & (1 << j)) !== 0 || !matched.includes(word)) continue;
+    top = Math.max(
+      top,
+      coverWeight(query, word) + bestPairing(words, terms, reading, i + 1, used | (1 << j)),
+    );
+  }
+  return top;
+}
+
+function coverWeight(query: string, word: string): number {
+  if (query === word) return COVER.exact;
+  return word.startsWith(query) ? COVER.prefix : COVER.fuzzy;
 }
 
 export class CatalogSearchIndex {
   readonly entries: readonly SearchEntry[];
-  private readonly postings = new Map<string, Posting>();
+  private readonly mini: MiniSearch<Doc>;
+  private readonly readings: readonly (readonly string[][])[];
 
   constructor(entries: readonly Omit<SearchEntry, "id">[]) {
     this.entries = entries.map((e, id) => ({ ...e, id }));
-    for (const entry of this.entries) {
-      for (const w of splitWords(entry.datapoint.name)) this.post(w, "name", entry.id);
-      for (const w of splitWords(entry.description)) this.post(w, "description", entry.id);
-    }
+    this.readings = this.entries.map((e) => readings(e.datapoint.name));
+    this.mini = new MiniSearch<Doc>({
+      fields: Object.keys(BOOST),
+      tokenize: (text) => text.split(/[^A-Za-z0-9]+/),
+      processTerm: (term) => {
+        const word = term.toLowerCase();
+        return word.length > 0 && !STOP_WORDS.has(word) ? word : null;
+      },
+      searchOptions: SEARCH_OPTIONS,
+    });
+    this.mini.addAll(
+      this.entries.map((e, id) => {
+        const nameWords = textWords(e.datapoint.name);
+        const expanded = unique((this.readings[id] ?? []).flat()).filter((w) => !nameWords.includes(w));
+        return {
+          id,
+          name: nameWords.join(" "),
+          expanded: expanded.join(" "),
+          description: e.description,
+          dataset: `${e.dataset.path} ${e.dataset.title}`,
+        };
+      }),
+    );
   }
 
   /**
    * Every (dataset, datapoint) pair of the catalog. `descriptions` (name -> text, e.g. the service's
    * /v1/datapoint answers) replace the catalog's own descriptions where given.
+   *
+   * A name that several datasets list (ROIC: metrics/roic and screens/enhanced) stays one entry per
+   * dataset: a formula needs the dataset, and the datasets differ (filing types, what else comes in
+   * the same request). The entries rank together; the dataset field decides between them.
    */
   static fromCatalog(descriptions?: ReadonlyMap<string, string>): CatalogSearchIndex {
     const metadata = datapointMetadata();
@@ -130,72 +213,87 @@ export class CatalogSearchIndex {
 
   /** Entries matching every word of `query` (all entries for an empty query), best first. */
   search(query: string, filters: SearchFilters = {}, limit = 100): SearchResult {
-    const words = [...new Set(splitWords(query))];
     const accept = (e: SearchEntry): boolean =>
       (filters.dataset === undefined || e.dataset.path === filters.dataset) &&
       (filters.category === undefined || e.datapoint.category === filters.category);
-
+    const { words, typing } = queryWords(query);
     if (words.length === 0) {
       const all = this.entries.filter(accept);
       return { hits: all.slice(0, limit), total: all.length };
     }
 
-    let scores: Map<number, number> | undefined;
-    for (const word of words) {
-      const wordScores = this.scoreWord(word);
-      if (scores === undefined) {
-        scores = wordScores;
-      } else {
-        const joined = new Map<number, number>();
-        for (const [id, s] of scores) {
-          const t = wordScores.get(id);
-          if (t !== undefined) joined.set(id, s + t);
-        }
-        scores = joined;
-      }
-      if (scores.size === 0) break;
-    }
-
-    const typedName = words.join("_").toUpperCase();
+    // The last word of several, while it is being typed, may be a misspelled word's beginning.
+    const perWord = words.map((w, i) => this.matchWord(w, typing && i > 0 && i === words.length - 1));
     const ranked: { entry: SearchEntry; score: number }[] = [];
-    for (const [id, score] of scores ?? []) {
+    for (const [id, first] of perWord[0] ?? []) {
       const entry = this.entries[id];
       if (entry === undefined || !accept(entry)) continue;
-      const name = entry.datapoint.name;
-      const bonus =
-        name === typedName ? EXACT_NAME_BONUS : name.startsWith(typedName) ? NAME_PREFIX_BONUS : 0;
-      ranked.push({ entry, score: score + bonus });
-    }
-    // Among equal scores the shorter name is the closer match to what was typed.
-    ranked.sort(
-      (a, b) => b.score - a.score || nameLength(a.entry) - nameLength(b.entry) || a.entry.id - b.entry.id,
-    );
-    return { hits: ranked.slice(0, limit).map((r) => r.entry), total: ranked.length };
-  }
-
-  private post(word: string, field: Field, id: number): void {
-    let posting = this.postings.get(word);
-    if (posting === undefined) {
-      posting = { name: [], description: [] };
-      this.postings.set(word, posting);
-    }
-    const list = posting[field];
-    if (list[list.length - 1] !== id) list.push(id);
-  }
-
-  /** Best score of each entry for one query word: the best matching indexed word, by field. */
-  private scoreWord(query: string): Map<number, number> {
-    const scores = new Map<number, number>();
-    for (const [word, posting] of this.postings) {
-      const match = wordMatch(query, word);
-      if (match === 0) continue;
-      for (const field of ["name", "description"] as const) {
-        const score = match * FIELD_WEIGHT[field];
-        for (const id of posting[field]) {
-          if ((scores.get(id) ?? 0) < score) scores.set(id, score);
+      let score = first.score;
+      const terms: (readonly string[])[] = [first.terms];
+      for (const matches of perWord.slice(1)) {
+        const m = matches.get(id);
+        if (m === undefined) {
+          score = -1;
+          break;
         }
+        score += m.score;
+        terms.push(m.terms);
       }
+      if (score < 0) continue;
+      ranked.push({ entry, score: score * (1 + NAME_WEIGHT * this.nameMatch(id, words, terms)) });
     }
-    return scores;
+    // The entries of one name stay together, ranked by the best of them; within a name the
+    // dataset the query also names comes first. Among equal scores the shorter name is the closer
+    // match to what was typed.
+    const byName = new Map<string, number>();
+    for (const r of ranked) {
+      const name = r.entry.datapoint.name;
+      byName.set(name, Math.max(byName.get(name) ?? 0, r.score));
+    }
+    const keyed = ranked.map((r) => ({
+      ...r,
+      name: r.entry.datapoint.name,
+      best: byName.get(r.entry.datapoint.name) ?? 0,
+    }));
+    keyed.sort(
+      (a, b) =>
+        b.best - a.best ||
+        a.name.length - b.name.length ||
+        (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+        b.score - a.score ||
+        a.entry.id - b.entry.id,
+    );
+    return { hits: keyed.slice(0, limit).map((r) => r.entry), total: keyed.length };
+  }
+
+  /**
+   * Entries one query word matches (exactly, as a prefix or with a typo), with the words it matched.
+   * MiniSearch forgives typos in whole words only, so a last word still being typed that matches
+   * nothing ("invs" of "retrun on invsted") is tried without its last one or two letters, as a prefix.
+   */
+  private matchWord(word: string, typing: boolean): TermMatches {
+    let results = this.mini.search(word);
+    for (let cut = 1; typing && results.length === 0 && cut <= 2 && word.length - cut >= 3; cut++) {
+      results = this.mini.search(word.slice(0, -cut), { fuzzy: false });
+    }
+    const out = new Map<number, { score: number; terms: string[] }>();
+    for (const r of results) out.set(r.id as number, { score: r.score, terms: Object.keys(r.match) });
+    return out;
+  }
+
+  /**
+   * How completely the query's words spell out the entry's name, 0..1: the best pairing of query
+   * words with the words of one reading of the name (each word used once), over the longer of the
+   * two. 1 when the query is the name, or the name with its abbreviations spelled out.
+   */
+  private nameMatch(id: number, words: readonly string[], terms: readonly (readonly string[])[]): number {
+    let best = 0;
+    for (const reading of this.readings[id] ?? []) {
+      const longer = Math.max(reading.length, words.length);
+      // Each pairing scores at most 1 per word of the shorter side.
+      if (best * longer >= Math.min(reading.length, words.length)) continue;
+      best = Math.max(best, bestPairing(words, terms, reading, 0, 0) / longer);
+    }
+    return best;
   }
 }

@@ -4,7 +4,8 @@
 export const SECURITY_TYPES = ["stock", "etf", "mf", "inactive", "sector", "industry"] as const;
 export type SecurityType = (typeof SECURITY_TYPES)[number];
 
-export const PERIOD_BOUNDS = { quarter: [1, 4], ttm: [1, 4], priorYear: [0, 5], rating: [1, 5] } as const;
+/** prior_year of the sector endpoint (spec: 0 to 5). Quarter, ttm and fiscal-year bounds are in period.ts. */
+export const PRIOR_YEARS = { first: 0, last: 5 } as const;
 
 export type PeriodType = "ANNUAL" | "QUARTERLY" | "TTM";
 

@@ -1,9 +1,33 @@
-// How `fdq eval` prints an outcome. Plain: a value as is, a spilled result as tab-separated rows, an error
-// as its code, a space and its message. --json: one JSON value per formula on one line.
+// How `fdq eval` prints its results.
+// - By default each formula's value follows its label, the formula itself (shortened past LABEL_WIDTH characters),
+//   the values in one column; a spill's further rows go under its first row.
+// - --values-only: the values alone, one formula after another (a value as is, a spill as tab-separated rows, an
+//   error as its code, a space and its message), as scripts read them.
+// - --json: one object per formula per line, {"formula": …, "value": …} or {"formula": …, "error": …, "message": …}.
+// A line of a formula file that could not be evaluated prints its usage error, with its line number, in its place.
 import type { ExcelErrorValue } from "../functions/errors";
 import { isErrorValue, type Outcome } from "./evaluate";
 
 type Cell = number | string | boolean | ExcelErrorValue;
+
+/** One formula of `fdq eval`: what it evaluated to, or why it was not evaluated. */
+export type FormulaResult = {
+  /** The formula as written. */
+  readonly formula: string;
+  /** Its line in the formula file (from 1); undefined for a formula given as an argument. */
+  readonly line: number | undefined;
+} & ({ readonly outcome: Outcome } | { readonly problem: string });
+
+export interface OutputOptions {
+  readonly json: boolean;
+  readonly valuesOnly: boolean;
+}
+
+/** Labels longer than this are cut, with an ellipsis, to this many characters. */
+export const LABEL_WIDTH = 60;
+
+/** The "error" of a formula that was not evaluated in --json output. */
+export const USAGE_ERROR = "usage";
 
 function plainCell(cell: Cell): string {
   if (isErrorValue(cell)) return `${cell.error} ${cell.message}`;
@@ -11,6 +35,7 @@ function plainCell(cell: Cell): string {
   return String(cell);
 }
 
+/** An outcome as --values-only prints it; a spill's rows are separated by newlines. */
 export function formatPlain(outcome: Outcome): string {
   if (!outcome.ok) return plainCell(outcome.error);
   const value = outcome.value;
@@ -22,8 +47,60 @@ function jsonCell(cell: Cell): unknown {
   return isErrorValue(cell) ? { error: cell.error, message: cell.message } : cell;
 }
 
+function jsonValue(value: Extract<Outcome, { ok: true }>["value"]): unknown {
+  return Array.isArray(value) ? value.map((row) => row.map(jsonCell)) : value;
+}
+
+/** An outcome as one bare JSON value (`--json --values-only`). */
 export function formatJson(outcome: Outcome): string {
-  if (!outcome.ok) return JSON.stringify(jsonCell(outcome.error));
-  const value = outcome.value;
-  return JSON.stringify(Array.isArray(value) ? value.map((row) => row.map(jsonCell)) : value);
+  return JSON.stringify(outcome.ok ? jsonValue(outcome.value) : jsonCell(outcome.error));
+}
+
+/** Why a formula was not evaluated, as the plain formats print it. */
+function plainProblem(result: FormulaResult & { problem: string }): string {
+  return `usage error${result.line === undefined ? "" : ` at line ${result.line}`}: ${result.problem}`;
+}
+
+/** The formula, cut to LABEL_WIDTH characters with an ellipsis when longer. */
+export function label(formula: string): string {
+  const chars = Array.from(formula.trim());
+  return chars.length <= LABEL_WIDTH ? chars.join("") : `${chars.slice(0, LABEL_WIDTH - 1).join("")}…`;
+}
+
+/** One JSON object for one formula. */
+export function formatJsonResult(result: FormulaResult): string {
+  const formula = result.formula.trim();
+  if ("problem" in result) {
+    return JSON.stringify({ formula, line: result.line, error: USAGE_ERROR, message: result.problem });
+  }
+  const { outcome } = result;
+  if (!outcome.ok) return JSON.stringify({ formula, ...(jsonCell(outcome.error) as object) });
+  return JSON.stringify({ formula, value: jsonValue(outcome.value) });
+}
+
+function valuesOnly(result: FormulaResult, json: boolean): string {
+  if ("problem" in result) {
+    return json
+      ? JSON.stringify({ line: result.line, error: USAGE_ERROR, message: result.problem })
+      : plainProblem(result);
+  }
+  return json ? formatJson(result.outcome) : formatPlain(result.outcome);
+}
+
+/** Everything `fdq eval` prints on stdout for its results, in order, each line ending in a newline. */
+export function formatResults(results: readonly FormulaResult[], options: OutputOptions): string {
+  if (options.valuesOnly) return results.map((r) => `${valuesOnly(r, options.json)}\n`).join("");
+  if (options.json) return results.map((r) => `${formatJsonResult(r)}\n`).join("");
+  const labels = results.map((r) => label(r.formula));
+  const width = Math.max(0, ...labels.map((l) => Array.from(l).length));
+  const out: string[] = [];
+  results.forEach((result, i) => {
+    const text = "problem" in result ? plainProblem(result) : formatPlain(result.outcome);
+    const name = labels[i] ?? "";
+    text.split("\n").forEach((row, r) => {
+      const head = r === 0 ? name + " ".repeat(width - Array.from(name).length) : " ".repeat(width);
+      out.push(row === "" ? `${head.trimEnd()}\n` : `${head}  ${row}\n`);
+    });
+  });
+  return out.join("");
 }

@@ -3,21 +3,43 @@
 // 1 when something else failed. An unwritable cache directory is only a warning: fdq runs without the file.
 import { runEval } from "./eval-command";
 import { runRefresh } from "./refresh-command";
+import { runSearch } from "./search-command";
 import { DEFAULTS } from "../api/defaults";
-import { MAX_CONCURRENCY, parseEvalArgs, parseRefreshArgs, UsageError, wantsHelp } from "./options";
+import {
+  MAX_CONCURRENCY,
+  parseEvalArgs,
+  parseRefreshArgs,
+  parseSearchArgs,
+  UsageError,
+  wantsHelp,
+} from "./options";
 
 export const USAGE = `Usage:
   fdq eval [options] FORMULA...        evaluate formulas given as arguments
   fdq eval [options] -f FILE           evaluate one formula per line of FILE ("-" = stdin; # comments)
   fdq refresh WORKBOOK.xlsx [-o OUT.xlsx] [options]
                                        evaluate every FDQ formula of a workbook and save the values
+  fdq search QUERY... [--dataset PATH] [--limit N] [--json]
+                                       find datapoints by name, abbreviation or description, best first
+                                       (offline, from the catalog; --limit default 20; --json: an array
+                                       of {name, dataset, sign, description}; QUERY may be left out
+                                       with --dataset to list that dataset)
 
 Formulas: =FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023) and the other FDQ functions (DATASET, SERIES,
 RATING, SECTOR, COVERAGE, SECURITY, INFO), any case, with text, number and TRUE/FALSE literals and
 omitted optional arguments (,,).
 
+Output: each formula (cut to 60 characters) and its value beside it; a spill's rows under each other, their
+cells separated by tabs; an error as its code and message (#N/A The requested datapoint was not found.).
+A line of FILE that is not a formula fdq can evaluate prints "usage error at line N: ..." in its place; the
+other lines are evaluated and fdq exits with status 2.
+
 Options:
-  --json              print one JSON value per formula (errors as {"error":"#N/A","message":"..."})
+  --values-only       print the values alone, one formula after another, without the formulas
+  --json              print one JSON object per formula and line: {"formula":"=FDQ...","value":...}, a spill's
+                      value as rows ([[...],...]), an error as {"formula":...,"error":"#N/A","message":"..."},
+                      a line not evaluated as {"formula":...,"line":N,"error":"usage","message":"..."};
+                      with --values-only, the bare JSON values
   --stats             print requests sent, cache hits, coalesced calls and retries on stderr
   --base-url URL      service base URL including /v1 (env FDQ_BASE_URL; default http://127.0.0.1:4010/v1,
                       the local sandbox of \`npm run sandbox\`)
@@ -43,6 +65,7 @@ export async function main(args: string[]): Promise<number> {
     }
     if (command === "eval") return await runEval(parseEvalArgs(rest));
     if (command === "refresh") return await runRefresh(parseRefreshArgs(rest));
+    if (command === "search") return runSearch(parseSearchArgs(rest));
     throw new UsageError(`unknown command "${command}"`);
   } catch (err) {
     if (err instanceof UsageError) {

@@ -2,6 +2,7 @@
 import os from "node:os";
 import path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { DATASETS, findDataset } from "../catalog";
 
 /** A mistake in how fdq was called: printed with the usage, exit status 2. */
 export class UsageError extends Error {
@@ -23,6 +24,8 @@ export interface ConnectionOptions {
 
 export interface EvalOptions extends ConnectionOptions {
   json: boolean;
+  /** --values-only: print the values without their formulas. */
+  valuesOnly: boolean;
   file: string | undefined;
   formulas: string[];
 }
@@ -106,6 +109,7 @@ export function parseEvalArgs(args: string[], env: Env = process.env): EvalOptio
     ...CONNECTION_FLAGS,
     file: { type: "string", short: "f" },
     json: { type: "boolean", default: false },
+    "values-only": { type: "boolean", default: false },
   });
   const file = values.file;
   if (file !== undefined && positionals.length > 0) {
@@ -114,7 +118,13 @@ export function parseEvalArgs(args: string[], env: Env = process.env): EvalOptio
   if (file === undefined && positionals.length === 0) {
     throw new UsageError('no formula given: fdq eval \'=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023)\'');
   }
-  return { ...connection(values, env), json: values.json === true, file, formulas: positionals };
+  return {
+    ...connection(values, env),
+    json: values.json === true,
+    valuesOnly: values["values-only"] === true,
+    file,
+    formulas: positionals,
+  };
 }
 
 export function parseRefreshArgs(args: string[], env: Env = process.env): RefreshOptions {
@@ -122,4 +132,52 @@ export function parseRefreshArgs(args: string[], env: Env = process.env): Refres
   if (positionals.length !== 1)
     throw new UsageError("give exactly one workbook: fdq refresh WORKBOOK.xlsx [-o OUT.xlsx]");
   return { ...connection(values, env), workbook: positionals[0] as string, out: values.out };
+}
+
+export interface SearchOptions {
+  /** The words to search for; "" lists the --dataset's datapoints in catalog order. */
+  query: string;
+  /** Dataset path (e.g. "metrics/roic"), or undefined for every dataset. */
+  dataset: string | undefined;
+  limit: number;
+  json: boolean;
+}
+
+export const DEFAULT_SEARCH_LIMIT = 20;
+
+/** The dataset `ref` names (a path such as "metrics/roic" or its last part "roic", any case). */
+function searchDataset(ref: string): string {
+  const dataset = findDataset(ref);
+  if (dataset !== undefined) return dataset.path;
+  const parts = ref
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((p) => p.length >= 3);
+  const close = DATASETS.filter((d) => parts.some((p) => d.path.includes(p))).map((d) => d.path);
+  const hint = close.length > 0 ? ` Did you mean ${close.join(" or ")}?` : "";
+  throw new UsageError(
+    `--dataset "${ref}" is not a dataset.${hint} Datasets: ${DATASETS.map((d) => d.path).join(", ")}.`,
+  );
+}
+
+export function parseSearchArgs(args: string[]): SearchOptions {
+  const { values, positionals } = parse(args, {
+    dataset: { type: "string" },
+    limit: { type: "string" },
+    json: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  });
+  const dataset = values.dataset === undefined ? undefined : searchDataset(values.dataset);
+  const query = positionals.join(" ").trim();
+  if (query === "" && dataset === undefined) {
+    throw new UsageError("no query given: fdq search 'return on invested capital' [--dataset PATH]");
+  }
+  let limit = DEFAULT_SEARCH_LIMIT;
+  if (values.limit !== undefined) {
+    limit = Number(values.limit);
+    if (!/^\s*\d+\s*$/.test(values.limit) || limit < 1) {
+      throw new UsageError(`--limit must be a whole number of 1 or more, not "${values.limit}".`);
+    }
+  }
+  return { query, dataset, limit, json: values.json === true };
 }

@@ -1,7 +1,36 @@
-// The one place where a failure becomes an Excel error. Excel's CustomFunctions.Error exists only
-// inside Excel, so errors are built through a factory the caller provides: functions.ts passes one
-// over the CustomFunctions global, the CLI and tests pass their own.
-import { FdqError, type ExcelErrorCode } from "../api/errors";
+// The one place where a failure becomes an Excel error. The request module also serves the CLI and a
+// server, which have no cells, so the Excel side of its errors lives here. Excel's CustomFunctions.Error
+// exists only inside Excel, so errors are built through a factory the caller provides: functions.ts passes
+// one over the CustomFunctions global, the CLI and tests pass their own.
+import { FdqError, type FdqErrorName } from "../api/errors";
+
+/** The two Excel errors that carry a message. */
+export type ExcelErrorCode = "#VALUE!" | "#N/A";
+
+/**
+ * The Excel error of every error class: `#VALUE!` for arguments refused before any request (the message
+ * names the argument), `#N/A` for everything the service or the network answered.
+ */
+export const EXCEL_CODES: Readonly<Record<FdqErrorName, ExcelErrorCode>> = {
+  FdqError: "#N/A",
+  InvalidArgumentError: "#VALUE!",
+  InvalidSecurityTypeError: "#VALUE!",
+  InvalidPriorYearError: "#VALUE!",
+  DataPointNotFoundError: "#N/A",
+  SectorDataPointNotFoundError: "#N/A",
+  DataNotFoundError: "#N/A",
+  RatingNotFoundError: "#N/A",
+  UnauthorizedError: "#N/A",
+  NotConfiguredError: "#N/A",
+  RateLimitedError: "#N/A",
+  ServiceUnavailableError: "#N/A",
+  NetworkError: "#N/A",
+  TimeoutError: "#N/A",
+  BadResponseError: "#N/A",
+  ServiceError: "#N/A",
+};
+
+export const excelCodeOf = (error: FdqError): ExcelErrorCode => EXCEL_CODES[error.name];
 
 export interface ExcelErrorFactory<E> {
   create(code: ExcelErrorCode, message: string): E;
@@ -13,13 +42,9 @@ export interface ExcelErrorValue {
   readonly message: string;
 }
 
-export const plainErrors: ExcelErrorFactory<ExcelErrorValue> = {
-  create: (error, message) => ({ error, message }),
-};
-
 /** The Excel code and message for anything a function implementation threw or rejected with. */
 export function describeFailure(err: unknown): ExcelErrorValue {
-  if (err instanceof FdqError) return { error: err.excelCode, message: err.message };
+  if (err instanceof FdqError) return { error: excelCodeOf(err), message: err.message };
   // A bug of ours must still settle the cell with a readable message, never a bare #VALUE!.
   const detail = err instanceof Error ? err.message : String(err);
   return { error: "#N/A", message: `FDQ internal error: ${detail}. Please report it.` };

@@ -2,6 +2,7 @@
 // Retry-After) and 503 answers, dropped connections and malformed 200 bodies.
 import type { HttpBindings } from "@hono/node-server";
 import type { MiddlewareHandler } from "hono";
+import { sleep } from "../api/sleep";
 import { GATEWAY_MESSAGES } from "../catalog";
 import { Rng } from "./prng";
 
@@ -48,8 +49,6 @@ class Gate {
     else this.active--;
   }
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function loadMiddleware(opts: LoadOptions): MiddlewareHandler<{ Bindings: HttpBindings }> {
   const gate = opts.maxConcurrent && opts.maxConcurrent > 0 ? new Gate(opts.maxConcurrent) : undefined;

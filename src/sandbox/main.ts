@@ -1,6 +1,7 @@
 // `npm run sandbox -- --port 4010 [--api-key KEY]... [--body-object] [--latency-ms N] [--max-concurrent N]
 //  [--fault-429 R] [--fault-503 R] [--fault-drop R] [--fault-malformed R] [--seed N]`
 // FDQ_SANDBOX_API_KEYS (comma-separated) adds keys without putting them on a command line that npm echoes.
+// Ctrl+C, SIGTERM or SIGHUP closes the server and exits; so does losing npm's script shell (see stopWhenOrphaned).
 import { parseArgs } from "node:util";
 import { DEFAULT_SANDBOX_PORT, startSandbox, type SandboxOptions } from "./index";
 
@@ -54,11 +55,33 @@ async function main(): Promise<void> {
   console.log(`Demo API key: ${sandbox.demoKey}`);
   // Extra keys are secrets of whoever passed them: count them, never print them.
   if (opts.apiKeys?.length) console.log(`Also accepting ${opts.apiKeys.length} key(s) given with --api-key.`);
+  let stopping = false;
   const stop = (): void => {
-    void sandbox.close().then(() => process.exit(0));
+    if (stopping) return;
+    stopping = true;
+    // Open connections are closed with the server; the timer only guards against a close that never ends.
+    setTimeout(() => process.exit(0), STOP_DEADLINE_MS).unref();
+    sandbox.close().then(
+      () => process.exit(0),
+      () => process.exit(0),
+    );
   };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, stop);
+  if (process.env.npm_lifecycle_event === "sandbox") stopWhenOrphaned(stop);
+}
+
+const STOP_DEADLINE_MS = 3000;
+
+/**
+ * `npm run sandbox` runs this process under npm's script shell (`sh -c`). npm passes a SIGTERM on to that
+ * shell, and Debian's /bin/sh (dash) dies of it without passing it on, which would leave the server running with
+ * nobody to stop it: so under npm, a parent that goes away (this process is re-parented) stops the server too.
+ */
+function stopWhenOrphaned(stop: () => void, intervalMs = 200): void {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) stop();
+  }, intervalMs).unref();
 }
 
 if (require.main === module) {

@@ -1,5 +1,6 @@
 // Query parameters of the data and sector endpoints, validated the way README's "Sandbox behaviour
 // where the spec is silent" section documents.
+import { PRIOR_YEARS, isPeriodNumber, period } from "../catalog";
 import { annual, type Period } from "./periods";
 import { badRequest, specError } from "./errors";
 
@@ -10,8 +11,9 @@ type Query = (name: string) => string | undefined;
 function boundedInteger(query: Query, name: "quarter" | "ttm"): number | undefined {
   const raw = query(name);
   if (raw === undefined) return undefined;
-  if (!/^[1-4]$/.test(raw)) throw badRequest(`Invalid ${name}: must be an integer from 1 to 4.`);
-  return Number(raw);
+  const n = /^\d$/.test(raw) ? Number(raw) : undefined;
+  if (!isPeriodNumber(n)) throw badRequest(`Invalid ${name}: must be an integer from 1 to 4.`);
+  return n;
 }
 
 /** year (required), and at most one of quarter and ttm. */
@@ -24,8 +26,8 @@ export function parsePeriod(query: Query): Period {
   const ttm = boundedInteger(query, "ttm");
   if (q !== undefined && ttm !== undefined)
     throw badRequest("Invalid request: send quarter or ttm, not both.");
-  if (q !== undefined) return { year, kind: "quarter", n: q };
-  if (ttm !== undefined) return { year, kind: "ttm", n: ttm };
+  if (q !== undefined) return { year, ...period("quarter", q) };
+  if (ttm !== undefined) return { year, ...period("ttm", ttm) };
   return annual(year);
 }
 
@@ -33,6 +35,7 @@ export function parsePeriod(query: Query): Period {
 export function parsePriorYear(query: Query): number | undefined {
   const raw = query("prior_year");
   if (raw === undefined) return undefined;
-  if (!/^[0-5]$/.test(raw)) throw specError("InvalidPriorYear");
-  return Number(raw);
+  const n = /^\d$/.test(raw) ? Number(raw) : -1;
+  if (n < PRIOR_YEARS.first || n > PRIOR_YEARS.last) throw specError("InvalidPriorYear");
+  return n;
 }

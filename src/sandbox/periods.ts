@@ -1,26 +1,18 @@
 // Fiscal periods of the synthetic data. Fiscal years are calendar years (quarter n ends on the last
 // day of month 3n); a quarter exists once its end date is before the clock's current day.
-import type { PeriodType } from "../catalog";
+import { ANNUAL, PERIOD_TYPES, type Period as CatalogPeriod, type PeriodKind } from "../catalog";
 
-export type PeriodKind = "annual" | "quarter" | "ttm";
+export { PERIOD_TYPES, type PeriodKind };
 
-/** A requested period: annual (n = 5, as the record's `period`), quarter n or ttm n (n = 1..4). */
-export interface Period {
+/** A requested period of a year: the catalog's Period (annual n = 5, quarter n or ttm n) with its year. */
+export interface Period extends CatalogPeriod {
   readonly year: number;
-  readonly kind: PeriodKind;
-  readonly n: number;
 }
 
 /** The first fiscal year of the synthetic universe. */
 export const FIRST_FISCAL_YEAR = 2008;
 
-export const PERIOD_TYPES: Readonly<Record<PeriodKind, PeriodType>> = {
-  annual: "ANNUAL",
-  quarter: "QUARTERLY",
-  ttm: "TTM",
-};
-
-export const annual = (year: number): Period => ({ year, kind: "annual", n: 5 });
+export const annual = (year: number): Period => ({ year, ...ANNUAL });
 export const quarter = (year: number, n: number): Period => ({ year, kind: "quarter", n });
 
 /** Quarters are numbered on one line so that windows can cross fiscal years. */

@@ -1,7 +1,10 @@
-// Deterministic randomness: every synthetic number is a pure function of the seed and a key, so the
-// sandbox can regenerate any value on demand instead of storing the universe's datapoints.
+// The project's one source of seeded randomness. Every synthetic number of the sandbox is a pure function of the
+// seed and a key, so the sandbox can regenerate any value on demand instead of storing the universe's datapoints;
+// the sandbox's faults, the benchmarks' samples and the tests' fuzz inputs draw from the same generators.
+// (Unseeded randomness, such as the request module's retry jitter, stays Math.random, injectable where tested.)
 
 const FNV_OFFSET = 0x811c9dc5;
+const TWO_32 = 4294967296;
 
 /** 32-bit FNV-1a hash of a string, optionally continuing from the hash of a prefix. */
 export function hash32(text: string, from: number = FNV_OFFSET): number {
@@ -25,7 +28,7 @@ function mix(h: number): number {
 
 /** A number in [0, 1) determined by the seed and the key parts. */
 export function unit(seed: number, ...parts: ReadonlyArray<string | number>): number {
-  return mix(hash32(`${seed}|${parts.join("|")}`)) / 4294967296;
+  return mix(hash32(`${seed}|${parts.join("|")}`)) / TWO_32;
 }
 
 /**
@@ -36,22 +39,32 @@ export const unitPrefix = (seed: number, ...parts: ReadonlyArray<string | number
   hash32(`${seed}|${parts.map((p) => `${p}|`).join("")}`);
 
 export const unitAfter = (prefix: number, last: string | number): number =>
-  mix(hash32(String(last), prefix)) / 4294967296;
+  mix(hash32(String(last), prefix)) / TWO_32;
 
-/** A sequential generator (mulberry32) for building the universe in a fixed order. */
-export class Rng {
-  private state: number;
-
-  constructor(seed: number, stream: string) {
-    this.state = hash32(`${seed}|${stream}`);
-  }
-
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
+/**
+ * A sequence of numbers in [0, 1) from a 32-bit seed (mulberry32): the same seed gives the same sequence on
+ * every run and platform.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return ((t ^ (t >>> 14)) >>> 0) / TWO_32;
+  };
+}
+
+/**
+ * seededRandom() keyed like unit(): one independent stream per (seed, stream name), with helpers, for
+ * building the universe in a fixed order and drawing faults in arrival order.
+ */
+export class Rng {
+  readonly next: () => number;
+
+  constructor(seed: number, stream: string) {
+    this.next = seededRandom(hash32(`${seed}|${stream}`));
   }
 
   int(min: number, maxInclusive: number): number {

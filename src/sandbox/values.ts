@@ -4,7 +4,7 @@
 import { DATASETS } from "../catalog";
 import { classify, type ValueKind } from "./classify";
 import { formulaFor } from "./formulas";
-import { quarterIndex, windowIndexes, endIndex, periodKey, FIRST_FISCAL_YEAR, type Period } from "./periods";
+import { annual, quarterIndex, windowIndexes, endIndex, periodKey, FIRST_FISCAL_YEAR, type Period } from "./periods";
 import { unit, unitAfter, unitPrefix } from "./prng";
 
 /** Names flagged (SP) anywhere in the catalog: their inputs move with the daily price. */
@@ -175,7 +175,7 @@ export function movesWithPrice(name: string): boolean {
   if (known === undefined) {
     let found = false;
     const probe = new Evaluator(0, "PROBE", 0, (input) => (found ||= SP_NAMES.has(input)));
-    probe.value(name, { year: 2020, kind: "annual", n: 5 });
+    probe.value(name, annual(2020));
     known = found;
     priceDependence.set(name, known);
   }

@@ -1,22 +1,40 @@
 // The pane's handle on the request module: settings in OfficeRuntime.storage and the shared client
 // that the custom functions use too (src/api/runtime.ts), so both see one key, one cache, one counter.
+// ApiAccess is declared here, beside its one real implementation; the pane's logic and services.ts import the type.
 import {
   DEFAULTS,
   RefreshDayClock,
   configureSharedClient,
   getSharedClient,
   loadSettings,
-  officeStorage,
   saveSettings,
   type FdqClient,
+  type KeyValueStore,
   type MetadataRecord,
 } from "../api";
-import type { KeyValueStorage } from "./office/platform";
-import type { ApiAccess } from "./services";
+
+export interface ConnectionSettings {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+}
+
+export interface ApiAccess {
+  /** The saved settings (production URL and no key before the first save). */
+  loadSettings(): Promise<ConnectionSettings>;
+  /** Checks, stores (OfficeRuntime.storage) and applies them to the shared client. */
+  saveSettings(settings: ConnectionSettings): Promise<void>;
+  /** The client the custom functions use, or undefined while no key is saved. */
+  client(): FdqClient | undefined;
+  /** The same client once it has loaded its settings and saved cache (needed to plan requests). */
+  readyClient(): Promise<FdqClient | undefined>;
+  /** The service's datapoint metadata (/v1/datapoint), loaded once per client; [] without a key. */
+  datapointMetadata(): Promise<MetadataRecord[]>;
+  /** The refresh day (YYYY-MM-DD) the shared cache is on now. */
+  refreshDay(): string;
+}
 
 /** Builds the access; the shared client counts as usable once an API key is saved. */
-export async function sharedApiAccess(storage: KeyValueStorage): Promise<ApiAccess> {
-  const store = officeStorage(storage);
+export async function sharedApiAccess(store: KeyValueStore): Promise<ApiAccess> {
   // configureSharedClient leaves the refresh-day boundary at its default: the same clock tells the day.
   const clock = new RefreshDayClock(DEFAULTS.refreshDay);
   let configured = (await loadSettings(store)).apiKey !== "";

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { extname, join, normalize, resolve } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import webpack from "webpack";
+import { sleep } from "../../src/api/sleep";
 
 const ROOT = resolve(__dirname, "../..");
 export const ARTIFACTS = join(ROOT, "test/artifacts");
@@ -174,7 +175,7 @@ export async function waitForConsole(pane: OpenPane, text: string, timeoutMs = 1
     if (Date.now() - started > timeoutMs) {
       throw new Error(`no console message "${text}" in ${timeoutMs} ms; got ${JSON.stringify(pane.console)}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
   }
 }
 

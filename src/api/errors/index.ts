@@ -1,5 +1,4 @@
-export { FdqError, type FdqErrorOptions } from "./fdq-error";
-export { EXCEL_ERRORS, type ExcelErrorCode, type FdqErrorName } from "./excel-errors";
+export { FdqError, type FdqErrorName, type FdqErrorOptions } from "./fdq-error";
 export { InvalidArgumentError } from "./invalid-argument-error";
 export { InvalidSecurityTypeError } from "./invalid-security-type-error";
 export { InvalidPriorYearError } from "./invalid-prior-year-error";
@@ -15,4 +14,5 @@ export { NetworkError } from "./network-error";
 export { TimeoutError } from "./timeout-error";
 export { BadResponseError } from "./bad-response-error";
 export { ServiceError } from "./service-error";
+export { SPEC_ERROR_CLASSES, type SpecErrorClass } from "./spec-errors";
 export { EXCEL_HINTS, type ErrorHints } from "./hints";

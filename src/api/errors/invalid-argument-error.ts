@@ -4,12 +4,10 @@ import { FdqError, type FdqErrorOptions } from "./fdq-error";
 export class InvalidArgumentError extends FdqError {
   override name: "InvalidArgumentError" | "InvalidSecurityTypeError" | "InvalidPriorYearError" =
     "InvalidArgumentError";
+  readonly argument: string;
 
-  constructor(
-    readonly argument: string,
-    message: string,
-    options: FdqErrorOptions = {},
-  ) {
-    super(message, options);
+  constructor(options: FdqErrorOptions & { argument: string; message: string }) {
+    super(options);
+    this.argument = options.argument;
   }
 }

@@ -2,12 +2,15 @@ import { SPEC_ERRORS } from "../../catalog";
 import type { FdqErrorOptions } from "./fdq-error";
 import { InvalidArgumentError } from "./invalid-argument-error";
 
-/** InvalidSecurityType (400): the security type is outside the allowed set (an argument error: #VALUE!). */
+/** InvalidSecurityType (400): the security type is outside the allowed set (an argument error). */
 export class InvalidSecurityTypeError extends InvalidArgumentError {
   override name = "InvalidSecurityTypeError" as const;
-  readonly specName = "InvalidSecurityType" as const;
 
-  constructor(message: string = SPEC_ERRORS.InvalidSecurityType.message, options: FdqErrorOptions = {}) {
-    super("security_type", message, options);
+  constructor(options: FdqErrorOptions = {}) {
+    super({
+      ...options,
+      argument: "security_type",
+      message: options.serviceMessage ?? options.message ?? SPEC_ERRORS.InvalidSecurityType.message,
+    });
   }
 }

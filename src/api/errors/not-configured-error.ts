@@ -1,11 +1,10 @@
-import { FdqError } from "./fdq-error";
-import { EXCEL_HINTS } from "./hints";
+import { FdqError, type FdqErrorOptions } from "./fdq-error";
 
 /** No API key has been saved yet, so no request can be made. */
 export class NotConfiguredError extends FdqError {
   override name = "NotConfiguredError" as const;
 
-  constructor(hints = EXCEL_HINTS) {
-    super(`No FDQ API key is set. ${hints.missingKey}`);
+  constructor(options: FdqErrorOptions = {}) {
+    super(options, `No FDQ API key is set. ${FdqError.hints(options).missingKey}`);
   }
 }

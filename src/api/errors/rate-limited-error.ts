@@ -4,12 +4,13 @@ import { FdqError, type FdqErrorOptions } from "./fdq-error";
 export class RateLimitedError extends FdqError {
   override name = "RateLimitedError" as const;
 
-  /** `serviceMessage`, unless it is the stock "Too Many Requests", is kept (e.g. a quota's "Limit Exceeded"). */
-  constructor(options: FdqErrorOptions = {}, serviceMessage?: string) {
-    const own = serviceMessage?.trim() && !/^too many requests$/i.test(serviceMessage.trim());
+  /** The service's message, unless it is the stock "Too Many Requests", is kept (e.g. a quota's "Limit Exceeded"). */
+  constructor(options: FdqErrorOptions = {}) {
+    const said = options.serviceMessage?.trim();
+    const own = said && !/^too many requests$/i.test(said) ? `: ${said}` : "";
     super(
-      `The FDQ service is limiting the request rate (429${own ? `: ${serviceMessage!.trim()}` : ""}) and the retries did not get through. Wait a minute, then recalculate.`,
       { status: 429, ...options },
+      `The FDQ service is limiting the request rate (429${own}) and the retries did not get through. Wait a minute, then recalculate.`,
     );
   }
 }

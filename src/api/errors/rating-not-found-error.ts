@@ -1,12 +1,12 @@
 import { SPEC_ERRORS } from "../../catalog";
 import { FdqError, type FdqErrorOptions } from "./fdq-error";
 
-/** RatingNotFound (404): no rating information exists for the ticker. */
+/** RatingNotFound (404): no rating information exists for the ticker. The service's own words are shown. */
 export class RatingNotFoundError extends FdqError {
   override name = "RatingNotFoundError" as const;
-  readonly specName = "RatingNotFound" as const;
+  override readonly remembered = true;
 
-  constructor(message: string = SPEC_ERRORS.RatingNotFound.message, options: FdqErrorOptions = {}) {
-    super(message, options);
+  constructor(options: FdqErrorOptions = {}) {
+    super(options, options.serviceMessage ?? options.message ?? SPEC_ERRORS.RatingNotFound.message);
   }
 }

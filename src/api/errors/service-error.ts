@@ -1,5 +1,4 @@
 import { FdqError, type FdqErrorOptions } from "./fdq-error";
-import { EXCEL_HINTS } from "./hints";
 
 /**
  * Any other non-2xx answer: says the status, what the service said (or what the body was) and what to do.
@@ -8,8 +7,10 @@ import { EXCEL_HINTS } from "./hints";
 export class ServiceError extends FdqError {
   override name = "ServiceError" as const;
 
-  constructor(status: number, said: string | undefined, options: FdqErrorOptions = {}, hints = EXCEL_HINTS) {
-    const hint = status === 400 ? hints.arguments : hints.baseUrl;
-    super(`The FDQ service answered ${status}${said ? ` (${said})` : ""}. ${hint}`, { status, ...options });
+  constructor(options: FdqErrorOptions & { status: number }) {
+    const hints = FdqError.hints(options);
+    const hint = options.status === 400 ? hints.arguments : hints.baseUrl;
+    const said = options.serviceMessage || options.detail;
+    super(options, `The FDQ service answered ${options.status}${said ? ` (${said})` : ""}. ${hint}`);
   }
 }

@@ -4,13 +4,11 @@ import { FdqError, type FdqErrorOptions } from "./fdq-error";
 export class ServiceUnavailableError extends FdqError {
   override name = "ServiceUnavailableError" as const;
 
-  constructor(status: number, detail: string, options: FdqErrorOptions = {}) {
+  constructor(options: FdqErrorOptions & { status: number }) {
+    const said = options.serviceMessage ?? options.detail;
     super(
-      `The FDQ service is unavailable (${status}${detail ? `: ${detail}` : ""}). Try again later, then recalculate.`,
-      {
-        status,
-        ...options,
-      },
+      options,
+      `The FDQ service is unavailable (${options.status}${said ? `: ${said}` : ""}). Try again later, then recalculate.`,
     );
   }
 }

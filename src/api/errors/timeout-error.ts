@@ -4,10 +4,10 @@ import { FdqError, type FdqErrorOptions } from "./fdq-error";
 export class TimeoutError extends FdqError {
   override name = "TimeoutError" as const;
 
-  constructor(timeoutMs: number, options: FdqErrorOptions = {}) {
+  constructor(options: FdqErrorOptions & { timeoutMs: number }) {
     super(
-      `The FDQ service did not answer within ${timeoutMs / 1000} s. Try again later, then recalculate.`,
       options,
+      `The FDQ service did not answer within ${options.timeoutMs / 1000} s. Try again later, then recalculate.`,
     );
   }
 }

@@ -1,5 +1,4 @@
 import { FdqError, type FdqErrorOptions } from "./fdq-error";
-import { EXCEL_HINTS } from "./hints";
 
 /** The gateways' stock texts for 401/403, which add nothing to "refused the API key". */
 const STOCK = /^(forbidden|unauthorized)$/i;
@@ -12,13 +11,15 @@ const STOCK = /^(forbidden|unauthorized)$/i;
 export class UnauthorizedError extends FdqError {
   override name = "UnauthorizedError" as const;
 
-  constructor(status: number, options: FdqErrorOptions = {}, serviceMessage?: string, hints = EXCEL_HINTS) {
-    const own = serviceMessage?.trim() && !STOCK.test(serviceMessage.trim()) ? serviceMessage.trim() : "";
+  constructor(options: FdqErrorOptions & { status: number }) {
+    const hints = FdqError.hints(options);
+    const said = options.serviceMessage?.trim() ?? "";
+    const own = said && !STOCK.test(said) ? said : "";
     super(
+      options,
       own
-        ? `The FDQ service refused the request (${status}: ${own}). ${hints.apiKey} ${hints.baseUrl}`
-        : `The FDQ service refused the API key (${status}). ${hints.apiKey}`,
-      { status, ...options },
+        ? `The FDQ service refused the request (${options.status}: ${own}). ${hints.apiKey} ${hints.baseUrl}`
+        : `The FDQ service refused the API key (${options.status}). ${hints.apiKey}`,
     );
   }
 }

@@ -27,20 +27,17 @@ export function optionalNumberArg(value: unknown): unknown {
 export function wholeNumber(value: unknown, argument: string, what: string): number {
   const n = numberArg(value);
   if (typeof n !== "number" || !Number.isInteger(n)) {
-    throw new InvalidArgumentError(argument, `${argument} must be ${what} (got ${show(value)}).`);
+    throw new InvalidArgumentError({
+      argument: argument,
+      message: `${argument} must be ${what} (got ${show(value)}).`,
+    });
   }
   return n;
 }
 
 /** A fiscal year argument named as the function names it (the request module would call it `year`). */
 export function fiscalYear(value: unknown, argument: string, example: number): number {
-  const what = `a whole fiscal year such as ${example}`;
-  const n = wholeNumber(value, argument, what);
-  try {
-    return checkYear(n);
-  } catch {
-    throw new InvalidArgumentError(argument, `${argument} must be ${what} (got ${show(value)}).`);
-  }
+  return checkYear(numberArg(value), argument, example);
 }
 
 /** Text that names a choice (a field, a period): trimmed and lower-cased; undefined when omitted. */
@@ -48,7 +45,10 @@ export function choiceArg(value: unknown, argument: string): string | undefined 
   if (isOmitted(value)) return undefined;
   if (typeof value === "string") return value.trim().toLowerCase();
   if (typeof value === "number") return String(value);
-  throw new InvalidArgumentError(argument, `${argument} must be text (got ${show(value)}).`);
+  throw new InvalidArgumentError({
+    argument: argument,
+    message: `${argument} must be text (got ${show(value)}).`,
+  });
 }
 
 /** TRUE/FALSE (also 1/0 and the texts TRUE/FALSE, as Excel converts them); false when omitted. */
@@ -58,7 +58,10 @@ export function booleanArg(value: unknown, argument: string): boolean {
   if (value === 1 || value === 0) return value === 1;
   if (typeof value === "string" && /^(true|false)$/i.test(value.trim()))
     return value.trim().toLowerCase() === "true";
-  throw new InvalidArgumentError(argument, `${argument} must be TRUE or FALSE (got ${show(value)}).`);
+  throw new InvalidArgumentError({
+    argument: argument,
+    message: `${argument} must be TRUE or FALSE (got ${show(value)}).`,
+  });
 }
 
 /**
@@ -67,7 +70,10 @@ export function booleanArg(value: unknown, argument: string): boolean {
  */
 export function requireText(value: unknown, argument: string): string {
   if (typeof value !== "string" || value.trim() === "") {
-    throw new InvalidArgumentError(argument, `${argument} must be non-empty text (got ${show(value)}).`);
+    throw new InvalidArgumentError({
+      argument: argument,
+      message: `${argument} must be non-empty text (got ${show(value)}).`,
+    });
   }
   return value;
 }

@@ -13,7 +13,8 @@ export type CellValue = number | string | boolean;
 export type Matrix<E> = (CellValue | E)[][];
 
 /**
- * Hands an Excel argument to the request module as it came: the module checks every request field at
- * run time and names the argument when it is wrong, so checking it here as well would say it twice.
+ * Types an Excel argument as the request field it is passed as, unchanged and unchecked here: the request
+ * module checks every field at run time and names the argument when it is wrong, so checking it here as
+ * well would say it twice.
  */
-export const checkedByClient = <T>(value: unknown): T => value as T;
+export const forwarded = <T>(value: unknown): T => value as T;

@@ -1,5 +1,5 @@
 import { numberArg, optionalNumberArg } from "./args";
-import { checkedByClient, type FdqApi } from "./client";
+import { forwarded, type FdqApi } from "./client";
 
 export interface DatapointArgs {
   ticker?: unknown;
@@ -18,12 +18,12 @@ export function datapoint(client: FdqApi, args: DatapointArgs): Promise<number |
   try {
     return client
       .datapoint({
-        ticker: checkedByClient(args.ticker),
-        dataset: checkedByClient(args.dataset),
-        name: checkedByClient(args.name),
-        year: checkedByClient(numberArg(args.year)),
-        quarter: checkedByClient(optionalNumberArg(args.quarter)),
-        ttm: checkedByClient(optionalNumberArg(args.ttm)),
+        ticker: forwarded(args.ticker),
+        dataset: forwarded(args.dataset),
+        name: forwarded(args.name),
+        year: forwarded(numberArg(args.year)),
+        quarter: forwarded(optionalNumberArg(args.quarter)),
+        ttm: forwarded(optionalNumberArg(args.ttm)),
       })
       .then(valueOf);
   } catch (err) {

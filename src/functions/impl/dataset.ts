@@ -1,7 +1,7 @@
 import { DataNotFoundError, InvalidArgumentError } from "../../api/errors";
 import { findDatapoint, findDataset } from "../../catalog";
 import { booleanArg, numberArg, optionalNumberArg } from "./args";
-import { checkedByClient, type FdqApi } from "./client";
+import { forwarded, type FdqApi } from "./client";
 
 export interface DatasetArgs {
   ticker?: unknown;
@@ -20,17 +20,17 @@ export async function dataset(client: FdqApi, args: DatasetArgs): Promise<(numbe
   const withSigns = booleanArg(args.with_signs, "with_signs");
   const entry = typeof args.dataset === "string" ? findDataset(args.dataset) : undefined;
   if (withSigns && entry && entry.group !== "reconciliation") {
-    throw new InvalidArgumentError(
-      "with_signs",
-      `with_signs applies to reconciliation datasets only; ${entry.path} has no signs.`,
-    );
+    throw new InvalidArgumentError({
+      argument: "with_signs",
+      message: `with_signs applies to reconciliation datasets only; ${entry.path} has no signs.`,
+    });
   }
   const result = await client.dataset({
-    ticker: checkedByClient(args.ticker),
-    dataset: checkedByClient(args.dataset),
-    year: checkedByClient(numberArg(args.year)),
-    quarter: checkedByClient(optionalNumberArg(args.quarter)),
-    ttm: checkedByClient(optionalNumberArg(args.ttm)),
+    ticker: forwarded(args.ticker),
+    dataset: forwarded(args.dataset),
+    year: forwarded(numberArg(args.year)),
+    quarter: forwarded(optionalNumberArg(args.quarter)),
+    ttm: forwarded(optionalNumberArg(args.ttm)),
   });
   // Excel cannot spill an empty array; an empty answer is "no data" like any other.
   if (result.records.length === 0) throw new DataNotFoundError();

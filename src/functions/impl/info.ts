@@ -14,10 +14,10 @@ export async function info(client: FdqApi, args: InfoArgs): Promise<string> {
   const key = choiceArg(args.field, "field") ?? "description";
   const field = INFO_FIELDS.find((f) => f === key);
   if (!field) {
-    throw new InvalidArgumentError(
-      "field",
-      `field must be description or endpoints (got ${show(args.field)}).`,
-    );
+    throw new InvalidArgumentError({
+      argument: "field",
+      message: `field must be description or endpoints (got ${show(args.field)}).`,
+    });
   }
   const { data } = await client.datapointInfo(requireText(args.name, "name"));
   return data[field];

@@ -1,7 +1,7 @@
 import { FdqError, InvalidArgumentError } from "../../api/errors";
 import { RATING_FIELDS, type RatedType, type RatingField } from "../../catalog";
 import { choiceArg, show } from "./args";
-import { checkedByClient, type FdqApi } from "./client";
+import { forwarded, type FdqApi } from "./client";
 
 export interface RatingArgs {
   ticker?: unknown;
@@ -18,32 +18,32 @@ export function parseRatingField(value: unknown): RatingField {
   const found = RATING_FIELDS.find((f) => f.short === key || f.field === key || String(f.definition) === key);
   if (found) return found;
   const names = RATING_FIELDS.map((f) => f.short).join(", ");
-  throw new InvalidArgumentError(
-    "field",
-    `field must be one of ${names}, a record field such as rating_roic, or a number 1 to 9 (got ${show(value)}).`,
-  );
+  throw new InvalidArgumentError({
+    argument: "field",
+    message: `field must be one of ${names}, a record field such as rating_roic, or a number 1 to 9 (got ${show(value)}).`,
+  });
 }
 
 /** The field is in the catalog but not in this security's record: say which securities carry it. */
-export class RatingFieldNotApplicableError extends FdqError {
-  constructor(field: RatingField, ticker: string) {
-    const types = field.appliesTo.map((t) => TYPE_NAMES[t]).join(" and ");
-    super(
-      `The ${field.short} rating (${field.label}) does not apply to ${ticker}: it exists for ${types} only.`,
-    );
-  }
+function notApplicable(field: RatingField, ticker: string): FdqError {
+  const types = field.appliesTo.map((t) => TYPE_NAMES[t]).join(" and ");
+  return new FdqError({
+    message: `The ${field.short} rating (${field.label}) does not apply to ${ticker}: it exists for ${types} only.`,
+  });
 }
 
 /** FDQ.RATING: a component rating 1 (very attractive) .. 5 (very unattractive), or the name for field 9. */
 export async function rating(client: FdqApi, args: RatingArgs): Promise<number | string> {
   const field = parseRatingField(args.field);
-  const { data } = await client.ratings(checkedByClient(args.ticker));
+  const { data } = await client.ratings(forwarded(args.ticker));
   if (field.field === "name") return data.name;
   const value = data.ratings[field.field];
   if (value !== undefined) return value;
   const rated = Object.keys(TYPE_NAMES) as RatedType[];
   if (!rated.every((t) => field.appliesTo.includes(t))) {
-    throw new RatingFieldNotApplicableError(field, data.ticker);
+    throw notApplicable(field, data.ticker);
   }
-  throw new FdqError(`The service sent no ${field.short} rating (${field.label}) for ${data.ticker}.`);
+  throw new FdqError({
+    message: `The service sent no ${field.short} rating (${field.label}) for ${data.ticker}.`,
+  });
 }

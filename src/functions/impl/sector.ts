@@ -1,5 +1,5 @@
 import { optionalNumberArg } from "./args";
-import { checkedByClient, type FdqApi } from "./client";
+import { forwarded, type FdqApi } from "./client";
 
 export interface SectorArgs {
   id?: unknown;
@@ -10,9 +10,9 @@ export interface SectorArgs {
 /** FDQ.SECTOR: a sector or industry datapoint, for the last fiscal year or prior_year (0..5) years before it. */
 export async function sector(client: FdqApi, args: SectorArgs): Promise<number | string> {
   const result = await client.sector({
-    id: checkedByClient(args.id),
-    name: checkedByClient(args.datapoint),
-    priorYear: checkedByClient(optionalNumberArg(args.prior_year)),
+    id: forwarded(args.id),
+    name: forwarded(args.datapoint),
+    priorYear: forwarded(optionalNumberArg(args.prior_year)),
   });
   return result.value;
 }

@@ -2,7 +2,7 @@ import { DataNotFoundError, InvalidArgumentError } from "../../api/errors";
 import type { SecurityType } from "../../api";
 import { SECURITY_FIELDS } from "../../api/decode";
 import { choiceArg, show } from "./args";
-import { checkedByClient, type FdqApi } from "./client";
+import { forwarded, type FdqApi } from "./client";
 
 export interface SecurityArgs {
   ticker?: unknown;
@@ -19,12 +19,13 @@ export function parseSecurityField(value: unknown): SecurityField {
   const key = choiceArg(value, "field");
   const found = SECURITY_FIELDS.find((f) => f === key);
   if (found) return found;
-  throw new InvalidArgumentError(
-    "field",
-    key === undefined
-      ? `field is missing: give one of ${SECURITY_FIELDS.join(", ")}.`
-      : `field must be one of ${SECURITY_FIELDS.join(", ")} (got ${show(value)}).`,
-  );
+  throw new InvalidArgumentError({
+    argument: "field",
+    message:
+      key === undefined
+        ? `field is missing: give one of ${SECURITY_FIELDS.join(", ")}.`
+        : `field must be one of ${SECURITY_FIELDS.join(", ")} (got ${show(value)}).`,
+  });
 }
 
 /** The types to ask, in order: the given one; "inactive" for a colon ticker (ENRN:1); else stock, etf, mf. */
@@ -44,7 +45,7 @@ export async function security(client: FdqApi, args: SecurityArgs): Promise<stri
   let notFound: DataNotFoundError | undefined;
   for (const type of types) {
     try {
-      const { data } = await client.security(checkedByClient(type), checkedByClient(args.ticker));
+      const { data } = await client.security(forwarded(type), forwarded(args.ticker));
       return data[field];
     } catch (err) {
       if (!(err instanceof DataNotFoundError)) throw err;
@@ -52,7 +53,8 @@ export async function security(client: FdqApi, args: SecurityArgs): Promise<stri
     }
   }
   if (types.length === 1 || !notFound) throw notFound;
-  throw new DataNotFoundError(
-    `${notFound.message} (${show(args.ticker)} was looked up as ${types.join(", ")}.)`,
-  );
+  throw new DataNotFoundError({
+    status: notFound.status,
+    message: `${notFound.message} (${show(args.ticker)} was looked up as ${types.join(", ")}.)`,
+  });
 }

@@ -26,10 +26,10 @@ export function parseSeriesPeriod(value: unknown): SeriesPeriod {
   if (text === undefined || text === "annual") return {};
   const match = /^(q|ttm)([1-4])$/.exec(text.replace(/\s+/g, ""));
   if (!match) {
-    throw new InvalidArgumentError(
-      "period",
-      `period must be annual, Q1..Q4 or TTM1..TTM4 (got ${show(value)}).`,
-    );
+    throw new InvalidArgumentError({
+      argument: "period",
+      message: `period must be annual, Q1..Q4 or TTM1..TTM4 (got ${show(value)}).`,
+    });
   }
   const n = Number(match[2]);
   return match[1] === "q" ? { quarter: n } : { ttm: n };
@@ -48,13 +48,16 @@ export async function series<E>(
   const from = wholeNumber(args.from_year, "from_year", "a whole fiscal year such as 2019");
   const to = wholeNumber(args.to_year, "to_year", "a whole fiscal year such as 2023");
   if (to < from) {
-    throw new InvalidArgumentError("to_year", `to_year (${to}) must not be before from_year (${from}).`);
+    throw new InvalidArgumentError({
+      argument: "to_year",
+      message: `to_year (${to}) must not be before from_year (${from}).`,
+    });
   }
   if (to - from + 1 > MAX_SERIES_YEARS) {
-    throw new InvalidArgumentError(
-      "to_year",
-      `from_year..to_year spans ${to - from + 1} years; at most ${MAX_SERIES_YEARS} are allowed.`,
-    );
+    throw new InvalidArgumentError({
+      argument: "to_year",
+      message: `from_year..to_year spans ${to - from + 1} years; at most ${MAX_SERIES_YEARS} are allowed.`,
+    });
   }
   // After the span checks, which give the clearer reason for a range like 1..2000000.
   fiscalYear(from, "from_year", 2019);

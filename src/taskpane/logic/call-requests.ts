@@ -2,26 +2,12 @@
 // (src/functions/impl) against a recorder in place of the client: arguments are read, checked and turned into
 // requests exactly as in a cell (numbers typed as text, SERIES year ranges, rating fields...), and a call the
 // functions refuse throws the same InvalidArgumentError the cell shows. Nothing is sent.
-import {
-  DataNotFoundError,
-  type DatapointPlan,
-  type DatapointRequest,
-  type DatasetRequest,
-  type SectorRequest,
-} from "../../api";
-import { checkName, checkSecurityType, checkSectorRequest, checkTicker } from "../../api/validate";
+import { DataNotFoundError, type FdqRequest } from "../../api";
 import type { FdqCall } from "../../functions/formula";
 import { evaluateCall, type FdqApi } from "../../functions/impl";
-import type { PaneClient } from "./pane-client";
 
-export type ServiceRequest =
-  | { readonly kind: "datapoint"; readonly request: DatapointRequest }
-  | { readonly kind: "dataset"; readonly request: DatasetRequest }
-  | { readonly kind: "ratings"; readonly ticker: string }
-  | { readonly kind: "sector"; readonly request: SectorRequest }
-  | { readonly kind: "coverage"; readonly type: string }
-  | { readonly kind: "security"; readonly type: string; readonly ticker: string }
-  | { readonly kind: "info"; readonly name: string };
+/** A request of a call, as the call states it; the client's `plan` names it by its RequestKey. */
+export type ServiceRequest = FdqRequest;
 
 /**
  * The recorder answers every request "not found", so FDQ.SECURITY records each type it would try in turn. No
@@ -50,36 +36,4 @@ export async function requestsOf(call: FdqCall): Promise<ServiceRequest[]> {
     if (!(err instanceof DataNotFoundError)) throw err;
   }
   return recorded;
-}
-
-/** The identity of a request the client does not plan, with its arguments checked as the client checks them. */
-function otherRequestKey(r: Exclude<ServiceRequest, { kind: "datapoint" | "dataset" }>): string {
-  switch (r.kind) {
-    case "ratings":
-      return `ratings ${checkTicker(r.ticker)}`;
-    case "sector": {
-      const t = checkSectorRequest(r.request);
-      return `sector ${t.id} ${t.name} ${t.priorYear ?? ""}`;
-    }
-    case "coverage":
-      return `coverage ${checkSecurityType(r.type)}`;
-    case "security":
-      return `security ${checkSecurityType(r.type)} ${checkTicker(r.ticker)}`;
-    case "info":
-      return `info ${checkName(r.name)}`;
-  }
-}
-
-/**
- * What the client would request for a datapoint or dataset request and whether its cache answers it now
- * (`plan`); for the other endpoints, which the client does not plan, the request's identity (`other`).
- * Throws the client's InvalidArgumentError for arguments it refuses.
- */
-export async function planRequest(
-  client: PaneClient,
-  request: ServiceRequest,
-): Promise<{ readonly plan: DatapointPlan } | { readonly other: string }> {
-  if (request.kind === "datapoint") return { plan: client.planDatapoint(request.request) };
-  if (request.kind === "dataset") return { plan: client.planDataset(request.request) };
-  return { other: otherRequestKey(request) };
 }

@@ -4,7 +4,7 @@
 import type { DatapointRecord, DatapointRequest, DatasetRequest } from "../../api";
 import { findDatapoint, findDataset, type CatalogDatapoint, type Dataset } from "../../catalog";
 import { isFdqFormula, type CellSnapshot, type CellValue, type WorkbookAccess } from "../office/workbook";
-import { planRequest, requestsOf, type ServiceRequest } from "./call-requests";
+import { requestsOf, type ServiceRequest } from "./call-requests";
 import { resolveCells, type ArgInput, type ResolvedCall } from "./fdq-call";
 import { messageOf } from "./message";
 import type { PaneClient } from "./pane-client";
@@ -149,7 +149,7 @@ async function explainDatapoint(
   { client, describe }: ExplainOptions,
 ): Promise<CallExplanation> {
   const { planned, source } = await planAndPeek<ValueSource>(
-    () => client.planDatapoint(request),
+    () => client.plan({ kind: "datapoint", request }),
     async () => {
       const result = await client.datapoint(request);
       return { kind: "cache", refreshDay: result.refreshDay, record: result.record, value: result.value };
@@ -174,7 +174,7 @@ function explainSeries(
   let years: readonly SeriesYear[] | { invalid: string };
   try {
     years = requests.map((r) => {
-      const plan = client.planDatapoint(r);
+      const plan = client.plan({ kind: "datapoint", request: r });
       return { period: periodLabel(r), url: plan.url, cached: plan.cached };
     });
   } catch (err) {
@@ -190,7 +190,7 @@ async function explainDataset(
   { client }: ExplainOptions,
 ): Promise<CallExplanation> {
   const { planned, source } = await planAndPeek<DatasetSource>(
-    () => client.planDataset(request),
+    () => client.plan({ kind: "dataset", request }),
     async () => {
       const result = await client.dataset(request);
       return { kind: "cache", refreshDay: result.refreshDay, rows: result.records.length };
@@ -251,7 +251,7 @@ async function explainCall(call: ResolvedCall, options: ExplainOptions): Promise
   if (first?.kind === "dataset") return explainDataset(base, first.request, options);
   try {
     // Checks the arguments as the client will: a refused one makes no request.
-    for (const r of requests) await planRequest(options.client, r);
+    for (const r of requests) options.client.keyOf(r);
   } catch (err) {
     return { kind: "unplanned", text: call.text, reason: messageOf(err) };
   }

@@ -1,7 +1,8 @@
 // The FDQ.DATAPOINT formula the builder inserts, written by src/functions' own formatter.
+import { isFiscalYear, isPeriodNumber, type PeriodKind } from "../../catalog";
 import { formatFormula } from "../../functions/formula";
 
-export type PeriodKind = "annual" | "quarter" | "ttm";
+export type { PeriodKind };
 
 export interface BuilderChoice {
   readonly ticker: string;
@@ -16,9 +17,8 @@ export interface BuilderChoice {
 /** Why the choice cannot make a formula yet, or undefined when it can. */
 export function builderProblem(choice: BuilderChoice): string | undefined {
   if (!/^[A-Za-z0-9.:\-^/]+$/.test(choice.ticker.trim())) return "Enter a ticker, e.g. AAPL.";
-  if (!Number.isInteger(choice.year) || choice.year < 1900 || choice.year > 2100)
-    return "Enter a fiscal year.";
-  if (choice.kind !== "annual" && ![1, 2, 3, 4].includes(choice.quarter))
+  if (!isFiscalYear(choice.year)) return "Enter a fiscal year.";
+  if (choice.kind !== "annual" && !isPeriodNumber(choice.quarter))
     return "Choose a quarter from 1 to 4.";
   return undefined;
 }

@@ -3,4 +3,4 @@
 import type { FdqClient } from "../../api";
 import type { FdqApi } from "../../functions/impl";
 
-export type PaneClient = FdqApi & Pick<FdqClient, "planDatapoint" | "planDataset" | "invalidate" | "stats">;
+export type PaneClient = FdqApi & Pick<FdqClient, "plan" | "keyOf" | "invalidate" | "stats">;

@@ -1,5 +1,5 @@
 // The pane's own preferences and records, in OfficeRuntime.storage beside the request module's settings.
-import type { KeyValueStorage } from "../office/platform";
+import type { KeyValueStore } from "../../api";
 
 const KEYS = {
   autoRefresh: "fdq.pane.autoRefresh",
@@ -21,8 +21,8 @@ export interface DailyUsage {
   readonly cacheHits: number;
 }
 
-function parseJson<T>(text: string | null, valid: (v: unknown) => v is T): T | undefined {
-  if (text === null) return undefined;
+function parseJson<T>(text: string | null | undefined, valid: (v: unknown) => v is T): T | undefined {
+  if (text === null || text === undefined) return undefined;
   try {
     const value: unknown = JSON.parse(text);
     return valid(value) ? value : undefined;
@@ -41,35 +41,35 @@ const isUsage = (v: unknown): v is DailyUsage =>
   typeof v.cacheHits === "number";
 
 export class PanePrefs {
-  constructor(private readonly storage: KeyValueStorage) {}
+  constructor(private readonly storage: KeyValueStore) {}
 
   /** Refresh when the workbook opens on a new refresh day: on unless turned off. */
   async autoRefresh(): Promise<boolean> {
-    return (await this.storage.getItem(KEYS.autoRefresh)) !== "false";
+    return (await this.storage.get(KEYS.autoRefresh)) !== "false";
   }
 
   setAutoRefresh(on: boolean): Promise<void> {
-    return this.storage.setItem(KEYS.autoRefresh, on ? "true" : "false");
+    return this.storage.set(KEYS.autoRefresh, on ? "true" : "false");
   }
 
   async lastRefresh(): Promise<LastRefresh | undefined> {
-    return parseJson(await this.storage.getItem(KEYS.lastRefresh), isLastRefresh);
+    return parseJson(await this.storage.get(KEYS.lastRefresh), isLastRefresh);
   }
 
   setLastRefresh(last: LastRefresh): Promise<void> {
-    return this.storage.setItem(KEYS.lastRefresh, JSON.stringify(last));
+    return this.storage.set(KEYS.lastRefresh, JSON.stringify(last));
   }
 
   /** Today's usage; a record of an earlier refresh day counts as zero. */
   async usage(day: string): Promise<DailyUsage> {
-    const stored = parseJson(await this.storage.getItem(KEYS.usage), isUsage);
+    const stored = parseJson(await this.storage.get(KEYS.usage), isUsage);
     return stored?.day === day ? stored : { day, requests: 0, cacheHits: 0 };
   }
 
   async addUsage(day: string, requests: number, cacheHits: number): Promise<DailyUsage> {
     const current = await this.usage(day);
     const next = { day, requests: current.requests + requests, cacheHits: current.cacheHits + cacheHits };
-    if (requests !== 0 || cacheHits !== 0) await this.storage.setItem(KEYS.usage, JSON.stringify(next));
+    if (requests !== 0 || cacheHits !== 0) await this.storage.set(KEYS.usage, JSON.stringify(next));
     return next;
   }
 }

@@ -2,7 +2,7 @@
 // how many of those the cache already answers. Calls are resolved (cell references read) and run through the
 // functions' own argument handling, so the count is that of the requests the cells really make.
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
-import { planRequest, requestsOf } from "./call-requests";
+import { requestsOf } from "./call-requests";
 import { resolveCells } from "./fdq-call";
 import { messageOf } from "./message";
 import type { PaneClient } from "./pane-client";
@@ -22,8 +22,8 @@ export interface RefreshEstimate {
   /** Cells whose requests are all planned and in today's cache. */
   readonly cachedCells: number;
   /**
-   * Distinct requests of ratings, sector, coverage, security and info calls, whose cache state the client does
-   * not tell ahead; FDQ.SECURITY without a type counts each type it may try.
+   * Distinct requests of ratings, sector, coverage, security and info calls (cached or not); FDQ.SECURITY
+   * without a type counts each type it may try.
    */
   readonly otherRequests: number;
   /** Cells with an FDQ call that cannot be planned, each with the reason (they make no request). */
@@ -50,16 +50,14 @@ export async function estimateRefresh(
       for (const call of calls) {
         if (!call.ok) throw new Error(call.reason);
         for (const request of await requestsOf(call.call)) {
-          const answer = await planRequest(client, request);
-          if ("other" in answer) {
-            other.add(answer.other);
-            cached = false;
+          const plan = client.plan(request);
+          cached &&= plan.cached;
+          if (plan.key.endpoint !== "data") {
+            other.add(plan.key.serialize());
             continue;
           }
-          const { plan } = answer;
           // Datapoints of a dataset with an all-datapoints mode share one request: count URLs, not datapoints.
           urls.set(plan.url, (urls.get(plan.url) ?? true) && plan.cached);
-          cached &&= plan.cached;
         }
       }
       if (cached) cachedCells++;

@@ -1,6 +1,7 @@
 // A refresh: drop the day's cache, run a full calculation (the only one that re-runs FDQ functions),
 // follow the shared client's counters until the requests are done, then count the cells in error.
 import type { ClientStats } from "../../api";
+import { sleep } from "../../api/sleep";
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
 import { isErrorValue } from "./excel-error";
 import { estimateRefresh } from "./refresh-estimate";
@@ -33,8 +34,6 @@ export interface RefreshOptions {
   readonly quietMs?: number;
   readonly now?: () => number;
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 function failures(stats: ClientStats): number {
   return Object.values(stats.failures).reduce((sum, n) => sum + n, 0);

@@ -3,7 +3,7 @@
 // the refresh day (pane storage and the workbook's own settings), and never runs twice at once.
 import type { DocumentSettings } from "../office/document-settings";
 import type { WorkbookAccess } from "../office/workbook";
-import type { ApiAccess } from "../services";
+import type { ApiAccess } from "../api-access";
 import { messageOf } from "./message";
 import { refreshIfNewDay, type NewDayOutcome } from "./new-day";
 import type { PanePrefs } from "./pane-prefs";

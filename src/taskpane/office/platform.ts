@@ -1,16 +1,11 @@
 // The Office host around the workbook: persistent storage, the Office theme, and selection events.
-
-export interface KeyValueStorage {
-  getItem(key: string): Promise<string | null>;
-  setItem(key: string, value: string): Promise<void>;
-  removeItem(key: string): Promise<void>;
-}
+import { officeStorage, type KeyValueStore } from "../../api";
 
 export type ThemeKind = "light" | "dark";
 
 export interface OfficePlatform {
-  /** OfficeRuntime.storage: per add-in domain, never inside the document. */
-  readonly storage: KeyValueStorage;
+  /** OfficeRuntime.storage (through officeStorage): per add-in domain, never inside the document. */
+  readonly storage: KeyValueStore;
   theme(): ThemeKind;
   /** Answers an unsubscribe. */
   onThemeChanged(listener: (theme: ThemeKind) => void): () => void;
@@ -63,7 +58,7 @@ export function officePlatform(): OfficePlatform {
   );
   const onSelectionChanged = eventHub(Office.EventType.DocumentSelectionChanged, () => undefined);
   return {
-    storage: OfficeRuntime.storage,
+    storage: officeStorage(OfficeRuntime.storage),
     theme: () => themeOf(Office.context.officeTheme),
     onThemeChanged,
     onSelectionChanged: (listener) => onSelectionChanged(() => listener()),

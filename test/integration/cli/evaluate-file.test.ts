@@ -1,5 +1,5 @@
 // evaluateFile (what `fdq eval -f FILE` runs before printing, and what the benchmark measures) in-process
-// against an in-process sandbox: the day's cache file, --concurrency, and parse errors before any request.
+// against an in-process sandbox: the day's cache file, --concurrency, and lines that do not parse.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -63,9 +63,12 @@ describe("evaluateFile", () => {
     const before = sandbox.stats().requests;
     const first = await evaluateFile(file, options());
     expect(sandbox.stats().requests - before).toBe(TICKERS.length);
-    expect(first.outcomes).toEqual(expected.map((value) => ({ ok: true, value })));
+    expect(first.results).toEqual(
+      model().map((formula, i) => ({ formula, line: i + 2, outcome: { ok: true, value: expected[i] } })),
+    );
+    expect(first.problems).toEqual([]);
     const second = await evaluateFile(file, options());
-    expect(second.outcomes).toEqual(first.outcomes);
+    expect(second.results).toEqual(first.results);
     expect(second.stats).toMatchObject({ requestsSent: 0, cacheHits: TICKERS.length * NAMES.length });
     expect(sandbox.stats().requests - before).toBe(TICKERS.length);
   });
@@ -78,12 +81,20 @@ describe("evaluateFile", () => {
     expect(stats).toMatchObject({ requestsSent: TICKERS.length, maxInFlight: most });
   });
 
-  it("refuses a file with a formula it cannot parse before sending anything", async () => {
-    const file = modelFile(['=FDQ.DATAPOINT("AAPL","roic","ROIC",2022)', "=FDQ.DATAPOINT(A1)"]);
-    const before = sandbox.stats().requests;
-    await expect(evaluateFile(file, options())).rejects.toThrow(
-      `${file}:3: Cell references are not supported: A1; use a literal value (at character 16)`,
-    );
-    expect(sandbox.stats().requests).toBe(before);
+  it("turns a line it cannot parse into that line's problem and evaluates the others", async () => {
+    const file = modelFile([
+      '=FDQ.DATAPOINT("AAPL","roic","ROIC",2022)',
+      "=FDQ.DATAPOINT(A1)",
+      '=FDQ.RATING("AAPL")',
+    ]);
+    const roic = await serviceNumber(sandbox, `metrics/roic/AAPL?datapoint=ROIC&year=${YEAR}`);
+    const message = "Cell references are not supported: A1; use a literal value (at character 16)";
+    const { results, problems } = await evaluateFile(file, options());
+    expect(results).toEqual([
+      { formula: '=FDQ.DATAPOINT("AAPL","roic","ROIC",2022)', line: 2, outcome: { ok: true, value: roic } },
+      { formula: "=FDQ.DATAPOINT(A1)", line: 3, problem: message },
+      { formula: '=FDQ.RATING("AAPL")', line: 4, outcome: { ok: true, value: expect.any(Number) } },
+    ]);
+    expect(problems).toEqual([`${file}:3: ${message}`]);
   });
 });

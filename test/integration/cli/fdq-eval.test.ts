@@ -56,6 +56,18 @@ function formulaFile(lines: string[]): string {
   return file;
 }
 
+/** The default output: each formula, padded to the longest, two spaces, then its value's lines. */
+function labelled(rows: [formula: string, value: string][]): string {
+  const width = Math.max(...rows.map(([formula]) => formula.length));
+  return rows
+    .flatMap(([formula, value]) =>
+      value.split("\n").map((line, i) => `${(i === 0 ? formula : "").padEnd(width)}  ${line}\n`),
+    )
+    .join("");
+}
+
+const USAGE_HINT = 'Run "fdq --help" for the usage.\n';
+
 const STATS =
   /^fdq stats: requests sent (\d+), cache hits (\d+), coalesced calls (\d+), retries (\d+), failures (.+)$/m;
 
@@ -67,10 +79,14 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 describe("fdq eval", () => {
-  it("prints a formula's value", async () => {
+  it("prints a formula and its value", async () => {
     const expected = await serviceNumber(sandbox, "metrics/roic/AAPL?datapoint=ROIC&year=2023");
     const out = await fdq(['=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023)']);
-    expect(out).toEqual({ code: 0, stdout: `${expected}\n`, stderr: "" });
+    expect(out).toEqual({
+      code: 0,
+      stdout: `=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023)  ${expected}\n`,
+      stderr: "",
+    });
   });
 
   it("prints an Excel error as its code, a space and the message, and still exits 0", async () => {
@@ -80,13 +96,15 @@ describe("fdq eval", () => {
     ]);
     expect(out.code).toBe(0);
     expect(out.stdout.split("\n")).toEqual([
-      "#N/A The requested datapoint was not found.",
-      expect.stringMatching(/^#VALUE! field must be one of overall, .* \(got "colour"\)\.$/),
+      '=FDQ.DATAPOINT("AAPL","metrics/roic","NO_SUCH",2023)  #N/A The requested datapoint was not found.',
+      expect.stringMatching(
+        /^fdq\.rating\("AAPL","colour"\) {27}#VALUE! field must be one of overall, .* \(got "colour"\)\.$/,
+      ),
       "",
     ]);
   });
 
-  it("evaluates a file, one result per formula in order, spills as tab-separated rows", async () => {
+  it("evaluates a file, one result per formula in order beside its formula, a spill's rows under each other", async () => {
     const records = await serviceRecords(sandbox, "reconciliation/net-income-to-nopat/AAPL?year=2023");
     const roic = await serviceNumber(sandbox, "metrics/roic/AAPL?datapoint=ROIC&year=2023");
     const file = formulaFile([
@@ -97,16 +115,68 @@ describe("fdq eval", () => {
       '=FDQ.SECTOR("TECHNOLOGYSEC","CATEGORY_TYPE")',
     ]);
     const out = await fdq(["-f", file]);
-    expect(out.code).toBe(0);
+    expect(out).toEqual({
+      code: 0,
+      stdout: labelled([
+        ['=FDQ.DATAPOINT("AAPL","roic","ROIC",2023)', String(roic)],
+        [
+          '=FDQ.DATASET("AAPL","net-income-to-nopat",2023)',
+          records.map((r) => `${r.datapoint}\t${Number(r.datavalue)}`).join("\n"),
+        ],
+        ['=FDQ.SECTOR("TECHNOLOGYSEC","CATEGORY_TYPE")', "sector"],
+      ]),
+      stderr: "",
+    });
+    // The layout itself, spelled out: the values in one column, two spaces after the longest formula.
     const lines = out.stdout.split("\n");
-    expect(lines[0]).toBe(String(roic));
-    expect(lines.slice(1, 1 + records.length)).toEqual(
-      records.map((r) => `${r.datapoint}\t${Number(r.datavalue)}`),
+    expect(lines[0]).toBe(`=FDQ.DATAPOINT("AAPL","roic","ROIC",2023)${" ".repeat(6)}  ${roic}`);
+    expect(lines[1]).toBe(
+      `=FDQ.DATASET("AAPL","net-income-to-nopat",2023)  ${records[0]?.datapoint}\t${Number(records[0]?.datavalue)}`,
     );
-    expect(lines.slice(1 + records.length)).toEqual(["sector", ""]);
+    expect(lines[2]).toBe(`${" ".repeat(49)}${records[1]?.datapoint}\t${Number(records[1]?.datavalue)}`);
   });
 
-  it("prints one JSON value per formula with --json", async () => {
+  it("prints the values alone with --values-only: one per formula, spills as tab-separated rows", async () => {
+    const records = await serviceRecords(sandbox, "reconciliation/net-income-to-nopat/AAPL?year=2023");
+    const roic = await serviceNumber(sandbox, "metrics/roic/AAPL?datapoint=ROIC&year=2023");
+    const file = formulaFile([
+      '=FDQ.DATAPOINT("AAPL","roic","ROIC",2023)',
+      '=FDQ.DATASET("AAPL","net-income-to-nopat",2023)',
+      '=FDQ.SECTOR("TECHNOLOGYSEC","CATEGORY_TYPE")',
+      '=FDQ.INFO("NO_SUCH")',
+    ]);
+    const out = await fdq(["--values-only", "-f", file]);
+    expect(out).toEqual({
+      code: 0,
+      stdout: [
+        String(roic),
+        ...records.map((r) => `${r.datapoint}\t${Number(r.datavalue)}`),
+        "sector",
+        "#N/A The requested datapoint was not found.",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+  });
+
+  it("cuts a formula longer than 60 characters to 59 and an ellipsis in its label", async () => {
+    const long = '=FDQ.DATAPOINT("AAPL","metrics/roic","CAPITAL_INVESTED_ADJUSTED",2023)';
+    expect(long.length).toBeGreaterThan(60);
+    expect('=FDQ.DATAPOINT("AAPL","metrics/roic","CAPITAL_INVESTED_ADJU…').toBe(`${long.slice(0, 59)}…`);
+    const value = await serviceNumber(
+      sandbox,
+      "metrics/roic/AAPL?datapoint=CAPITAL_INVESTED_ADJUSTED&year=2023",
+    );
+    const out = await fdq([long, '=FDQ.RATING("AAPL","name")']);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toBe(
+      '=FDQ.DATAPOINT("AAPL","metrics/roic","CAPITAL_INVESTED_ADJU…  ' +
+        `${value}\n` +
+        `=FDQ.RATING("AAPL","name")${" ".repeat(34)}  Aplo Synthetic Holdings\n`,
+    );
+  });
+
+  it("prints one JSON object per formula with --json, carrying its formula", async () => {
     const file = formulaFile([
       '=FDQ.DATAPOINT("AAPL","roic","ROIC",2023)',
       '=FDQ.SECURITY("AAPL","name")',
@@ -117,17 +187,65 @@ describe("fdq eval", () => {
     const nflx2010 = await serviceNumber(sandbox, "metrics/roic/NFLX?datapoint=ROIC&year=2010");
     const out = await fdq(["--json", "-f", file]);
     expect(out.code).toBe(0);
+    expect(out.stdout.split("\n")[1]).toBe(
+      '{"formula":"=FDQ.SECURITY(\\"AAPL\\",\\"name\\")","value":"Aplo Synthetic Holdings"}',
+    );
     expect(
       out.stdout
         .trimEnd()
         .split("\n")
         .map((l) => JSON.parse(l) as unknown),
     ).toEqual([
-      roic,
-      "Aplo Synthetic Holdings",
-      [[{ error: "#N/A", message: "The requested data was not found." }, nflx2010]],
-      { error: "#N/A", message: "The requested datapoint was not found." },
+      { formula: '=FDQ.DATAPOINT("AAPL","roic","ROIC",2023)', value: roic },
+      { formula: '=FDQ.SECURITY("AAPL","name")', value: "Aplo Synthetic Holdings" },
+      {
+        formula: '=FDQ.SERIES("NFLX","roic","ROIC",2009,2010)',
+        value: [[{ error: "#N/A", message: "The requested data was not found." }, nflx2010]],
+      },
+      { formula: '=FDQ.INFO("NO_SUCH")', error: "#N/A", message: "The requested datapoint was not found." },
     ]);
+    const bare = await fdq(["--json", "--values-only", "-f", file]);
+    expect(bare.stdout.trimEnd().split("\n")[1]).toBe('"Aplo Synthetic Holdings"');
+  });
+
+  it("prints a malformed line of a file as its usage error in its place, evaluates the others, and exits 2", async () => {
+    const roic = await serviceNumber(sandbox, "metrics/roic/AAPL?datapoint=ROIC&year=2021");
+    const file = formulaFile([
+      '=FDQ.DATAPOINT("AAPL","roic","ROIC",2021)',
+      "# line 3 refers to a cell",
+      '=FDQ.DATAPOINT(A1,"roic","ROIC",2021)',
+      '=FDQ.SECURITY("AAPL","name")',
+    ]);
+    const problem = "Cell references are not supported: A1; use a literal value (at character 16)";
+    const before = sandbox.stats().requests;
+    const out = await fdq(["-f", file]);
+    expect(out).toEqual({
+      code: 2,
+      stdout: labelled([
+        ['=FDQ.DATAPOINT("AAPL","roic","ROIC",2021)', String(roic)],
+        ['=FDQ.DATAPOINT(A1,"roic","ROIC",2021)', `usage error at line 3: ${problem}`],
+        ['=FDQ.SECURITY("AAPL","name")', "Aplo Synthetic Holdings"],
+      ]),
+      stderr: `fdq: ${file}:3: ${problem}\n${USAGE_HINT}`,
+    });
+    expect(sandbox.stats().requests).toBeGreaterThan(before);
+
+    const json = await fdq(["--json", "-f", file]);
+    expect(json.code).toBe(2);
+    expect(json.stdout.trimEnd().split("\n")[1]).toBe(
+      JSON.stringify({
+        formula: '=FDQ.DATAPOINT(A1,"roic","ROIC",2021)',
+        line: 3,
+        error: "usage",
+        message: problem,
+      }),
+    );
+    const values = await fdq(["--values-only", "-f", file]);
+    expect(values).toEqual({
+      code: 2,
+      stdout: `${roic}\nusage error at line 3: ${problem}\nAplo Synthetic Holdings\n`,
+      stderr: `fdq: ${file}:3: ${problem}\n${USAGE_HINT}`,
+    });
   });
 
   it("reports requests, cache hits, coalesced calls and retries on stderr with --stats", async () => {
@@ -166,10 +284,10 @@ describe("fdq eval", () => {
     const env = { FDQ_BASE_URL: sandbox.baseUrl, FDQ_API_KEY: sandbox.demoKey };
     expect(await run(["eval", "--no-cache", '=FDQ.DATAPOINT("AAPL","roic","ROIC",2022)'], env)).toEqual({
       code: 0,
-      stdout: `${expected}\n`,
+      stdout: `=FDQ.DATAPOINT("AAPL","roic","ROIC",2022)  ${expected}\n`,
       stderr: "",
     });
-    const refused = await run(["eval", "--no-cache", '=FDQ.RATING("AAPL")'], {
+    const refused = await run(["eval", "--no-cache", "--values-only", '=FDQ.RATING("AAPL")'], {
       ...env,
       FDQ_API_KEY: "wrong",
     });
@@ -192,7 +310,7 @@ describe("one Excel recalculation's worth of cells", () => {
     const cacheDir = mkdtempSync(path.join(tmpdir(), "fdq-shared-cache-"));
 
     const before = sandbox.stats().requests;
-    const first = await fdq(["--stats", "-f", file], cacheDir);
+    const first = await fdq(["--stats", "--values-only", "-f", file], cacheDir);
     expect(first.code).toBe(0);
     expect(sandbox.stats().requests - before).toBe(1);
     expect(first.stderr).toMatch(STATS);
@@ -202,7 +320,7 @@ describe("one Excel recalculation's worth of cells", () => {
     expect(values).toHaveLength(500);
     expect(values.every((v) => Number.isFinite(Number(v)))).toBe(true);
 
-    const second = await fdq(["--stats", "-f", file], cacheDir);
+    const second = await fdq(["--stats", "--values-only", "-f", file], cacheDir);
     expect(second.stdout).toBe(first.stdout);
     expect(sandbox.stats().requests - before).toBe(1);
     expect(second.stderr).toBe(
@@ -216,7 +334,7 @@ describe("fdq eval --sandbox", () => {
     const out = await run(["eval", "--sandbox", "--stats", "-f", "examples/model.txt"]);
     expect(out.code).toBe(0);
     expect(out.stdout).not.toMatch(/#N\/A|#VALUE!/);
-    expect(out.stdout.split("\n")[0]).toBe("Aplo Synthetic Holdings");
+    expect(out.stdout.split("\n")[0]).toMatch(/^=FDQ\.SECURITY\("AAPL","name"\) +Aplo Synthetic Holdings$/);
     expect(out.stderr).toMatch(
       /^fdq stats: requests sent \d+, cache hits \d+, coalesced calls \d+, retries 0, failures 0\n$/,
     );
@@ -230,8 +348,6 @@ describe("fdq eval --sandbox", () => {
 });
 
 describe("fdq eval: usage errors, cache warnings and hints", () => {
-  const USAGE_HINT = 'Run "fdq --help" for the usage.\n';
-
   it("exits 2 for a formula file with no formula and for an empty --api-key, sending nothing", async () => {
     const before = sandbox.stats().requests;
     const empty = formulaFile(["# only a comment", ""]);
@@ -255,7 +371,7 @@ describe("fdq eval: usage errors, cache warnings and hints", () => {
     const out = await fdq(['=FDQ.DATAPOINT("AAPL","roic","ROIC",2023)'], cacheDir);
     expect(out).toEqual({
       code: 0,
-      stdout: `${expected}\n`,
+      stdout: `=FDQ.DATAPOINT("AAPL","roic","ROIC",2023)  ${expected}\n`,
       stderr: `fdq: warning: cannot write the cache directory ${cacheDir} (ENOTDIR): running without the file cache.\n`,
     });
   });
@@ -266,7 +382,7 @@ describe("fdq eval: usage errors, cache warnings and hints", () => {
     writeFileSync(path.join(cacheDir, `127.0.0.1_${url.port}_v1.json`), "not json");
     const out = await fdq(['=FDQ.DATAPOINT("AAPL","roic","ROIC",2023)'], cacheDir);
     expect(out.code).toBe(0);
-    expect(out.stdout).toMatch(/^-?\d/);
+    expect(out.stdout).toMatch(/^=FDQ\.DATAPOINT\("AAPL","roic","ROIC",2023\) {2}-?\d/);
     expect(out.stderr).toMatch(
       /^fdq: warning: The saved FDQ cache could not be read and was discarded \(.+\)\.\n$/,
     );
@@ -282,7 +398,7 @@ describe("fdq eval: usage errors, cache warnings and hints", () => {
     ]);
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(
-      /^#N\/A Could not reach the FDQ service \(.+\)\. Check the network connection and the base URL \(--base-url or FDQ_BASE_URL\)\.\n$/,
+      /^=FDQ\.RATING\("AAPL"\) {2}#N\/A Could not reach the FDQ service \(.+\)\. Check the network connection and the base URL \(--base-url or FDQ_BASE_URL\)\.\n$/,
     );
   }, 60_000);
 });

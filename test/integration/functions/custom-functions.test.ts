@@ -187,11 +187,11 @@ describe("FDQ.SERIES", () => {
       requests: 0,
     });
     expect(await cellWithRequests("SERIES", "AAPL", "roic", "ROIC", 1800, 1801)).toEqual({
-      outcome: { code: "#VALUE!", message: "from_year must be a whole fiscal year such as 2019 (got 1800)." },
+      outcome: { code: "#VALUE!", message: "from_year must be a fiscal year from 1900 to 2100 (got 1800)." },
       requests: 0,
     });
-    expect(await cellWithRequests("SERIES", "AAPL", "roic", "ROIC", 2999, 3001)).toEqual({
-      outcome: { code: "#VALUE!", message: "to_year must be a whole fiscal year such as 2023 (got 3001)." },
+    expect(await cellWithRequests("SERIES", "AAPL", "roic", "ROIC", 2090, 2101)).toEqual({
+      outcome: { code: "#VALUE!", message: "to_year must be a fiscal year from 1900 to 2100 (got 2101)." },
       requests: 0,
     });
   });

@@ -2,6 +2,7 @@
 // is counted in stats().failures, decoding errors included; a discarded store leaves no parts behind.
 import { MemoryStorage, RefreshDayClock, type FdqError } from "../../../src/api";
 import { DEFAULTS } from "../../../src/api/defaults";
+import { sleep } from "../../../src/api/sleep";
 import { API_KEY, BASE_URL, FakeFetch, defaultAnswer, envelope, makeClient } from "./fake-fetch";
 import { accountTag } from "../../../src/api/account-tag";
 
@@ -24,10 +25,10 @@ describe("refresh-day boundary while a request is in flight", () => {
     );
     const client = makeClient(fake, { now: () => now });
     const before = client.datapoint(roic("ROIC"));
-    while (fake.count < 1) await new Promise((r) => setTimeout(r, 1));
+    while (fake.count < 1) await sleep(1);
     now = DAY2;
     const after = client.datapoint(roic("ROIC"));
-    while (fake.count < 2) await new Promise((r) => setTimeout(r, 1));
+    while (fake.count < 2) await sleep(1);
     gates.forEach((open) => open());
     const [old, fresh] = await Promise.all([before, after]);
     expect([old.refreshDay, fresh.refreshDay]).toEqual([label(DAY1_LATE), label(DAY2)]);

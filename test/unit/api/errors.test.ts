@@ -1,9 +1,9 @@
 // Typed errors: one class per failure, matched on status + message, and one table to the Excel error.
+import { EXCEL_CODES, excelCodeOf } from "../../../src/functions/errors";
 import {
   BadResponseError,
   DataNotFoundError,
   DataPointNotFoundError,
-  EXCEL_ERRORS,
   FdqError,
   InvalidArgumentError,
   InvalidPriorYearError,
@@ -17,6 +17,8 @@ import {
   ServiceUnavailableError,
   TimeoutError,
   UnauthorizedError,
+  EXCEL_HINTS,
+  SPEC_ERROR_CLASSES,
 } from "../../../src/api";
 import { errorFromAnswer } from "../../../src/api/response-errors";
 import { SPEC_ERRORS, type SpecErrorName } from "../../../src/catalog";
@@ -68,7 +70,7 @@ describe("status + message to error class", () => {
       );
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect(error?.message).not.toContain(API_KEY);
-    expect(error?.excelCode).toBe("#N/A");
+    expect(excelCodeOf(error!)).toBe("#N/A");
   });
 
   it("maps 429 to RateLimitedError, 5xx to ServiceUnavailableError and other 4xx to ServiceError", () => {
@@ -92,27 +94,27 @@ describe("status + message to error class", () => {
   });
 });
 
-describe("one table from error class to Excel error", () => {
+describe("every error class", () => {
   const instances: FdqError[] = [
-    new InvalidArgumentError("year", "year must be a whole fiscal year such as 2023 (got 1.5)."),
+    new InvalidArgumentError({ argument: "year", message: "year must be a whole fiscal year such as 2023 (got 1.5)." }),
     new InvalidSecurityTypeError(),
     new InvalidPriorYearError(),
     new DataPointNotFoundError(),
     new SectorDataPointNotFoundError(),
     new DataNotFoundError(),
     new RatingNotFoundError(),
-    new UnauthorizedError(403),
+    new UnauthorizedError({ status: 403 }),
     new NotConfiguredError(),
     new RateLimitedError(),
-    new ServiceUnavailableError(503, ""),
-    new NetworkError("fetch failed"),
-    new TimeoutError(30_000),
-    new BadResponseError("an empty body"),
-    new ServiceError(400, "bad"),
+    new ServiceUnavailableError({ status: 503 }),
+    new NetworkError({ detail: "fetch failed" }),
+    new TimeoutError({ timeoutMs: 30_000 }),
+    new BadResponseError({ detail: "an empty body" }),
+    new ServiceError({ status: 400, serviceMessage: "bad" }),
   ];
 
-  it("gives #VALUE! to argument errors and #N/A to every other error", () => {
-    const codes = Object.fromEntries(instances.map((e) => [e.name, e.excelCode]));
+  it("is mapped to an Excel error by src/functions: #VALUE! for argument errors, #N/A for every other", () => {
+    const codes = Object.fromEntries(instances.map((e) => [e.name, excelCodeOf(e)]));
     expect(codes).toEqual({
       InvalidArgumentError: "#VALUE!",
       InvalidSecurityTypeError: "#VALUE!",
@@ -130,7 +132,7 @@ describe("one table from error class to Excel error", () => {
       BadResponseError: "#N/A",
       ServiceError: "#N/A",
     });
-    expect(Object.keys(EXCEL_ERRORS).sort()).toEqual(["FdqError", ...instances.map((e) => e.name)].sort());
+    expect(Object.keys(EXCEL_CODES).sort()).toEqual(["FdqError", ...instances.map((e) => e.name)].sort());
   });
 
   it("remembers only the does-not-exist answers for the day", () => {
@@ -143,10 +145,10 @@ describe("one table from error class to Excel error", () => {
   });
 
   it("says what failed and what to do for the transient failures", () => {
-    expect(new NetworkError("fetch failed: ECONNRESET").message).toBe(
+    expect(new NetworkError({ detail: "fetch failed: ECONNRESET" }).message).toBe(
       "Could not reach the FDQ service (fetch failed: ECONNRESET). Check the network connection and the base URL in the FDQ task pane.",
     );
-    expect(new TimeoutError(30_000).message).toBe(
+    expect(new TimeoutError({ timeoutMs: 30_000 }).message).toBe(
       "The FDQ service did not answer within 30 s. Try again later, then recalculate.",
     );
     expect(new NotConfiguredError().message).toBe(
@@ -156,9 +158,46 @@ describe("one table from error class to Excel error", () => {
 
   it("passes the cause on and keeps every error an FdqError and an Error", () => {
     const cause = new TypeError("fetch failed");
-    const error = new NetworkError("fetch failed", { cause });
+    const error = new NetworkError({ detail: "fetch failed", cause });
     expect(error.cause).toBe(cause);
     expect(error).toBeInstanceOf(FdqError);
     expect(error).toBeInstanceOf(Error);
+  });
+});
+
+describe("one constructor shape", () => {
+  it("takes one options object: status, the service's message, hints and cause", () => {
+    const cause = new Error("root");
+    const hints = { ...EXCEL_HINTS, apiKey: "Pass --api-key." };
+    const error = new UnauthorizedError({ status: 401, serviceMessage: "Forbidden", hints, cause });
+    expect(error.status).toBe(401);
+    expect(error.serviceMessage).toBe("Forbidden");
+    expect(error.cause).toBe(cause);
+    expect(error.message).toBe("The FDQ service refused the API key (401). Pass --api-key.");
+  });
+
+  it("rewords an error for another surface without losing its facts", () => {
+    const error = new BadResponseError({ detail: "an HTML page", status: 200 });
+    const cli = error.withHints({ ...EXCEL_HINTS, baseUrl: "Check --base-url." });
+    expect(cli).toBeInstanceOf(BadResponseError);
+    expect(cli.message).toBe("The FDQ service sent an answer that could not be read (an HTML page). Check --base-url.");
+    expect(cli.status).toBe(200);
+    expect(error.withHints(EXCEL_HINTS).message).toBe(error.message);
+  });
+
+  it("keeps the service's own words for the spec's named errors", () => {
+    expect(new DataNotFoundError({ serviceMessage: "No data for X.", status: 400 }).message).toBe("No data for X.");
+    expect(new DataPointNotFoundError().message).toBe("The requested datapoint was not found.");
+  });
+});
+
+describe("the table from the spec's error names to classes", () => {
+  it("names a class for every error of the spec, which carries the spec's status and message", () => {
+    for (const [name, spec] of Object.entries(SPEC_ERRORS)) {
+      const Class = SPEC_ERROR_CLASSES[name as keyof typeof SPEC_ERRORS];
+      const error = new Class({ status: spec.status });
+      expect(error.name).toBe(`${name}Error`);
+      expect(error.message).toBe(spec.message);
+    }
   });
 });

@@ -1,6 +1,7 @@
 // An injected fetch for unit tests: a tiny FDQ answering from the catalog, with a script of failures,
 // and a record of every request (URL, headers) and of the most requests open at once.
 import { FdqClient, type ClientOptions } from "../../../src/api";
+import { sleep } from "../../../src/api/sleep";
 import { SPEC_ERRORS, findDataset } from "../../../src/catalog";
 
 export interface SeenRequest {
@@ -91,7 +92,7 @@ export class FakeFetch {
     this.open++;
     this.maxOpen = Math.max(this.maxOpen, this.open);
     try {
-      if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
+      if (this.latencyMs > 0) await sleep(this.latencyMs);
       const answer = await this.handler(url, this.seen.length);
       return answer === "default" ? defaultAnswer(url) : answer;
     } finally {

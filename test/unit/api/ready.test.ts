@@ -22,20 +22,15 @@ describe("FdqClient.ready()", () => {
     const settings: { apiKey?: string } = {};
     const { client, asked } = lazyClient(fake, new MemoryStorage(), settings);
     await expect(client.ready()).rejects.toThrow(NotConfiguredError);
-    expect(() => client.planDatapoint(request)).toThrow(NotConfiguredError);
+    expect(() => client.plan({ kind: "datapoint", request })).toThrow(NotConfiguredError);
 
     settings.apiKey = API_KEY;
     await expect(client.ready()).resolves.toBeUndefined();
     expect(asked()).toBe(2);
-    const plan = client.planDatapoint(request);
-    expect(plan).toEqual({
-      url: `${BASE_URL}/metrics/roic/AAPL?year=2023`,
-      cached: false,
-      key: expect.stringMatching(
-        /^[0-9a-f]{16}@https:\/\/fdq\.test\/v1\/metrics\/roic\/AAPL\?datapoint=ROIC&year=2023$/,
-      ),
-    });
-    expect(plan.key).not.toContain(API_KEY);
+    const plan = client.plan({ kind: "datapoint", request });
+    expect(plan.url).toBe(`${BASE_URL}/metrics/roic/AAPL?year=2023`);
+    expect(plan.cached).toBe(false);
+    expect(plan.key.serialize()).toBe("metrics/roic/AAPL?year=2023");
     expect(fake.count).toBe(0);
     await client.close();
   });
@@ -50,7 +45,7 @@ describe("FdqClient.ready()", () => {
 
     const { client } = lazyClient(fake, storage, { apiKey: API_KEY });
     await client.ready();
-    expect(client.planDatapoint(request).cached).toBe(true);
+    expect(client.plan({ kind: "datapoint", request }).cached).toBe(true);
     expect((await client.datapoint(request)).source).toBe("cache");
     expect(fake.count).toBe(1);
     await client.close();
@@ -69,7 +64,7 @@ describe("FdqClient.ready()", () => {
     const fake = new FakeFetch();
     const client = makeClient(fake);
     await expect(client.ready()).resolves.toBeUndefined();
-    expect(client.planDatapoint(request).cached).toBe(false);
+    expect(client.plan({ kind: "datapoint", request }).cached).toBe(false);
     expect(fake.count).toBe(0);
     await client.close();
   });

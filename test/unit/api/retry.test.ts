@@ -13,6 +13,7 @@ import {
 } from "../../../src/api";
 import { DEFAULTS } from "../../../src/api/defaults";
 import { backoffDelay, parseRetryAfter } from "../../../src/api/retry";
+import { sleep } from "../../../src/api/sleep";
 import { FakeFetch, json, makeClient, specError, valueText, type Handler } from "./fake-fetch";
 
 const T0 = Date.UTC(2024, 2, 15, 15, 0, 0);
@@ -90,9 +91,9 @@ describe("retries", () => {
       },
     });
     const throttled = client.datapoint(request);
-    while (waits.length === 0) await new Promise((r) => setTimeout(r, 1));
+    while (waits.length === 0) await sleep(1);
     const later = client.datapoint({ ...request, ticker: "MSFT" });
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
     expect(fake.count).toBe(1);
     endPause();
     await Promise.all([throttled, later]);

@@ -7,17 +7,13 @@ import {
   resetSharedClient,
   type ClientEvent,
 } from "../../../src/api";
+import { officeStorageDouble } from "../../support/office-storage";
 import { API_KEY, BASE_URL, FakeFetch } from "./fake-fetch";
 
 const request = { ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2023 };
-const items = new Map<string, string>();
-const officeRuntime = {
-  storage: {
-    getItem: async (k: string) => items.get(k) ?? null,
-    setItem: async (k: string, v: string) => void items.set(k, v),
-    removeItem: async (k: string) => void items.delete(k),
-  },
-};
+const storage = officeStorageDouble();
+const items = storage.memory.items;
+const officeRuntime = { storage };
 
 let fake: FakeFetch;
 beforeEach(() => {

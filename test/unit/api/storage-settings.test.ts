@@ -13,6 +13,7 @@ import {
   type ClientEvent,
 } from "../../../src/api";
 import { FileStorage } from "../../../src/api/storage-file";
+import { officeStorageDouble } from "../../support/office-storage";
 import { FakeFetch, makeClient } from "./fake-fetch";
 
 let dir: string;
@@ -105,7 +106,7 @@ describe("settings", () => {
     ["https://user:pw@host/v1", "baseUrl must not carry a user name, password, query or fragment."],
     ["https://host/v1?key=1", "baseUrl must not carry a user name, password, query or fragment."],
   ])("rejects %s", (url, message) => {
-    expect(() => checkBaseUrl(url)).toThrow(new InvalidArgumentError("baseUrl", message));
+    expect(() => checkBaseUrl(url)).toThrow(new InvalidArgumentError({ argument: "baseUrl", message: message }));
   });
 
   it("saves normalised settings and loads them back; defaults when none or unreadable", async () => {
@@ -122,15 +123,12 @@ describe("settings", () => {
   });
 
   it("adapts OfficeRuntime.storage's getItem/setItem/removeItem", async () => {
-    const items = new Map<string, string>();
-    const adapter = officeStorage({
-      getItem: async (k) => items.get(k) ?? null,
-      setItem: async (k, v) => void items.set(k, v),
-      removeItem: async (k) => void items.delete(k),
-    });
+    const office = officeStorageDouble();
+    const adapter = officeStorage(office);
     await adapter.set("k", "v");
+    expect(office.memory.items.get("k")).toBe("v");
     expect(await adapter.get("k")).toBe("v");
     await adapter.remove("k");
-    expect(items.size).toBe(0);
+    expect(office.memory.items.size).toBe(0);
   });
 });

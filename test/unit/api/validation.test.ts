@@ -1,3 +1,4 @@
+import { excelCodeOf } from "../../../src/functions/errors";
 // Arguments are checked before any request, with the spec's error name and message where it has one.
 import {
   DataPointNotFoundError,
@@ -47,7 +48,7 @@ describe("argument checks (no request is sent)", () => {
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect((error as InvalidArgumentError).argument).toBe(argument);
     expect(error.message).toBe(message);
-    expect(error.excelCode).toBe("#VALUE!");
+    expect(excelCodeOf(error)).toBe("#VALUE!");
     expect(fake.count).toBe(0);
   });
 
@@ -77,7 +78,7 @@ describe("argument checks (no request is sent)", () => {
     const error = await rejection(makeClient(fake).datapoint({ ...roic, name: "ROIC_TYPO" }));
     expect(error).toBeInstanceOf(DataPointNotFoundError);
     expect(error.message).toBe(SPEC_ERRORS.DataPointNotFound.message);
-    expect(error.excelCode).toBe("#N/A");
+    expect(excelCodeOf(error)).toBe("#N/A");
     expect(fake.count).toBe(0);
   });
 
@@ -125,7 +126,7 @@ describe("argument checks (no request is sent)", () => {
       expect(error).toBeInstanceOf(InvalidSecurityTypeError);
       expect(error).toBeInstanceOf(InvalidArgumentError);
       expect(error.message).toBe(SPEC_ERRORS.InvalidSecurityType.message);
-      expect(error.excelCode).toBe("#VALUE!");
+      expect(excelCodeOf(error)).toBe("#VALUE!");
     }
     expect(fake.count).toBe(0);
   });

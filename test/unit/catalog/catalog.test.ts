@@ -1,6 +1,5 @@
 // The catalog is checked against shared/spec/datapoint-catalogs.md itself, so the data cannot drift from it.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+// Those checks need the spec folder beside the repository (test/support/spec-docs.ts); the others run anywhere.
 import {
   CATEGORY_LEGEND,
   DATASETS,
@@ -11,9 +10,9 @@ import {
   findDataset,
   findSectorDatapoint,
 } from "../../../src/catalog";
+import { describeWithSpec, readSpec } from "../../support/spec-docs";
 
-const SPEC = readFileSync(join(__dirname, "../../../../shared/spec/datapoint-catalogs.md"), "utf8");
-const SERVICE_SPEC = readFileSync(join(__dirname, "../../../../shared/spec/service-spec.md"), "utf8");
+const catalogSpec = (): string => readSpec("datapoint-catalogs.md");
 
 interface SpecLine {
   name: string;
@@ -25,7 +24,7 @@ interface SpecLine {
 /** The code block under each "### /path" heading of the catalog document. */
 function specBlocks(): Map<string, string> {
   const blocks = new Map<string, string>();
-  for (const section of SPEC.split(/^### /m).slice(1)) {
+  for (const section of catalogSpec().split(/^### /m).slice(1)) {
     const title = section.split("\n")[0]?.trim() ?? "";
     const block = /```\n([\s\S]*?)```/.exec(section)?.[1];
     if (title.startsWith("/") && block !== undefined) blocks.set(title.slice(1), block);
@@ -73,7 +72,7 @@ function parseDatasetBlock(block: string): SpecLine[] {
 
 /** Expands the sector block's comma lists and {AVG|MEDIAN|WAVG} notation, group by group. */
 function parseSectorGroups(): Map<string, string[]> {
-  const sectorSection = SPEC.split(/^### \/sector/m)[1] ?? "";
+  const sectorSection = catalogSpec().split(/^### \/sector/m)[1] ?? "";
   const groups = new Map<string, string[]>();
   const re = /^Group ([ABC])[^\n]*\n\n```\n([\s\S]*?)```/gm;
   for (const m of sectorSection.matchAll(re)) {
@@ -92,12 +91,12 @@ function parseSectorGroups(): Map<string, string[]> {
   return groups;
 }
 
-describe("datasets", () => {
+describeWithSpec("datasets, against the spec documents", () => {
   const blocks = specBlocks();
 
   it("has exactly the 16 endpoint datasets of the service spec, in its table order", () => {
     const specPaths = [
-      ...SERVICE_SPEC.matchAll(
+      ...readSpec("service-spec.md").matchAll(
         /^\| \/((?:reconciliation|metrics|screens|fundamentals)\/[a-z-]+)\/:ticker \|/gm,
       ),
     ].map((m) => m[1]);
@@ -130,9 +129,12 @@ describe("datasets", () => {
       "fundamentals/adjusted",
       "fundamentals/reported",
     ]);
-    for (const d of DATASETS.filter((x) => x.notShown !== undefined)) expect(SPEC).toContain(d.notShown);
+    const spec = catalogSpec();
+    for (const d of DATASETS.filter((x) => x.notShown !== undefined)) expect(spec).toContain(d.notShown);
   });
+});
 
+describe("datasets", () => {
   it("keeps NOPAT, which the sum-count dataset returns in all-datapoints mode, as an unlisted last entry", () => {
     const d = findDataset("net-income-to-nopat-detailed-sum-count");
     expect(d?.datapoints.at(-1)).toEqual({ name: "NOPAT", sign: "", unlisted: true });
@@ -202,7 +204,7 @@ describe("findDataset", () => {
   });
 });
 
-describe("sector datapoints", () => {
+describeWithSpec("sector datapoints, against the spec documents", () => {
   const groups = parseSectorGroups();
 
   it.each([
@@ -217,7 +219,9 @@ describe("sector datapoints", () => {
       for (const s of ours) expect(s.priorYears).toEqual(years);
     },
   );
+});
 
+describe("sector datapoints", () => {
   it("expands {AVG|MEDIAN|WAVG} into three names", () => {
     expect(findSectorDatapoint("ROIC_MEDIAN")?.group).toBe("all");
     expect(findSectorDatapoint("ROIC_{AVG|MEDIAN|WAVG}")).toBeUndefined();

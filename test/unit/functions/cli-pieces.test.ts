@@ -4,7 +4,7 @@ import { FdqClient, type ErrorHints } from "../../../src/api";
 import { cacheFileFor } from "../../../src/cli/connection";
 import { cliHints } from "../../../src/cli/hints";
 import { fileLines, parseAll } from "../../../src/cli/eval-command";
-import { formatJson, formatPlain } from "../../../src/cli/format";
+import { formatJson, formatPlain, formatResults } from "../../../src/cli/format";
 import { defaultCacheDir, parseEvalArgs, parseRefreshArgs, UsageError } from "../../../src/cli/options";
 import { fdqFormulaOf } from "../../../src/cli/refresh-command";
 import { describeFailure } from "../../../src/functions/errors";
@@ -13,7 +13,7 @@ describe("describeFailure: the one mapping from a failure to an Excel error", ()
   it("uses the request module's table: argument errors #VALUE!, everything else #N/A, message kept", () => {
     expect(
       describeFailure(
-        new InvalidArgumentError("year", 'year must be a whole fiscal year such as 2023 (got "x").'),
+        new InvalidArgumentError({ argument: "year", message: 'year must be a whole fiscal year such as 2023 (got "x").' }),
       ),
     ).toEqual({
       error: "#VALUE!",
@@ -23,7 +23,7 @@ describe("describeFailure: the one mapping from a failure to an Excel error", ()
       error: "#N/A",
       message: "The requested data was not found.",
     });
-    expect(describeFailure(new UnauthorizedError(403))).toEqual({
+    expect(describeFailure(new UnauthorizedError({ status: 403 }))).toEqual({
       error: "#N/A",
       message: "The FDQ service refused the API key (403). Check the key in the FDQ task pane.",
     });
@@ -58,7 +58,39 @@ describe("fdq eval output", () => {
     ).toBe("#N/A The requested datapoint was not found.");
   });
 
-  it("prints one JSON value per formula with --json", () => {
+  it("labels each value with its formula, one column of values, a spill's rows under its first", () => {
+    const results = [
+      { formula: '=FDQ.RATING("AAPL")', line: 1, outcome: { ok: true, value: 3 } } as const,
+      {
+        formula: '=FDQ.DATASET("AAPL","roic",2023)',
+        line: 2,
+        outcome: {
+          ok: true,
+          value: [
+            ["NOPAT", 1],
+            ["ROIC", 0.5],
+          ],
+        },
+      } as const,
+      { formula: "=FDQ.RATING(A1)", line: 4, problem: "Cell references are not supported: A1" } as const,
+    ];
+    expect(formatResults(results, { json: false, valuesOnly: false })).toBe(
+      '=FDQ.RATING("AAPL")               3\n' +
+        '=FDQ.DATASET("AAPL","roic",2023)  NOPAT\t1\n' +
+        "                                  ROIC\t0.5\n" +
+        "=FDQ.RATING(A1)                   usage error at line 4: Cell references are not supported: A1\n",
+    );
+    expect(formatResults(results, { json: false, valuesOnly: true })).toBe(
+      "3\nNOPAT\t1\nROIC\t0.5\nusage error at line 4: Cell references are not supported: A1\n",
+    );
+    expect(formatResults(results, { json: true, valuesOnly: false })).toBe(
+      '{"formula":"=FDQ.RATING(\\"AAPL\\")","value":3}\n' +
+        '{"formula":"=FDQ.DATASET(\\"AAPL\\",\\"roic\\",2023)","value":[["NOPAT",1],["ROIC",0.5]]}\n' +
+        '{"formula":"=FDQ.RATING(A1)","line":4,"error":"usage","message":"Cell references are not supported: A1"}\n',
+    );
+  });
+
+  it("prints one JSON value per formula with --json --values-only", () => {
     expect(formatJson({ ok: true, value: "Apple Inc." })).toBe('"Apple Inc."');
     expect(formatJson({ ok: true, value: [[1, { error: "#N/A", message: "m" }]] })).toBe(
       '[[1,{"error":"#N/A","message":"m"}]]',
@@ -94,6 +126,7 @@ describe("fdq options", () => {
         "--no-cache",
         "--stats",
         "--json",
+        "--values-only",
         "--concurrency",
         "12",
         "-f",
@@ -110,6 +143,7 @@ describe("fdq options", () => {
       stats: true,
       concurrency: 12,
       json: true,
+      valuesOnly: true,
       file: "m.txt",
       formulas: [],
     });

@@ -97,16 +97,8 @@ describe("Office theme and FDQ formulas", () => {
 });
 
 describe("pane preferences", () => {
-  const storage = (): {
-    getItem(k: string): Promise<string | null>;
-    setItem(k: string, v: string): Promise<void>;
-    removeItem(k: string): Promise<void>;
-  } => {
-    const m = new MemoryStorage();
-    return { getItem: (k) => m.get(k), setItem: (k, v) => m.set(k, v), removeItem: (k) => m.remove(k) };
-  };
   it("refreshes on a new day unless turned off, and keeps the last refresh", async () => {
-    const prefs = new PanePrefs(storage());
+    const prefs = new PanePrefs(new MemoryStorage());
     expect(await prefs.autoRefresh()).toBe(true);
     await prefs.setAutoRefresh(false);
     expect(await prefs.autoRefresh()).toBe(false);
@@ -115,7 +107,7 @@ describe("pane preferences", () => {
     expect(await prefs.lastRefresh()).toEqual({ day: "2024-03-01", at: 5 });
   });
   it("counts usage per refresh day and starts again on a new day", async () => {
-    const prefs = new PanePrefs(storage());
+    const prefs = new PanePrefs(new MemoryStorage());
     await prefs.addUsage("2024-03-01", 3, 1);
     expect(await prefs.addUsage("2024-03-01", 2, 4)).toEqual({
       day: "2024-03-01",

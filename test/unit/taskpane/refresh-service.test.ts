@@ -1,11 +1,10 @@
 // The runtime's one refresh: the new-day check (per workbook, from the document's settings), the ribbon and
 // the pane's button all go through it, record the day, and never calculate twice at once.
-import { DEFAULTS, FdqClient, RefreshDayClock } from "../../../src/api";
+import { DEFAULTS, FdqClient, MemoryStorage, RefreshDayClock, type KeyValueStore } from "../../../src/api";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { PanePrefs } from "../../../src/taskpane/logic/pane-prefs";
 import { RefreshService, type RefreshState } from "../../../src/taskpane/logic/refresh-service";
 import type { DocumentSettings } from "../../../src/taskpane/office/document-settings";
-import type { KeyValueStorage } from "../../../src/taskpane/office/platform";
 import { fakeWorkbook, type FakeWorkbook } from "./workbook-fake";
 
 let sandbox: RunningSandbox;
@@ -33,16 +32,6 @@ const MODEL = {
   "Sheet1!A3": '=FDQ.DATAPOINT("MSFT","fundamentals/adjusted","ACCOUNTS_PAYABLE",2022)',
 };
 
-function memoryStorage(): KeyValueStorage & { items: Map<string, string> } {
-  const items = new Map<string, string>();
-  return {
-    items,
-    getItem: async (k) => items.get(k) ?? null,
-    setItem: async (k, v) => void items.set(k, v),
-    removeItem: async (k) => void items.delete(k),
-  };
-}
-
 function memoryDocument(day: string | undefined): DocumentSettings & { day: string | undefined } {
   const doc = {
     day,
@@ -56,12 +45,12 @@ function memoryDocument(day: string | undefined): DocumentSettings & { day: stri
 function runtime(options: {
   cells?: Record<string, string>;
   documentDay?: string;
-  storage?: KeyValueStorage;
+  storage?: KeyValueStore;
   connected?: boolean;
 }) {
   const workbook: FakeWorkbook = fakeWorkbook(client, options.cells ?? MODEL);
   const document = memoryDocument(options.documentDay);
-  const storage = options.storage ?? memoryStorage();
+  const storage = options.storage ?? new MemoryStorage();
   const prefs = new PanePrefs(storage);
   const connected = options.connected ?? true;
   const service = new RefreshService({
@@ -78,7 +67,7 @@ function runtime(options: {
 
 describe("new-day refresh through the pane's refresh run", () => {
   it("refreshes a second workbook whose document says an earlier day although the domain refreshed today", async () => {
-    const storage = memoryStorage();
+    const storage = new MemoryStorage();
     const earlierAt = Date.now() - 60_000;
     await new PanePrefs(storage).setLastRefresh({ day: today(), at: earlierAt });
     const { workbook, document, prefs, service, phases } = runtime({ documentDay: EARLIER_DAY, storage });
@@ -114,7 +103,7 @@ describe("new-day refresh through the pane's refresh run", () => {
   });
 
   it("does not calculate when the pane's 'refresh on a new refresh day' setting is off", async () => {
-    const storage = memoryStorage();
+    const storage = new MemoryStorage();
     await new PanePrefs(storage).setAutoRefresh(false);
     const { workbook, document, service, phases } = runtime({ documentDay: EARLIER_DAY, storage });
     const before = sandbox.stats().requests;
