@@ -3,6 +3,8 @@
 // the count or 120 s), and prints throughput, latency percentiles, statuses and RSS before/after. Every
 // request of the mix asks for data that exists, so every answer should be a 200: anything else counts as
 // an error.
+import { RequestKey } from "../src/api/request-key";
+import { ANNUAL, findDataset, period, type Period } from "../src/catalog";
 import http from "node:http";
 import v8 from "node:v8";
 import vm from "node:vm";
@@ -52,26 +54,22 @@ function coveredYears(): number[] {
 
 /** A varied mix: many tickers, datasets and periods, so caches cannot hide generation cost. */
 function pathFor(i: number, tickers: readonly string[], years: readonly number[]): string {
-  const ticker = encodeURIComponent(tickers[i % tickers.length] ?? "AAPL");
+  const ticker = (tickers[i % tickers.length] ?? "AAPL").toUpperCase();
   const year = years[i % years.length] ?? lastFiscalYear(NOW);
-  switch (i % 8) {
-    case 0:
-      return `/v1/metrics/roic/${ticker}?year=${year}&datapoint=ROIC`;
-    case 1:
-      return `/v1/reconciliation/net-income-to-nopat/${ticker}?year=${year}&quarter=${(i % 4) + 1}`;
-    case 2:
-      return `/v1/screens/enhanced/${ticker}?year=${year}&ttm=${(i % 4) + 1}`;
-    case 3:
-      return `/v1/fundamentals/adjusted/${ticker}?year=${year}&datapoint=ASSETS`;
-    case 4:
-      return `/v1/ratings/component/${ticker}`;
-    case 5:
-      return `/v1/coverage/stock/${ticker}`;
-    case 6:
-      return `/v1/datapoint/NOPAT`;
-    default:
-      return `/v1/reconciliation/book-value-to-invested-capital/${ticker}?year=${year}`;
-  }
+  const n = (i % 4) + 1;
+  const data = (path: string, p: Period, name?: string): RequestKey =>
+    RequestKey.data(findDataset(path)!, ticker, year, p, name);
+  const keys = [
+    () => data("metrics/roic", ANNUAL, "ROIC"),
+    () => data("reconciliation/net-income-to-nopat", period("quarter", n)),
+    () => data("screens/enhanced", period("ttm", n)),
+    () => data("fundamentals/adjusted", ANNUAL, "ASSETS"),
+    () => RequestKey.ratings(ticker),
+    () => RequestKey.security("stock", ticker),
+    () => RequestKey.metadata("NOPAT"),
+    () => data("reconciliation/book-value-to-invested-capital", ANNUAL),
+  ];
+  return `/v1/${keys[i % keys.length]!().path}`;
 }
 
 async function main(): Promise<void> {

@@ -4,7 +4,15 @@
 import { DATASETS } from "../catalog";
 import { classify, type ValueKind } from "./classify";
 import { formulaFor } from "./formulas";
-import { annual, quarterIndex, windowIndexes, endIndex, periodKey, FIRST_FISCAL_YEAR, type Period } from "./periods";
+import {
+  annual,
+  quarterIndex,
+  windowIndexes,
+  endIndex,
+  periodKey,
+  FIRST_FISCAL_YEAR,
+  type Period,
+} from "./periods";
 import { unit, unitAfter, unitPrefix } from "./prng";
 
 /** Names flagged (SP) anywhere in the catalog: their inputs move with the daily price. */

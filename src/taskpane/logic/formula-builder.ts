@@ -18,8 +18,7 @@ export interface BuilderChoice {
 export function builderProblem(choice: BuilderChoice): string | undefined {
   if (!/^[A-Za-z0-9.:\-^/]+$/.test(choice.ticker.trim())) return "Enter a ticker, e.g. AAPL.";
   if (!isFiscalYear(choice.year)) return "Enter a fiscal year.";
-  if (choice.kind !== "annual" && !isPeriodNumber(choice.quarter))
-    return "Choose a quarter from 1 to 4.";
+  if (choice.kind !== "annual" && !isPeriodNumber(choice.quarter)) return "Choose a quarter from 1 to 4.";
   return undefined;
 }
 

@@ -1,6 +1,12 @@
 // How a call's period reads to an analyst: the catalog's Period words for the quarter and ttm arguments as
 // a call states them (unchecked: an invalid pair reads as the annual figure, and Explain shows the error).
-import { ANNUAL, periodDetail as detailOf, periodLabel as labelOf, periodOfArgs, type Period } from "../../catalog";
+import {
+  ANNUAL,
+  periodDetail as detailOf,
+  periodLabel as labelOf,
+  periodOfArgs,
+  type Period,
+} from "../../catalog";
 
 export interface PeriodChoice {
   readonly year: number;

@@ -22,8 +22,8 @@ export interface RefreshEstimate {
   /** Cells whose requests are all planned and in today's cache. */
   readonly cachedCells: number;
   /**
-   * Distinct requests of ratings, sector, coverage, security and info calls (cached or not); FDQ.SECURITY
-   * without a type counts each type it may try.
+   * Distinct requests of ratings, sector, coverage, security and info calls not in today's cache: an upper
+   * bound, since FDQ.SECURITY without a type counts each type it may try and stops at the first found.
    */
   readonly otherRequests: number;
   /** Cells with an FDQ call that cannot be planned, each with the reason (they make no request). */
@@ -53,7 +53,7 @@ export async function estimateRefresh(
           const plan = client.plan(request);
           cached &&= plan.cached;
           if (plan.key.endpoint !== "data") {
-            other.add(plan.key.serialize());
+            if (!plan.cached) other.add(plan.key.serialize());
             continue;
           }
           // Datapoints of a dataset with an all-datapoints mode share one request: count URLs, not datapoints.

@@ -1,5 +1,4 @@
 // `fdq eval` run as a process (bin/fdq.js, as `npx fdq` runs it) against an in-process sandbox.
-import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,14 +6,7 @@ import { findDataset } from "../../../src/catalog";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { serviceNumber, serviceRecords } from "../functions/sandbox-oracle";
 
-const ROOT = path.resolve(__dirname, "../../..");
-const BIN = path.join(ROOT, "bin/fdq.js");
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { BIN, runFdq, type Run } from "./run-fdq";
 
 let sandbox: RunningSandbox;
 let home: string;
@@ -24,16 +16,12 @@ function run(
   env: Record<string, string> = {},
   command = [process.execPath, BIN],
 ): Promise<Run> {
-  const [file, ...pre] = command as [string, ...string[]];
-  return new Promise((resolve) => {
-    execFile(
-      file,
-      [...pre, ...args],
-      // A private cache home: no test reads or writes the user's cache.
-      { cwd: ROOT, env: { ...process.env, XDG_CACHE_HOME: home, FDQ_BASE_URL: "", FDQ_API_KEY: "", ...env } },
-      (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
-    );
-  });
+  // A private cache home: no test reads or writes the user's cache.
+  return runFdq(
+    args,
+    { ...process.env, XDG_CACHE_HOME: home, FDQ_BASE_URL: "", FDQ_API_KEY: "", ...env },
+    command,
+  );
 }
 
 /** fdq against the test's sandbox, with its own cache directory unless told otherwise. */

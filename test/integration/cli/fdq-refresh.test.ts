@@ -1,14 +1,11 @@
 // `fdq refresh WORKBOOK.xlsx -o OUT.xlsx` as a process against an in-process sandbox.
-import { execFile } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { serviceNumber, serviceRecords } from "../functions/sandbox-oracle";
-
-const ROOT = path.resolve(__dirname, "../../..");
-const BIN = path.join(ROOT, "bin/fdq.js");
+import { ROOT, runFdq, type Run } from "./run-fdq";
 
 let sandbox: RunningSandbox;
 
@@ -18,16 +15,8 @@ beforeAll(async () => {
 
 afterAll(() => sandbox.close());
 
-function refresh(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, "refresh", ...args, "--base-url", sandbox.baseUrl, "--api-key", sandbox.demoKey, "--no-cache"],
-      { cwd: ROOT },
-      (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
-    );
-  });
-}
+const refresh = (args: string[]): Promise<Run> =>
+  runFdq(["refresh", ...args, "--base-url", sandbox.baseUrl, "--api-key", sandbox.demoKey, "--no-cache"]);
 
 it("writes every FDQ formula's value into the workbook as its cached result, keeping the formulas", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "fdq-refresh-"));

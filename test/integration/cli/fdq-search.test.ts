@@ -1,23 +1,7 @@
 // `fdq search` run as a process (bin/fdq.js, as `npx fdq` runs it). The search is offline: no sandbox.
-import { execFile } from "node:child_process";
-import path from "node:path";
+import { runFdq, type Run } from "./run-fdq";
 
-const ROOT = path.resolve(__dirname, "../../..");
-const BIN = path.join(ROOT, "bin/fdq.js");
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function fdqSearch(args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, "search", ...args], { cwd: ROOT }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
-    );
-  });
-}
+const fdqSearch = (args: string[]): Promise<Run> => runFdq(["search", ...args]);
 
 const lines = (text: string): string[] => text.split("\n").filter((l) => l !== "");
 

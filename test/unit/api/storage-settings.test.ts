@@ -106,7 +106,9 @@ describe("settings", () => {
     ["https://user:pw@host/v1", "baseUrl must not carry a user name, password, query or fragment."],
     ["https://host/v1?key=1", "baseUrl must not carry a user name, password, query or fragment."],
   ])("rejects %s", (url, message) => {
-    expect(() => checkBaseUrl(url)).toThrow(new InvalidArgumentError({ argument: "baseUrl", message: message }));
+    expect(() => checkBaseUrl(url)).toThrow(
+      new InvalidArgumentError({ argument: "baseUrl", message: message }),
+    );
   });
 
   it("saves normalised settings and loads them back; defaults when none or unreadable", async () => {

@@ -4,7 +4,7 @@ import { FdqClient, type ErrorHints } from "../../../src/api";
 import { cacheFileFor } from "../../../src/cli/connection";
 import { cliHints } from "../../../src/cli/hints";
 import { fileLines, parseAll } from "../../../src/cli/eval-command";
-import { formatJson, formatPlain, formatResults } from "../../../src/cli/format";
+import { formatJson, formatPlain, formatResults, type FormulaResult } from "../../../src/cli/format";
 import { defaultCacheDir, parseEvalArgs, parseRefreshArgs, UsageError } from "../../../src/cli/options";
 import { fdqFormulaOf } from "../../../src/cli/refresh-command";
 import { describeFailure } from "../../../src/functions/errors";
@@ -13,7 +13,10 @@ describe("describeFailure: the one mapping from a failure to an Excel error", ()
   it("uses the request module's table: argument errors #VALUE!, everything else #N/A, message kept", () => {
     expect(
       describeFailure(
-        new InvalidArgumentError({ argument: "year", message: 'year must be a whole fiscal year such as 2023 (got "x").' }),
+        new InvalidArgumentError({
+          argument: "year",
+          message: 'year must be a whole fiscal year such as 2023 (got "x").',
+        }),
       ),
     ).toEqual({
       error: "#VALUE!",
@@ -59,8 +62,8 @@ describe("fdq eval output", () => {
   });
 
   it("labels each value with its formula, one column of values, a spill's rows under its first", () => {
-    const results = [
-      { formula: '=FDQ.RATING("AAPL")', line: 1, outcome: { ok: true, value: 3 } } as const,
+    const results: FormulaResult[] = [
+      { formula: '=FDQ.RATING("AAPL")', line: 1, outcome: { ok: true, value: 3 } },
       {
         formula: '=FDQ.DATASET("AAPL","roic",2023)',
         line: 2,
@@ -71,8 +74,8 @@ describe("fdq eval output", () => {
             ["ROIC", 0.5],
           ],
         },
-      } as const,
-      { formula: "=FDQ.RATING(A1)", line: 4, problem: "Cell references are not supported: A1" } as const,
+      },
+      { formula: "=FDQ.RATING(A1)", line: 4, problem: "Cell references are not supported: A1" },
     ];
     expect(formatResults(results, { json: false, valuesOnly: false })).toBe(
       '=FDQ.RATING("AAPL")               3\n' +
