@@ -119,20 +119,23 @@ export class FdqClient {
   async datapoint(req: DatapointRequest): Promise<DatapointResult> {
     const t = checkDatapointRequest(req);
     const key = datapointKey(t);
-    // A loaded cache needs no await: a worksheet of cached cells then costs no extra promise per call.
+    // A loaded cache needs no await: a worksheet of cached cells then costs no extra promise per cell.
     const e = this.parts?.cache.loaded ? this.parts : await this.partsReady();
+    const refreshDay = e.cache.today();
+    const cached = this.cachedValue(e, key);
     // Cells asking one dataset wait a short window, so one recalculation shares one request.
     const windowMs = key.fields.datapoint === undefined ? e.windowMs : 0;
-    const { value, source, refreshDay } = await this.answer(
-      e,
-      key,
-      () => this.fetchRecords(e, key, t.name),
-      windowMs,
-    );
-    const answer = value as RecordsAnswer;
+    const answer = (cached ??
+      (await this.shared(
+        key,
+        refreshDay,
+        () => this.fetchRecords(e, key, t.name),
+        windowMs,
+      ))) as RecordsAnswer;
     const i = key.fields.datapoint === undefined ? answer.indexOf(t.name) : 0;
     // A whole-dataset answer without the name says the datapoint does not exist (from the cache too).
     if (i < 0 || i >= answer.size) throw this.failed(e, key, new DataPointNotFoundError());
+    const source = cached ? "cache" : "network";
     return {
       value: answer.value(i),
       record: answer.record(i),
@@ -147,8 +150,11 @@ export class FdqClient {
     const t = checkWholeDatasetRequest(req);
     const key = dataKey(t);
     const e = await this.partsReady();
-    const { value, source, refreshDay } = await this.answer(e, key, () => this.fetchRecords(e, key));
-    const answer = value as RecordsAnswer;
+    const refreshDay = e.cache.today();
+    const cached = this.cachedValue(e, key);
+    const answer = (cached ??
+      (await this.shared(key, refreshDay, () => this.fetchRecords(e, key)))) as RecordsAnswer;
+    const source = cached ? "cache" : "network";
     return {
       records: answer.records(),
       values: answer.values(),
@@ -252,56 +258,77 @@ export class FdqClient {
     await this.parts?.cache.close();
   }
 
-  /** The one read path of the endpoints other than data: cached, or fetched, decoded and cached as JSON. */
-  private async data<T>(key: RequestKey, decode: (results: unknown) => T): Promise<ApiResult<T>> {
-    const e = this.parts?.cache.loaded ? this.parts : await this.partsReady();
-    const { value, source, refreshDay } = await this.answer(e, key, () =>
+  /**
+   * The read path of the endpoints other than data: the cached answer without an await once the saved cache
+   * is loaded (a worksheet of cached cells then costs one promise per call), else fetched, decoded and cached.
+   */
+  private data<T>(key: RequestKey, decode: (results: unknown) => T): ApiResult<T> | Promise<ApiResult<T>> {
+    const e = this.parts;
+    const cached = e?.cache.loaded ? this.cachedValue(e, key) : undefined;
+    if (e && cached) return this.apiResult<T>(e, key, cached, "cache", e.cache.today());
+    return this.fetchData(key, decode);
+  }
+
+  private async fetchData<T>(key: RequestKey, decode: (results: unknown) => T): Promise<ApiResult<T>> {
+    const e = await this.partsReady();
+    const refreshDay = e.cache.today();
+    const cached = this.cachedValue(e, key);
+    if (cached) return this.apiResult<T>(e, key, cached, "cache", refreshDay);
+    const value = await this.shared(key, refreshDay, () =>
       this.request(e, key, (results) => json(decode(results))),
     );
+    return this.apiResult<T>(e, key, value, "network", refreshDay);
+  }
+
+  private apiResult<T>(
+    e: ClientParts,
+    key: RequestKey,
+    value: CacheValue,
+    source: "cache" | "network",
+    refreshDay: string,
+  ): ApiResult<T> {
     return { data: (value as { data: T }).data, source, refreshDay, url: e.transport.url(key) };
   }
 
   /**
-   * The one read path of every endpoint: the day's cached answer of `key` (a remembered "does not exist"
-   * answer is thrown), or the request already scheduled or running for it on this refresh day, or a new one.
-   * A new request starts after `windowMs`.
+   * The day's cached answer of `key` (counted as a hit), undefined when there is none; a remembered "does
+   * not exist" answer is thrown. Every endpoint reads the cache through here.
    */
-  private answer(
-    e: ClientParts,
+  private cachedValue(e: ClientParts, key: RequestKey): CacheValue | undefined {
+    const cached = e.cache.get(key);
+    if (cached === undefined) return undefined;
+    if (cached.kind === "missing") {
+      const error = rememberedError(cached.error, cached.message, cached.status);
+      if (!error) return undefined;
+      this.counters.cacheHits++;
+      throw error;
+    }
+    this.counters.cacheHits++;
+    return cached;
+  }
+
+  /**
+   * Every endpoint's requests go through here: the request already scheduled or running for `key` on this
+   * refresh day, or a new one started after `windowMs`. A call after the day's boundary never joins a
+   * request started before it: that answer belongs to the previous day.
+   */
+  private shared(
     key: RequestKey,
+    refreshDay: string,
     fetch: () => Promise<CacheValue>,
     windowMs = 0,
-  ):
-    | Promise<{ value: CacheValue; source: "cache" | "network"; refreshDay: string }>
-    | {
-        value: CacheValue;
-        source: "cache";
-        refreshDay: string;
-      } {
-    const refreshDay = e.cache.today();
-    const cached = e.cache.get(key);
-    if (cached !== undefined) {
-      if (cached.kind === "missing") {
-        const error = rememberedError(cached.error, cached.message, cached.status);
-        if (error) {
-          this.counters.cacheHits++;
-          throw error;
-        }
-      } else {
-        this.counters.cacheHits++;
-        return { value: cached, source: "cache", refreshDay };
-      }
-    }
+  ): Promise<CacheValue> {
     const flight = key.inFlightKey(refreshDay);
-    let shared = this.inFlight.get(flight);
-    if (shared) this.counters.coalescedCalls++;
-    else {
-      shared = (windowMs > 0 ? sleep(windowMs).then(fetch) : fetch()).finally(() =>
-        this.inFlight.delete(flight),
-      );
-      this.inFlight.set(flight, shared);
+    const existing = this.inFlight.get(flight);
+    if (existing) {
+      this.counters.coalescedCalls++;
+      return existing;
     }
-    return shared.then((value) => ({ value, source: "network" as const, refreshDay }));
+    const started = (windowMs > 0 ? sleep(windowMs).then(fetch) : fetch()).finally(() =>
+      this.inFlight.delete(flight),
+    );
+    this.inFlight.set(flight, started);
+    return started;
   }
 
   /** GET + decode + store; remembers "does not exist" answers for the day; transient failures never. */

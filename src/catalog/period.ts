@@ -108,21 +108,19 @@ export function periodOfArgs(
   quarter: unknown,
   ttm: unknown,
 ): Period | { readonly argument: "quarter" | "ttm"; readonly problem: string } {
-  const absent = (v: unknown): boolean => v === undefined || v === null;
-  if (!absent(quarter) && !absent(ttm)) {
+  // Runs once per cell of a worksheet: no allocation on the common paths.
+  const hasQuarter = quarter !== undefined && quarter !== null;
+  const hasTtm = ttm !== undefined && ttm !== null;
+  if (!hasQuarter && !hasTtm) return ANNUAL;
+  if (hasQuarter && hasTtm) {
     return { argument: "quarter", problem: "quarter and ttm cannot both be given: choose one period." };
   }
-  for (const [argument, value] of [
-    ["quarter", quarter],
-    ["ttm", ttm],
-  ] as const) {
-    if (absent(value)) continue;
-    if (!isPeriodNumber(value)) {
-      return { argument, problem: `${argument} must be ${PERIOD_NUMBER_WORDS} (got ${shown(value)}).` };
-    }
-    return period(argument, value);
+  const argument = hasQuarter ? "quarter" : "ttm";
+  const value = hasQuarter ? quarter : ttm;
+  if (!isPeriodNumber(value)) {
+    return { argument, problem: `${argument} must be ${PERIOD_NUMBER_WORDS} (got ${shown(value)}).` };
   }
-  return ANNUAL;
+  return period(argument, value);
 }
 
 /** A value as a cell would show it in a message: "text", 12, TRUE; nothing when omitted. */
