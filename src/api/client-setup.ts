@@ -4,7 +4,15 @@ import { accountTag } from "./account-tag";
 import { DayCache } from "./day-cache";
 import { toValue } from "./decode";
 import { DEFAULTS } from "./defaults";
-import { EXCEL_HINTS, InvalidArgumentError, NotConfiguredError, type ErrorHints } from "./errors";
+import {
+  EXCEL_HINTS,
+  InvalidArgumentError,
+  NotConfiguredError,
+  QuotaExhaustedError,
+  type ErrorHints,
+} from "./errors";
+import type { PricingOptions } from "./pricing";
+import { UsageLedger } from "./usage-ledger";
 import { RefreshDayClock } from "./refresh-day";
 import { checkBaseUrl } from "./settings";
 import { Transport, type Counters } from "./transport";
@@ -24,6 +32,9 @@ function positiveInteger(value: number, argument: string): number {
 export interface ClientParts {
   transport: Transport;
   cache: DayCache;
+  /** Units spent this month by the key's account; stops requests once the quota is found spent. */
+  ledger: UsageLedger;
+  pricing: PricingOptions;
   /** `${accountTag}@${baseUrl}`. */
   scope: string;
   windowMs: number;
@@ -46,6 +57,7 @@ export function buildClientParts(options: ClientOptions, counters: Counters): Cl
   };
   const fetchFn = options.fetch ?? globalThis.fetch;
   const now = options.now ?? Date.now;
+  const tag = accountTag(options.apiKey.trim());
   const transport = new Transport({
     baseUrl,
     apiKey: options.apiKey.trim(),
@@ -60,8 +72,12 @@ export function buildClientParts(options: ClientOptions, counters: Counters): Cl
     counters,
     hints,
     emit,
+    // Once the quota is found spent, queued and later requests fail without being sent.
+    refuse: () =>
+      ledger.exhausted ? new QuotaExhaustedError({ hints, resetsOn: ledger.resetsOn }) : undefined,
+    onQuotaExhausted: () => ledger.markExhausted(),
   });
-  const scope = `${accountTag(options.apiKey.trim())}@${baseUrl}`;
+  const scope = `${tag}@${baseUrl}`;
   const cache = new DayCache({
     clock: new RefreshDayClock(options.refreshDay ?? DEFAULTS.refreshDay),
     now,
@@ -74,6 +90,18 @@ export function buildClientParts(options: ClientOptions, counters: Counters): Cl
     toValue,
     emit,
   });
+  // After the cache: a store that fails its first read (a damaged CLI file) is reported by the cache.
+  const ledger = new UsageLedger({
+    storage: options.storage,
+    storageKey: `${DEFAULTS.usageKey}.${tag}`,
+    now,
+    persistDelayMs: options.persistDelayMs ?? DEFAULTS.persistDelayMs,
+    onWarning: (message) => emit({ type: "cache-warning", message }),
+  });
   const windowMs = Math.max(0, options.coalesceWindowMs ?? DEFAULTS.coalesceWindowMs);
-  return { transport, cache, scope, windowMs, hints };
+  const pricing: PricingOptions = {
+    billing: options.billing ?? DEFAULTS.billing,
+    listUnits: options.listUnits ?? DEFAULTS.listUnits,
+  };
+  return { transport, cache, ledger, pricing, scope, windowMs, hints };
 }

@@ -17,7 +17,17 @@ import {
   deepFreeze,
   toValue,
 } from "./decode";
-import { DataNotFoundError, DataPointNotFoundError, FdqError, NotConfiguredError } from "./errors";
+import { DEFAULTS } from "./defaults";
+import {
+  DataNotFoundError,
+  DataPointNotFoundError,
+  FdqError,
+  NotConfiguredError,
+  QuotaExhaustedError,
+} from "./errors";
+import { asksWholeDataset, estimateRequests, type RequestEstimate } from "./planner";
+import { priceOf } from "./pricing";
+import type { UsageReport } from "./usage-ledger";
 import { RequestKey } from "./request-key";
 import { rememberedError } from "./response-errors";
 import { sleep } from "./sleep";
@@ -48,7 +58,6 @@ import {
   checkSectorRequest,
   checkTicker,
   checkWholeDatasetRequest,
-  type DatapointTarget,
   type DatasetTarget,
 } from "./validate";
 
@@ -59,9 +68,12 @@ function dataKey(t: DatasetTarget, name?: string): DataKey {
   return RequestKey.data(t.dataset, t.ticker, t.year, t.period, name);
 }
 
-/** The request a datapoint call sends: the whole dataset where the spec documents that mode. */
-const datapointKey = (t: DatapointTarget): DataKey =>
-  dataKey(t, t.dataset.allDatapointsMode ? undefined : t.name);
+/** The whole-dataset request that also answers a single-datapoint request, where the spec documents one. */
+function wholeOf(key: RequestKey): RequestKey | undefined {
+  const f = key.fields;
+  if (f.endpoint !== "data" || f.datapoint === undefined || !f.dataset.allDatapointsMode) return undefined;
+  return RequestKey.data(f.dataset, f.ticker, f.year, f.period);
+}
 
 /** The decoded answer of the endpoints other than data, and how it is cached. */
 const json = (data: unknown): CacheValue => ({ kind: "json", data: deepFreeze(data) });
@@ -69,12 +81,15 @@ const json = (data: unknown): CacheValue => ({ kind: "json", data: deepFreeze(da
 export class FdqClient {
   private readonly counters: Counters = {
     requestsSent: 0,
+    unitsSpent: 0,
     cacheHits: 0,
     coalescedCalls: 0,
     retries: 0,
     failures: {},
   };
   private readonly inFlight = new Map<string, Promise<CacheValue>>();
+  /** Per-datapoint billing: the names asked of one dataset, ticker and period within the window. */
+  private readonly batches = new Map<string, { names: Set<string>; done: Promise<Set<string>> }>();
   private parts: ClientParts | undefined;
   private partsLoad: Promise<ClientParts> | undefined;
   private readonly loadOptions: (() => Promise<ClientOptions>) | undefined;
@@ -118,13 +133,25 @@ export class FdqClient {
   /** One datapoint of a ticker for a fiscal year, quarter or TTM period. */
   async datapoint(req: DatapointRequest): Promise<DatapointResult> {
     const t = checkDatapointRequest(req);
-    const key = datapointKey(t);
     // A loaded cache needs no await: a worksheet of cached cells then costs no extra promise per cell.
     const e = this.parts?.cache.loaded ? this.parts : await this.partsReady();
     const refreshDay = e.cache.today();
-    const cached = this.cachedValue(e, key);
-    // Cells asking one dataset wait a short window, so one recalculation shares one request.
-    const windowMs = key.fields.datapoint === undefined ? e.windowMs : 0;
+    const all = t.dataset.allDatapointsMode;
+    const whole = dataKey(t);
+    let key: DataKey = whole;
+    // A whole-dataset answer in the cache serves every datapoint of it, whatever the billing.
+    let cached = all ? this.cachedValue(e, whole) : undefined;
+    let windowMs = 0;
+    if (!cached) {
+      const single = dataKey(t, t.name);
+      cached = this.cachedValue(e, single);
+      if (cached) key = single;
+      else if (!all) key = single;
+      else if (e.pricing.billing === "per-request") windowMs = e.windowMs;
+      else if (!this.inFlight.has(whole.inFlightKey(refreshDay))) {
+        key = await this.chooseDataKey(e, t.name, whole, single, refreshDay);
+      }
+    }
     const answer = (cached ??
       (await this.shared(
         key,
@@ -143,6 +170,36 @@ export class FdqClient {
       refreshDay,
       url: e.transport.url(key),
     };
+  }
+
+  /**
+   * Per-datapoint billing: the calls of one recalculation asking the same dataset, ticker and period gather
+   * for the coalescing window; they share the whole dataset's request when together they ask every name
+   * of it (the same units, one request), and otherwise each asks its own datapoint.
+   */
+  private async chooseDataKey(
+    e: ClientParts,
+    name: string,
+    whole: DataKey,
+    single: DataKey,
+    refreshDay: string,
+  ): Promise<DataKey> {
+    const id = whole.inFlightKey(refreshDay);
+    let batch = this.batches.get(id);
+    if (!batch) {
+      const names = new Set<string>();
+      batch = {
+        names,
+        done: sleep(e.windowMs).then(() => {
+          this.batches.delete(id);
+          return names;
+        }),
+      };
+      this.batches.set(id, batch);
+    }
+    batch.names.add(name);
+    const names = await batch.done;
+    return asksWholeDataset(whole.fields.dataset, names) ? whole : single;
   }
 
   /** Every datapoint of a dataset for a ticker and period, in the answer's (catalog) order. */
@@ -200,8 +257,11 @@ export class FdqClient {
    */
   keyOf(request: FdqRequest): RequestKey {
     switch (request.kind) {
-      case "datapoint":
-        return datapointKey(checkDatapointRequest(request.request));
+      case "datapoint": {
+        const t = checkDatapointRequest(request.request);
+        const billing = this.parts?.pricing.billing ?? DEFAULTS.billing;
+        return dataKey(t, t.dataset.allDatapointsMode && billing === "per-request" ? undefined : t.name);
+      }
       case "dataset":
         return dataKey(checkWholeDatasetRequest(request.request));
       case "ratings":
@@ -228,7 +288,43 @@ export class FdqClient {
     const e = this.parts;
     if (!e) throw new NotConfiguredError();
     e.cache.today();
-    return { key, url: e.transport.url(key), cached: e.cache.loaded && e.cache.peek(key) !== undefined };
+    return { key, url: e.transport.url(key), cached: this.isCached(e, key), units: priceOf(key, e.pricing) };
+  }
+
+  /**
+   * The distinct requests a set of calls' requests makes under the billing model (single datapoints of one
+   * dataset become its whole request when they ask every name), which of them today's cache answers, and
+   * the units the others cost. Throws as `plan` does.
+   */
+  estimate(requests: readonly FdqRequest[]): RequestEstimate {
+    const e = this.parts;
+    if (!e) throw new NotConfiguredError();
+    e.cache.today();
+    const keys = requests.map((r) => this.keyOf(r));
+    return estimateRequests(keys, e.pricing, (key) => this.isCached(e, key), wholeOf);
+  }
+
+  /** This month's units by day and by dataset, whether the quota is spent, and when it resets. */
+  async usage(): Promise<UsageReport> {
+    const e = await this.partsReady();
+    await e.ledger.ready;
+    return e.ledger.report();
+  }
+
+  /** The user says the plan was raised: requests are sent again after a "Limit Exceeded". */
+  async planRaised(): Promise<void> {
+    const e = await this.partsReady();
+    await e.ledger.ready;
+    e.ledger.clearExhausted();
+    await e.ledger.flush();
+  }
+
+  /** Whether today's cache answers `key`: its own entry, or for a datapoint the whole dataset's. */
+  private isCached(e: ClientParts, key: RequestKey): boolean {
+    if (!e.cache.loaded) return false;
+    if (e.cache.peek(key) !== undefined) return true;
+    const whole = wholeOf(key);
+    return whole !== undefined && e.cache.peek(whole) !== undefined;
   }
 
   /** Forgets every cached answer, or those about one ticker (or sector/industry id). */
@@ -250,12 +346,12 @@ export class FdqClient {
 
   /** Writes the cache to storage now (writes are otherwise batched). */
   async flush(): Promise<void> {
-    await this.parts?.cache.flush();
+    await Promise.all([this.parts?.cache.flush(), this.parts?.ledger.flush()]);
   }
 
   /** Flushes and releases timers; the client should not be used afterwards. */
   async close(): Promise<void> {
-    await this.parts?.cache.close();
+    await Promise.all([this.parts?.cache.close(), this.parts?.ledger.flush()]);
   }
 
   /**
@@ -348,8 +444,13 @@ export class FdqClient {
         throw error instanceof FdqError ? this.failed(e, key, error.withHints(e.hints)) : error;
       }
       e.cache.set(key, value, stamp);
+      const units = priceOf(key, e.pricing, value.kind === "records" ? value.size : undefined);
+      this.counters.unitsSpent += units;
+      e.ledger.record(key, units);
       return value;
     } catch (error) {
+      // The whole account stops at once: queued and later requests fail without being sent.
+      if (error instanceof QuotaExhaustedError) e.ledger.markExhausted();
       if (error instanceof FdqError && error.remembered) {
         e.cache.set(
           key,

@@ -16,10 +16,16 @@ export const DEFAULTS = {
     maxElapsedMs: 45_000,
   } satisfies RetryOptions,
   /**
-   * The service refreshes its datasets daily (US vendor, overnight US time): 06:00 New York is after that
-   * refresh and before the US trading day, so a day's workbook sees one consistent snapshot.
+   * The vendor refreshes its data every day between 5:00 and 5:20 AM US Central (wire-notes 13): a day
+   * starts after that refresh, so a value fetched before 5:20 CT belongs to the previous data day.
    */
-  refreshDay: { hour: 6, minute: 0, timeZone: "America/New_York" } satisfies RefreshDayBoundary,
+  refreshDay: { hour: 5, minute: 20, timeZone: "America/Chicago" } satisfies RefreshDayBoundary,
+  /** The vendor's refresh window, US Central: a 503 or timeout inside it means "refreshing". */
+  refreshWindow: { from: 5 * 60, until: 5 * 60 + 20 },
+  billing: "per-datapoint",
+  listUnits: 1,
+  /** The member plans' monthly quota (wire-notes 11). */
+  planUnits: 10_000,
   maxCacheEntries: 200_000,
   /**
    * OfficeRuntime.storage holds 10 MB per domain, shared with the settings. A write removes the old parts
@@ -35,4 +41,6 @@ export const DEFAULTS = {
   maxFilePersistChars: 256_000_000,
   persistDelayMs: 2_000,
   storageKey: "fdq.cache",
+  /** Prefix of the usage ledger's storage key (one per account tag). */
+  usageKey: "fdq.usage",
 } as const;

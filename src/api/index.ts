@@ -1,5 +1,11 @@
 // The request module's public surface. storage-file.ts (Node only) is imported directly by the CLI.
 export { FdqClient } from "./client";
+export { RequestKey, type Endpoint, type RequestFields } from "./request-key";
+export { priceOf, DEFAULT_PRICING, type PricingOptions } from "./pricing";
+export { estimateRequests, type PlannedRequest, type RequestEstimate } from "./planner";
+export { centralDay, QUOTA_TIME_ZONE } from "./usage-ledger";
+export { inRefreshWindow } from "./refresh-window";
+export { sleep } from "./sleep";
 export * from "./errors";
 export * from "./types";
 export { DEFAULTS } from "./defaults";

@@ -11,7 +11,7 @@ const DAY_MS = 24 * 60 * MINUTE_MS;
  * 10-25 ms of ICU set-up, which a process that only reads a cache saved with its refresh-day window (see
  * `adopt`) never needs.
  */
-const KNOWN_ZONES: ReadonlySet<string> = new Set(["UTC", "America/New_York"]);
+const KNOWN_ZONES: ReadonlySet<string> = new Set(["UTC", "America/New_York", "America/Chicago"]);
 
 /** An interval of instants [from, until) (ms since the epoch) that all belong to refresh day `label`. */
 export interface RefreshDayWindow {

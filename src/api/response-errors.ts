@@ -3,6 +3,7 @@
 import { SPEC_ERRORS, type SpecErrorName } from "../catalog";
 import {
   FdqError,
+  QuotaExhaustedError,
   RateLimitedError,
   SPEC_ERROR_CLASSES,
   ServiceError,
@@ -12,6 +13,9 @@ import {
   type SpecErrorClass,
 } from "./errors";
 import { redactKey } from "./redact";
+import { centralDay, nextMonthStart } from "./usage-ledger";
+
+const QUOTA_WORDS = /limit|quota/i;
 
 const SPEC_BY_STATUS_AND_MESSAGE = new Map(
   Object.entries(SPEC_ERRORS).map(([name, e]) => [`${e.status} ${e.message}`, name as SpecErrorName]),
@@ -30,6 +34,8 @@ export interface AnswerContext {
   /** Replaced by "[API key]" wherever the answer echoes it. */
   apiKey?: string;
   hints?: ErrorHints;
+  /** The clock, for the day a spent quota resets. */
+  now?: () => number;
 }
 
 /** The error of a failed answer; the service's text is kept (without the key) so the user can read it. */
@@ -41,7 +47,15 @@ export function errorFromAnswer(answer: FailedAnswer, context: AnswerContext = {
   const detail = clean(answer.detail);
   const options = { status, serviceMessage, detail, retryAfterMs, hints };
   if (status === 401 || status === 403) return new UnauthorizedError(options);
-  if (status === 429) return new RateLimitedError(options);
+  if (status === 429) {
+    // A quota refusal has no Retry-After and speaks of a limit or quota (wire-notes 12); a throttle may
+    // say "Too Many Requests" with or without one.
+    if (retryAfterMs === undefined && QUOTA_WORDS.test(serviceMessage ?? "")) {
+      const resetsOn = context.now ? nextMonthStart(centralDay(context.now()).slice(0, 7)) : undefined;
+      return new QuotaExhaustedError({ ...options, resetsOn });
+    }
+    return new RateLimitedError(options);
+  }
   if (status >= 500) return new ServiceUnavailableError(options);
   const spec =
     serviceMessage === undefined ? undefined : SPEC_BY_STATUS_AND_MESSAGE.get(`${status} ${serviceMessage}`);

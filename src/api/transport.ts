@@ -3,10 +3,14 @@
 // request waits out, and the translation of every failure into an FdqError without the key.
 // Nothing else in the add-in calls fetch (probe.ts aside).
 import { decodeEnvelope, describeBody, errorMessageOf, parseJson } from "./decode";
+import { inRefreshWindow } from "./refresh-window";
 import {
   BadResponseError,
+  ServiceRefreshingError,
+  ServiceUnavailableError,
   FdqError,
   NetworkError,
+  QuotaExhaustedError,
   RateLimitedError,
   TimeoutError,
   type ErrorHints,
@@ -20,6 +24,7 @@ import type { ClientEvent, RetryOptions } from "./types";
 
 export interface Counters {
   requestsSent: number;
+  unitsSpent: number;
   cacheHits: number;
   coalescedCalls: number;
   retries: number;
@@ -39,6 +44,10 @@ export interface TransportOptions {
   counters: Counters;
   emit: (e: ClientEvent) => void;
   hints: ErrorHints;
+  /** An error that stops a request before it is sent (the quota is spent), or undefined to send it. */
+  refuse?: () => FdqError | undefined;
+  /** Told of a "Limit Exceeded" before the slot is given back, so no queued request starts after it. */
+  onQuotaExhausted?: () => void;
 }
 
 /** Shortest per-attempt timeout when the retry budget is almost spent. */
@@ -50,6 +59,17 @@ function networkDetail(error: unknown): string {
   const code =
     typeof cause?.code === "string" ? cause.code : typeof cause?.message === "string" ? cause.message : "";
   return code ? `${error.message}: ${code}` : error.message;
+}
+
+/**
+ * A 503 or a timeout inside the vendor's daily refresh window (5:00-5:20 AM US Central, wire-notes 13) is
+ * the refresh, not an outage: say so. Like every transient failure it is never cached.
+ */
+function refreshing(error: FdqError, nowMs: number): FdqError {
+  const unavailable =
+    (error instanceof ServiceUnavailableError && error.status === 503) || error instanceof TimeoutError;
+  if (!unavailable || !inRefreshWindow(nowMs)) return error;
+  return new ServiceRefreshingError({ ...error.options, cause: error });
 }
 
 export class Transport {
@@ -99,6 +119,8 @@ export class Transport {
     attempt: number,
     first: number,
   ): Promise<{ results: unknown } | { error: FdqError; delay: number | undefined; pause?: Promise<void> }> {
+    const refused = this.o.refuse?.();
+    if (refused) return { error: refused, delay: undefined };
     try {
       const timeout = Math.min(
         this.o.timeoutMs,
@@ -106,7 +128,11 @@ export class Transport {
       );
       return { results: await this.attempt(url, attempt, timeout) };
     } catch (caught) {
-      const error = caught instanceof FdqError ? caught.withHints(this.o.hints) : this.networkError(caught);
+      const error = refreshing(
+        caught instanceof FdqError ? caught.withHints(this.o.hints) : this.networkError(caught),
+        this.o.now(),
+      );
+      if (error instanceof QuotaExhaustedError) this.o.onQuotaExhausted?.();
       const delay = nextDelay(error, attempt, this.o.now() - first, this.o.retry, this.o.random);
       if (delay !== undefined && error instanceof RateLimitedError && error.retryAfterMs !== undefined) {
         // While the service asks to slow down, no request starts: one shared pause.

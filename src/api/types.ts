@@ -1,6 +1,7 @@
 // Public shapes of the request module: options, requests, decoded records, results, events, counters.
 import type { PeriodType, SecurityType } from "../catalog";
 import type { ErrorHints } from "./errors";
+import type { BillingModel } from "./pricing";
 import type { RequestKey } from "./request-key";
 import type { KeyValueStore } from "./storage";
 
@@ -50,6 +51,13 @@ export interface ClientOptions {
   /** Storage key prefix of the persisted cache. */
   storageKey?: string;
   onEvent?: (e: ClientEvent) => void;
+  /**
+   * How the account is billed: `per-datapoint` (default, the vendor's unit: one datapoint x security x
+   * period) or `per-request` (one unit per HTTP call). The planner spends the fewest units under it.
+   */
+  billing?: BillingModel;
+  /** Units of a coverage list or metadata call (default 1: the vendor does not document it). */
+  listUnits?: number;
   /** What error messages tell the user to do; default the Excel task pane's wording (EXCEL_HINTS). */
   hints?: Partial<ErrorHints>;
 }
@@ -172,6 +180,8 @@ export interface RequestPlan {
   /** Its full URL, without the key. */
   url: string;
   cached: boolean;
+  /** Its price in quota units under the billing model (a whole dataset: its catalog size), cached or not. */
+  units: number;
 }
 
 export interface ClientStats {
@@ -181,6 +191,8 @@ export interface ClientStats {
   /** Calls answered by a request another call had already started or scheduled. */
   coalescedCalls: number;
   retries: number;
+  /** Quota units of the answers this client received. */
+  unitsSpent: number;
   /** Requests that failed in the end, by error class name. */
   failures: Record<string, number>;
   inFlight: number;
@@ -199,4 +211,5 @@ export type ClientEvent =
   | { type: "cache-persisted"; entries: number; chars: number }
   | { type: "cache-warning"; message: string };
 
-export type { SecurityType };
+export type { SecurityType, BillingModel };
+export type { UsageReport } from "./usage-ledger";

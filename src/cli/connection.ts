@@ -9,6 +9,7 @@ import { FileStorage } from "../api/storage-file";
 import type { FdqCall } from "../functions/formula";
 import { startSandbox } from "../sandbox";
 import { DEFAULT_SANDBOX_PORT, DEMO_API_KEY } from "../sandbox/demo";
+import { BudgetExceeded, estimateRun } from "./budget";
 import { evaluateAll, type Outcome } from "./evaluate";
 import { cliHints } from "./hints";
 import { UsageError, type ConnectionOptions } from "./options";
@@ -73,6 +74,7 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
       storage: cacheFile ? new FileStorage(cacheFile) : undefined,
       maxPersistChars: DEFAULTS.maxFilePersistChars,
       concurrency: options.concurrency,
+      billing: options.billing,
       hints: cliHints(!options.sandbox && options.baseUrl === undefined),
       onEvent: (e) => {
         if (e.type === "cache-warning") warn(e.message);
@@ -107,7 +109,8 @@ export interface Evaluation {
 /**
  * Evaluates `calls` as one Excel recalculation on a connection opened for them, then writes the cache and
  * closes. The saved cache is loaded before the first call: every cached call then answers at once, instead
- * of all of them waiting (each holding its pending state in memory) for the load.
+ * of all of them waiting (each holding its pending state in memory) for the load. With a budget, the run is
+ * estimated first and, when it would spend more units, refused (BudgetExceeded) before anything is sent.
  */
 export async function evaluateCalls(
   options: ConnectionOptions,
@@ -116,6 +119,10 @@ export async function evaluateCalls(
   const connection = await openConnection(options);
   try {
     await connection.client.ready();
+    if (options.budget !== undefined) {
+      const estimate = await estimateRun(connection.client, calls);
+      if (estimate.units > options.budget) throw new BudgetExceeded(estimate, options.budget);
+    }
     const outcomes = await evaluateAll(connection.client, calls);
     return { outcomes, stats: connection.client.stats() };
   } finally {
@@ -129,7 +136,7 @@ export function formatStats(stats: ClientStats): string {
     .map(([name, n]) => `${name} ${n}`)
     .join(", ");
   return (
-    `fdq stats: requests sent ${stats.requestsSent}, cache hits ${stats.cacheHits}, ` +
+    `fdq stats: requests sent ${stats.requestsSent}, units spent ${stats.unitsSpent}, cache hits ${stats.cacheHits}, ` +
     `coalesced calls ${stats.coalescedCalls}, retries ${stats.retries}, failures ${failures || "0"}`
   );
 }

@@ -13,5 +13,6 @@ export function cliHints(localSandbox: boolean): ErrorHints {
       ? `Is the local sandbox running? Start it with "npm run sandbox", or pass --sandbox to start one for this run, or give the service with ${BASE_URL}.`
       : `Check the network connection and the base URL (${BASE_URL}).`,
     arguments: "Check the formula's arguments.",
+    quota: 'If your plan was raised, run "fdq usage --plan-raised".',
   };
 }

@@ -1,15 +1,19 @@
 // `fdq`: the FDQ worksheet functions on the command line, with the same implementations and request
 // module as Excel. Exit status: 0 when formulas were evaluated (even to Excel errors), 2 for usage errors,
-// 1 when something else failed. An unwritable cache directory is only a warning: fdq runs without the file.
+// 3 when a run would spend more quota units than its --budget (nothing sent), 1 when something else failed.
+// An unwritable cache directory is only a warning: fdq runs without the file.
+import { BudgetExceeded } from "./budget";
 import { runEval } from "./eval-command";
 import { runRefresh } from "./refresh-command";
 import { runSearch } from "./search-command";
+import { runUsage } from "./usage-command";
 import { DEFAULTS } from "../api/defaults";
 import {
   MAX_CONCURRENCY,
   parseEvalArgs,
   parseRefreshArgs,
   parseSearchArgs,
+  parseUsageArgs,
   UsageError,
   wantsHelp,
 } from "./options";
@@ -24,6 +28,13 @@ export const USAGE = `Usage:
                                        (offline, from the catalog; --limit default 20; --json: an array
                                        of {name, dataset, sign, description}; QUERY may be left out
                                        with --dataset to list that dataset)
+  fdq usage [--json] [--plan N] [--plan-raised] [--base-url URL] [--api-key KEY] [--cache-dir DIR]
+                                       this month's quota units of the key's account as fdq counted them
+                                       in its cache file: the total of the plan (--plan, default ${DEFAULTS.planUnits.toLocaleString("en-US")}),
+                                       by day and by dataset, whether the service answered "Limit
+                                       Exceeded" and when the quota resets (--json: the report as JSON;
+                                       --plan-raised: send requests again after a "Limit Exceeded").
+                                       Sends no request.
 
 Formulas: =FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023) and the other FDQ functions (DATASET, SERIES,
 RATING, SECTOR, COVERAGE, SECURITY, INFO), any case, with text, number and TRUE/FALSE literals and
@@ -40,7 +51,12 @@ Options:
                       value as rows ([[...],...]), an error as {"formula":...,"error":"#N/A","message":"..."},
                       a line not evaluated as {"formula":...,"line":N,"error":"usage","message":"..."};
                       with --values-only, the bare JSON values
-  --stats             print requests sent, cache hits, coalesced calls and retries on stderr
+  --stats             print requests sent, quota units spent, cache hits, coalesced calls and retries on stderr
+  --billing MODEL     how the key's account is billed (env FDQ_BILLING): per-datapoint (default, the vendor's
+                      unit: one datapoint x security x period; cells asking some names of a dataset ask each
+                      name, all names one whole request) or per-request (one unit a request: whole datasets)
+  --budget N          estimate the run first (quota units of the requests not in today's cache) and, when it
+                      would spend more than N, send nothing and exit with status 3
   --base-url URL      service base URL including /v1 (env FDQ_BASE_URL; default http://127.0.0.1:4010/v1,
                       the local sandbox of \`npm run sandbox\`)
   --api-key KEY       API key (env FDQ_API_KEY; default the local sandbox's demo key)
@@ -50,6 +66,9 @@ Options:
   --concurrency N     requests open at once (1-${MAX_CONCURRENCY}; default ${DEFAULTS.concurrency}, as in Excel)
   --sandbox           start an embedded sandbox for this run and evaluate against it (no key, no network)
   -h, --help          show this help
+
+Exit status: 0 when the formulas were evaluated (even to Excel errors), 2 for a usage error, 3 when the run
+would spend more than --budget (nothing sent), 1 for anything else.
 `;
 
 export async function main(args: string[]): Promise<number> {
@@ -66,8 +85,13 @@ export async function main(args: string[]): Promise<number> {
     if (command === "eval") return await runEval(parseEvalArgs(rest));
     if (command === "refresh") return await runRefresh(parseRefreshArgs(rest));
     if (command === "search") return runSearch(parseSearchArgs(rest));
+    if (command === "usage") return await runUsage(parseUsageArgs(rest));
     throw new UsageError(`unknown command "${command}"`);
   } catch (err) {
+    if (err instanceof BudgetExceeded) {
+      process.stderr.write(`fdq: ${err.message}\n`);
+      return 3;
+    }
     if (err instanceof UsageError) {
       process.stderr.write(`fdq: ${err.message}\nRun "fdq --help" for the usage.\n`);
       return 2;

@@ -2,6 +2,8 @@
 import os from "node:os";
 import path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { BillingModel } from "../api";
+import { DEFAULTS } from "../api/defaults";
 import { DATASETS, findDataset } from "../catalog";
 
 /** A mistake in how fdq was called: printed with the usage, exit status 2. */
@@ -20,6 +22,10 @@ export interface ConnectionOptions {
   stats: boolean;
   /** Requests open at once (--concurrency); undefined: the request module's default. */
   concurrency: number | undefined;
+  /** How the key's account is billed (--billing, FDQ_BILLING); undefined: the request module's default. */
+  billing?: BillingModel | undefined;
+  /** --budget: most quota units the run may spend; over it, nothing is sent (exit status 3). */
+  budget?: number | undefined;
 }
 
 export interface EvalOptions extends ConnectionOptions {
@@ -55,6 +61,15 @@ const CONNECTION_FLAGS = {
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
+/** Flags of the commands that evaluate formulas (eval, refresh). */
+const EVALUATION_FLAGS = {
+  ...CONNECTION_FLAGS,
+  billing: { type: "string" },
+  budget: { type: "string" },
+} as const;
+
+export const BILLING_MODELS: readonly BillingModel[] = ["per-datapoint", "per-request"];
+
 function parse<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: T) {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true as const });
@@ -73,6 +88,33 @@ function concurrencyOf(text: string | undefined): number | undefined {
     throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, not "${text}".`);
   }
   return n;
+}
+
+function billingOf(flag: string | undefined, env: Env): BillingModel {
+  const [text, name] = flag !== undefined ? [flag, "--billing"] : [env.FDQ_BILLING, "FDQ_BILLING"];
+  if (text === undefined || text.trim() === "") return DEFAULTS.billing;
+  const billing = BILLING_MODELS.find((b) => b === text.trim().toLowerCase());
+  if (billing) return billing;
+  throw new UsageError(`${name} must be ${BILLING_MODELS.join(" or ")}, not "${text}".`);
+}
+
+/** A whole number of quota units of 0 or more (digits, optionally grouped by , or _). */
+function unitsOf(text: string | undefined, name: string, least: number): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text.trim().replace(/[,_]/g, ""));
+  if (!/^\s*\d[\d,_]*\s*$/.test(text) || !Number.isSafeInteger(n) || n < least) {
+    throw new UsageError(`${name} must be a whole number of ${least} or more quota units, not "${text}".`);
+  }
+  return n;
+}
+
+/** --billing and --budget, beside the connection options, for eval and refresh. */
+function evaluation(values: Record<string, unknown>, env: Env): ConnectionOptions {
+  return {
+    ...connection(values, env),
+    billing: billingOf(values["billing"] as string | undefined, env),
+    budget: unitsOf(values["budget"] as string | undefined, "--budget", 0),
+  };
 }
 
 function connection(values: Record<string, unknown>, env: Env): ConnectionOptions {
@@ -106,7 +148,7 @@ export function wantsHelp(args: string[]): boolean {
 
 export function parseEvalArgs(args: string[], env: Env = process.env): EvalOptions {
   const { values, positionals } = parse(args, {
-    ...CONNECTION_FLAGS,
+    ...EVALUATION_FLAGS,
     file: { type: "string", short: "f" },
     json: { type: "boolean", default: false },
     "values-only": { type: "boolean", default: false },
@@ -119,7 +161,7 @@ export function parseEvalArgs(args: string[], env: Env = process.env): EvalOptio
     throw new UsageError('no formula given: fdq eval \'=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023)\'');
   }
   return {
-    ...connection(values, env),
+    ...evaluation(values, env),
     json: values.json === true,
     valuesOnly: values["values-only"] === true,
     file,
@@ -128,10 +170,40 @@ export function parseEvalArgs(args: string[], env: Env = process.env): EvalOptio
 }
 
 export function parseRefreshArgs(args: string[], env: Env = process.env): RefreshOptions {
-  const { values, positionals } = parse(args, { ...CONNECTION_FLAGS, out: { type: "string", short: "o" } });
+  const { values, positionals } = parse(args, { ...EVALUATION_FLAGS, out: { type: "string", short: "o" } });
   if (positionals.length !== 1)
     throw new UsageError("give exactly one workbook: fdq refresh WORKBOOK.xlsx [-o OUT.xlsx]");
-  return { ...connection(values, env), workbook: positionals[0] as string, out: values.out };
+  return { ...evaluation(values, env), workbook: positionals[0] as string, out: values.out };
+}
+
+export interface UsageOptions extends ConnectionOptions {
+  json: boolean;
+  /** --plan-raised: the user says the plan was raised; requests are sent again. */
+  planRaised: boolean;
+  /** The plan's units a month (--plan; default the member plans' 10,000). */
+  plan: number;
+}
+
+export function parseUsageArgs(args: string[], env: Env = process.env): UsageOptions {
+  const { values, positionals } = parse(args, {
+    "base-url": CONNECTION_FLAGS["base-url"],
+    "api-key": CONNECTION_FLAGS["api-key"],
+    "cache-dir": CONNECTION_FLAGS["cache-dir"],
+    sandbox: CONNECTION_FLAGS.sandbox,
+    help: CONNECTION_FLAGS.help,
+    json: { type: "boolean", default: false },
+    "plan-raised": { type: "boolean", default: false },
+    plan: { type: "string" },
+  });
+  if (positionals.length > 0) {
+    throw new UsageError(`fdq usage takes no arguments (got "${positionals.join(" ")}").`);
+  }
+  return {
+    ...connection(values, env),
+    json: values.json === true,
+    planRaised: values["plan-raised"] === true,
+    plan: unitsOf(values.plan, "--plan", 1) ?? DEFAULTS.planUnits,
+  };
 }
 
 export interface SearchOptions {

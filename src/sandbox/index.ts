@@ -5,10 +5,13 @@ import { createAdaptorServer } from "@hono/node-server";
 import { createApp } from "./app";
 import { answerClientErrors, MAX_HEADER_BYTES } from "./client-errors";
 import { DEMO_API_KEY } from "./demo";
+import type { EndpointNames } from "./endpoint-groups";
 import type { FaultOptions } from "./faults";
+import { parseRestatement } from "./restate";
 import { universeFor } from "./universe";
 
 export { DEMO_API_KEY, DEFAULT_SANDBOX_PORT } from "./demo";
+export type { EndpointNames } from "./endpoint-groups";
 export type { FaultOptions } from "./faults";
 
 export interface SandboxOptions {
@@ -28,6 +31,19 @@ export interface SandboxOptions {
   /** Server-side concurrency cap; excess requests wait. */
   maxConcurrent?: number;
   faults?: FaultOptions;
+  /**
+   * Quota units per API key and calendar month (UTC), metered by the vendor's rule (wire-notes 11): 1 per
+   * single-datapoint answer, 1 per record of an all-datapoints answer, 1 per other successful call; errors
+   * are free. A key that has reached it gets 429 {"message":"Limit Exceeded"} (no Retry-After). Usage is
+   * metered (`usage()`, GET /__usage) with or without a quota.
+   */
+  quota?: number;
+  /** Answer every /v1 request with 503 {"message":"Service Unavailable"} from 05:00 to 05:20 America/Chicago. */
+  refreshWindow?: boolean;
+  /** YYYY-MM-DD: from that UTC day of the clock on, the fiscal years before that day's year are restated. */
+  restate?: string;
+  /** `endpoints` of /v1/datapoint records: dataset paths ("paths", default) or production's group names. */
+  endpointNames?: EndpointNames;
 }
 
 export interface RunningSandbox {
@@ -36,20 +52,30 @@ export interface RunningSandbox {
   port: number;
   demoKey: string;
   stats(): { requests: number };
+  /** Quota units spent this month by the key (default: the demo key). */
+  usage(key?: string): number;
   close(): Promise<void>;
 }
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = opts.host ?? "127.0.0.1";
   const seed = opts.seed ?? 1;
-  const { app, stats } = createApp({
+  if (opts.quota !== undefined && !(opts.quota >= 0))
+    throw new Error(`quota must be >= 0, got ${opts.quota}`);
+  if (opts.endpointNames !== undefined && !["paths", "groups"].includes(opts.endpointNames))
+    throw new Error(`endpointNames must be "paths" or "groups", got "${String(opts.endpointNames)}"`);
+  const { app, stats, usage } = createApp({
     context: {
       universe: universeFor(seed),
       seed,
       now: opts.now ?? (() => new Date()),
       bodyAsObject: opts.bodyAsObject ?? false,
+      endpointNames: opts.endpointNames ?? "paths",
+      ...(opts.restate !== undefined ? { restatement: parseRestatement(opts.restate) } : {}),
     },
     seed,
+    ...(opts.quota !== undefined ? { quota: opts.quota } : {}),
+    refreshWindow: opts.refreshWindow ?? false,
     ...(opts.apiKeys ? { apiKeys: opts.apiKeys } : {}),
     ...(opts.latencyMs !== undefined ? { latencyMs: opts.latencyMs } : {}),
     ...(opts.maxConcurrent !== undefined ? { maxConcurrent: opts.maxConcurrent } : {}),
@@ -72,6 +98,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     port,
     demoKey: DEMO_API_KEY,
     stats,
+    usage: (key = DEMO_API_KEY) => usage(key),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

@@ -1,15 +1,38 @@
 // `npm run sandbox -- --port 4010 [--api-key KEY]... [--body-object] [--latency-ms N] [--max-concurrent N]
-//  [--fault-429 R] [--fault-503 R] [--fault-drop R] [--fault-malformed R] [--seed N]`
+//  [--fault-429 R] [--fault-503 R] [--fault-drop R] [--fault-malformed R] [--seed N]
+//  [--quota N] [--refresh-window] [--restate YYYY-MM-DD] [--endpoint-names paths|groups]`
+// The last four behave like production (README "The sandbox"): --quota N meters quota units per key and answers
+// 429 "Limit Exceeded" once a key has spent N (usage at GET /__usage); --refresh-window answers 503 from 05:00
+// to 05:20 America/Chicago; --restate DAY restates the years closed on DAY from DAY on; --endpoint-names groups
+// serves /v1/datapoint's `endpoints` as group names ("Model Data, Adjusted Fundamentals.").
 // FDQ_SANDBOX_API_KEYS (comma-separated) adds keys without putting them on a command line that npm echoes.
 // Ctrl+C, SIGTERM or SIGHUP closes the server and exits; so does losing npm's script shell (see stopWhenOrphaned).
 import { parseArgs } from "node:util";
-import { DEFAULT_SANDBOX_PORT, startSandbox, type SandboxOptions } from "./index";
+import { DEFAULT_SANDBOX_PORT, startSandbox, type EndpointNames, type SandboxOptions } from "./index";
+import { parseRestatement } from "./restate";
 
 function number(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0) throw new Error(`--${flag} needs a non-negative number, got "${value}"`);
   return n;
+}
+
+function endpointNames(value: string | undefined): EndpointNames {
+  if (value === undefined || value === "paths" || value === "groups") return value ?? "paths";
+  throw new Error(`--endpoint-names needs "paths" or "groups", got "${value}"`);
+}
+
+/** Checked here, so that a bad date fails with the flag's name before anything starts. */
+function restateDay(value: string): string {
+  parseRestatement(value);
+  return value;
+}
+
+function quota(value: string | undefined): number | undefined {
+  if (value !== undefined && !/^\d+$/.test(value))
+    throw new Error(`--quota needs a non-negative integer, got "${value}"`);
+  return value === undefined ? undefined : Number(value);
 }
 
 export function optionsFromArgs(args: readonly string[], env: NodeJS.ProcessEnv = {}): SandboxOptions {
@@ -27,6 +50,10 @@ export function optionsFromArgs(args: readonly string[], env: NodeJS.ProcessEnv 
       "fault-drop": { type: "string" },
       "fault-malformed": { type: "string" },
       seed: { type: "string" },
+      quota: { type: "string" },
+      "refresh-window": { type: "boolean" },
+      restate: { type: "string" },
+      "endpoint-names": { type: "string" },
     },
     strict: true,
   });
@@ -45,6 +72,10 @@ export function optionsFromArgs(args: readonly string[], env: NodeJS.ProcessEnv 
     latencyMs: number(values["latency-ms"], "latency-ms") ?? 0,
     maxConcurrent: number(values["max-concurrent"], "max-concurrent") ?? 0,
     faults,
+    ...(values.quota !== undefined ? { quota: quota(values.quota) } : {}),
+    refreshWindow: values["refresh-window"] ?? false,
+    ...(values.restate !== undefined ? { restate: restateDay(values.restate) } : {}),
+    endpointNames: endpointNames(values["endpoint-names"]),
   };
 }
 
@@ -55,6 +86,11 @@ async function main(): Promise<void> {
   console.log(`Demo API key: ${sandbox.demoKey}`);
   // Extra keys are secrets of whoever passed them: count them, never print them.
   if (opts.apiKeys?.length) console.log(`Also accepting ${opts.apiKeys.length} key(s) given with --api-key.`);
+  const usage = `http://${opts.host}:${sandbox.port}/__usage`;
+  if (opts.quota !== undefined)
+    console.log(`Quota: ${opts.quota} units per key and month (usage: ${usage}).`);
+  if (opts.refreshWindow) console.log("Refresh window: /v1 answers 503 from 05:00 to 05:20 America/Chicago.");
+  if (opts.restate) console.log(`Restatement: closed years change from ${opts.restate} on.`);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;

@@ -14,6 +14,8 @@ export interface SectorContext {
   readonly now: Date;
   /** Member values kept between requests ("ticker|name|year|day" -> value); the owner bounds it. */
   readonly memo?: Map<string, number>;
+  /** Inputs of quarters before this index are restated (restate.ts); the memo's day keeps them apart. */
+  readonly restated?: number;
 }
 
 /** Group sums: sector name -> company datapoint. */
@@ -99,7 +101,7 @@ export class SectorModel {
       const key = `${s.ticker}|${name}|${year}|${day}`;
       let v = this.ctx.memo?.get(key);
       if (v === undefined) {
-        ev ??= new Evaluator(this.ctx.seed, s.ticker, day);
+        ev ??= new Evaluator(this.ctx.seed, s.ticker, day, undefined, this.ctx.restated);
         v = ev.value(name, annual(year));
         this.ctx.memo?.set(key, v);
       }

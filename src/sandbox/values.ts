@@ -14,6 +14,7 @@ import {
   type Period,
 } from "./periods";
 import { unit, unitAfter, unitPrefix } from "./prng";
+import { restatementFactor } from "./restate";
 
 /** Names flagged (SP) anywhere in the catalog: their inputs move with the daily price. */
 export const SP_NAMES: ReadonlySet<string> = new Set(
@@ -73,6 +74,8 @@ interface Line {
   readonly price: number;
   /** unitPrefix of the line's per-quarter draws. */
   readonly draws: number;
+  /** Factor of the line's restated quarters (1 when nothing is restated). */
+  readonly restate: number;
 }
 
 const FIRST_QUARTER = quarterIndex(FIRST_FISCAL_YEAR, 1);
@@ -86,20 +89,26 @@ export class Evaluator {
   private readonly lines = new Map<string, Line>();
   private readonly size: number;
   private readonly growth: number;
+  /** Inputs of quarters before this index are restated. */
+  private readonly restatedBefore: number;
 
   /**
    * @param ticker primary ticker of a company
    * @param day UTC day number: only (SP) inputs depend on it
    * @param onInput called with every input name read (used to find what a name depends on)
+   * @param restatedBefore inputs of quarters before this quarter index are restated (restate.ts): each
+   *   input line is scaled by its own fixed factor, so everything computed from the inputs moves with them
    */
   constructor(
     private readonly seed: number,
     private readonly ticker: string,
     private readonly day: number,
     private readonly onInput?: (name: string) => void,
+    restatedBefore?: number,
   ) {
     this.size = 10 ** (7.5 + 3.5 * unit(seed, ticker, "size"));
     this.growth = -0.04 + 0.18 * unit(seed, ticker, "growth");
+    this.restatedBefore = restatedBefore ?? -Infinity;
   }
 
   value(name: string, p: Period): number {
@@ -149,6 +158,7 @@ export class Evaluator {
         signed: SIGNED.test(name),
         price: this.priceFactor(name),
         draws: unitPrefix(this.seed, this.ticker, name),
+        restate: this.restatedBefore === -Infinity ? 1 : restatementFactor(this.seed, this.ticker, name),
       };
       this.lines.set(name, line);
     }
@@ -165,13 +175,15 @@ export class Evaluator {
     else x = line.scale * level * (0.85 + 0.3 * u);
     // The low bits of the same draw decide the sign, so signed lines cost no second hash.
     if (line.signed && (u * 1000) % 1 < 0.35) x = -x;
-    return cents(x * line.price);
+    // Multiplying by 1 is exact: without a restatement the values are those of before.
+    return cents(x * line.price * (index < this.restatedBefore ? line.restate : 1));
   }
 
   private ratioInput(name: string, p: Period): number {
     const [, lo, hi] = RATIO_RANGES.find(([re]) => re.test(name)) ?? [null, 0.01, 0.5];
     const u = unit(this.seed, this.ticker, name, periodKey(p));
-    return micro((lo + (hi - lo) * u) * this.priceFactor(name));
+    const restate = endIndex(p) < this.restatedBefore ? this.lineOf(name).restate : 1;
+    return micro((lo + (hi - lo) * u) * this.priceFactor(name) * restate);
   }
 }
 

@@ -5,8 +5,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { DEFAULTS, FdqClient, RefreshDayClock } from "../../src/api";
+import { DEFAULTS, FdqClient, RefreshDayClock, centralDay } from "../../src/api";
 import { sleep } from "../../src/api/sleep";
+import { nextMonthStart } from "../../src/api/usage-ledger";
+import { findDataset } from "../../src/catalog";
 import { rating } from "../../src/functions/impl";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox";
 import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
@@ -108,6 +110,14 @@ const settled = (page: Page): Promise<void> =>
   page.evaluate(() =>
     (window as unknown as { __officeDouble: { settled(): Promise<void> } }).__officeDouble.settled(),
   );
+
+/** Waits until the page's GET of `url` has been answered. */
+async function waitAnswered(pane: OpenPane, url: string, timeoutMs = 10_000): Promise<void> {
+  for (const started = Date.now(); !pane.answered.includes(url);) {
+    if (Date.now() - started > timeoutMs) throw new Error(`no answer to ${url} in ${timeoutMs} ms`);
+    await sleep(20);
+  }
+}
 
 async function tab(page: Page, name: "Find" | "Cell" | "Workbook" | "Connect"): Promise<void> {
   await page.getByRole("tab", { name }).click();
@@ -335,7 +345,11 @@ describe("task pane in the browser", () => {
       `From the cache of refresh day ${todayLabel()}`,
     );
     const url = await page.getByTestId("explain-url").textContent();
-    expect(url).toBe(`GET ${sandbox.baseUrl}/metrics/roic/AAPL?year=2023&ttm=3`);
+    expect(url).toBe(`GET ${sandbox.baseUrl}/metrics/roic/AAPL?datapoint=ROIC&year=2023&ttm=3`);
+    // Its price: one datapoint x security x period; answered by today's cache, so nothing to spend.
+    await expect(page.getByTestId("explain-price").textContent()).resolves.toBe(
+      "1 unit; cached today: 0 units to spend.",
+    );
     expect(await facts.textContent()).not.toContain(sandbox.demoKey);
     await page.screenshot({ path: join(ARTIFACTS, "taskpane-explain.png"), fullPage: true });
     const expected = await reference.datapoint({
@@ -364,9 +378,17 @@ describe("task pane in the browser", () => {
     await page.getByTestId("estimate-button").click();
     await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("4 FDQ cells found");
     // Already calculated once: everything is in today's cache.
-    await expect(page.getByTestId("estimate-requests").textContent()).resolves.toBe("0 requests needed");
+    await expect(page.getByTestId("estimate-requests").textContent()).resolves.toBe(
+      "0 requests needed (0 units)",
+    );
     await expect(page.getByTestId("estimate-cached").textContent()).resolves.toBe(
       "4 of 4 cells already cached",
+    );
+    await expect(page.getByTestId("estimate-refresh").textContent()).resolves.toBe(
+      "A refresh drops today's cache and sends up to 4 requests again: 4 units of the monthly quota.",
+    );
+    await expect(page.getByTestId("estimate-projection").textContent()).resolves.toMatch(
+      /^At one refresh per trading day \(assumed 21 a month\), this workbook uses about 84 units a month \(4 x 21\): within the [\d,]+ units left of the 10,000-unit plan\.$/,
     );
 
     const before = sandbox.stats().requests;
@@ -379,15 +401,18 @@ describe("task pane in the browser", () => {
     await page.getByTestId("refresh-progress").waitFor();
     const summary = page.getByTestId("refresh-summary");
     await summary.waitFor({ timeout: 30_000 });
-    // ROIC and NOPAT of AAPL 2022 share one all-datapoints request: 3 requests for 4 cells.
+    // Billed per datapoint: ROIC and NOPAT of AAPL 2022 are one request each (not every name of roic); the
+    // refresh did not ask first (4 units, far inside the default plan).
     expect(sent.map((u) => u.slice(sandbox.baseUrl.length)).sort()).toEqual([
       "/fundamentals/adjusted/MSFT?datapoint=ACCOUNTS_PAYABLE&year=2022",
-      "/metrics/roic/AAPL?year=2022",
-      "/metrics/roic/NFLX?year=2021&quarter=4",
+      "/metrics/roic/AAPL?datapoint=NOPAT&year=2022",
+      "/metrics/roic/AAPL?datapoint=ROIC&year=2022",
+      "/metrics/roic/NFLX?datapoint=ROIC&year=2021&quarter=4",
     ]);
-    expect(sandbox.stats().requests - before).toBe(3);
+    expect(sandbox.stats().requests - before).toBe(4);
+    expect(await page.getByTestId("refresh-confirm").count()).toBe(0);
     await expect(summary.textContent()).resolves.toMatch(
-      /^Refreshed 4 FDQ cells \(on request\): 3 requests sent, 0 failed requests, 0 cells in error, in \d+\.\d s\.$/,
+      /^Refreshed 4 FDQ cells \(on request\): 4 requests sent, 0 failed requests, 0 cells in error, in \d+\.\d s\.$/,
     );
     expect(await double<string[]>(page, "calculations")).toEqual(["Full"]);
     // The refresh records its day in the workbook's own settings, and never the key.
@@ -397,7 +422,9 @@ describe("task pane in the browser", () => {
 
     await page.screenshot({ path: join(ARTIFACTS, "taskpane-refresh-summary.png"), fullPage: true });
     await page.getByTestId("estimate-button").click();
-    await expect(page.getByTestId("estimate-requests").textContent()).resolves.toBe("0 requests needed");
+    await expect(page.getByTestId("estimate-requests").textContent()).resolves.toBe(
+      "0 requests needed (0 units)",
+    );
     await expect(page.getByTestId("estimate-cached").textContent()).resolves.toBe(
       "4 of 4 cells already cached",
     );
@@ -436,7 +463,7 @@ describe("task pane in the browser", () => {
     const sandboxPaths = pane.requests
       .filter((u) => u.startsWith(sandbox.baseUrl))
       .map((u) => u.slice(sandbox.baseUrl.length));
-    expect(sandboxPaths.sort()).toEqual(["/datapoint", "/metrics/roic/AAPL?year=2022"]);
+    expect(sandboxPaths.sort()).toEqual(["/datapoint", "/metrics/roic/AAPL?datapoint=ROIC&year=2022"]);
     // One check at open, one full calculation: the pane does not start a second one.
     expect(await double<string[]>(page, "calculations")).toEqual(["Full"]);
     const expected = await reference.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022 });
@@ -638,7 +665,7 @@ describe("task pane in the browser", () => {
     );
     await expect(page.getByTestId("explain-period").textContent()).resolves.toBe("FY2022");
     await expect(page.getByTestId("explain-url").textContent()).resolves.toBe(
-      `GET ${sandbox.baseUrl}/metrics/roic/AAPL?year=2022`,
+      `GET ${sandbox.baseUrl}/metrics/roic/AAPL?datapoint=ROIC&year=2022`,
     );
     await expect(page.getByTestId("explain-source").textContent()).resolves.toContain(
       `From the cache of refresh day ${todayLabel()}`,
@@ -649,7 +676,7 @@ describe("task pane in the browser", () => {
     await double(page, "select", "Sheet1!C2");
     await page.getByTestId("explain-period").getByText("Q2 FY2023", { exact: true }).waitFor();
     await expect(page.getByTestId("explain-url").textContent()).resolves.toBe(
-      `GET ${sandbox.baseUrl}/metrics/roic/AAPL?year=2023&quarter=2`,
+      `GET ${sandbox.baseUrl}/metrics/roic/AAPL?datapoint=ROIC&year=2023&quarter=2`,
     );
     await expect(page.getByTestId("explanation").textContent()).resolves.not.toContain(sandbox.demoKey);
     await context.close();
@@ -669,9 +696,12 @@ describe("task pane in the browser", () => {
     );
     await page.screenshot({ path: join(ARTIFACTS, "taskpane-explain-series.png"), fullPage: true });
     await expect(page.getByTestId("explain-series-years").locator("li").allTextContents()).resolves.toEqual([
-      `FY2021: cachedGET ${sandbox.baseUrl}/metrics/roic/MSFT?year=2021`,
-      `FY2022: cachedGET ${sandbox.baseUrl}/metrics/roic/MSFT?year=2022`,
+      `FY2021: cachedGET ${sandbox.baseUrl}/metrics/roic/MSFT?datapoint=ROIC&year=2021`,
+      `FY2022: cachedGET ${sandbox.baseUrl}/metrics/roic/MSFT?datapoint=ROIC&year=2022`,
     ]);
+    await expect(page.getByTestId("explain-price").textContent()).resolves.toBe(
+      "2 units for 2 requests; cached today: 0 units to spend.",
+    );
 
     await double(page, "select", "Sheet1!A3");
     const rows = (await reference.dataset({ ticker: "MSFT", dataset: "roic", year: 2022 })).records.length;
@@ -682,18 +712,144 @@ describe("task pane in the browser", () => {
     await expect(page.getByTestId("explain-url").textContent()).resolves.toBe(
       `GET ${sandbox.baseUrl}/metrics/roic/MSFT?year=2022`,
     );
+    // A whole dataset costs one unit per datapoint: its catalog size before the answer.
+    await expect(page.getByTestId("explain-price").textContent()).resolves.toBe(
+      `${findDataset("metrics/roic")!.datapoints.length} units; cached today: 0 units to spend.`,
+    );
 
     await double(page, "select", "Sheet1!A4");
     await page
       .getByTestId("explain-asks")
       .getByText("The component ratings of MSFT.", { exact: true })
       .waitFor();
+    await expect(page.getByTestId("explain-price").textContent()).resolves.toBe(
+      "1 unit; cached today: 0 units to spend.",
+    );
 
     await double(page, "select", "Sheet1!A5");
     await expect(page.getByTestId("explain-problem").textContent()).resolves.toBe(
       "Cannot be planned: from_year..to_year spans 2000000 years; at most 50 are allowed.",
     );
     await context.close();
+  });
+
+  it("shows this month's quota units after a refresh, equal to the sandbox's own count, and the estimate's price", async () => {
+    // A sandbox of its own: its meter counts this pane's requests only (the shared one counts every test's).
+    const own = await startSandbox();
+    try {
+      const pane = await openConnected({ service: own });
+      const { context, page } = pane;
+      // The descriptions' load (/v1/datapoint) costs a unit too: let it land before counting.
+      await waitAnswered(pane, `${own.baseUrl}/datapoint`);
+      await double(page, "seed", {
+        "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
+        "Sheet1!A2": '=FDQ.DATASET("MSFT","screens/traditional",2022)',
+        "Sheet1!A3": '=FDQ.RATING("AAPL")',
+      });
+      await settled(page);
+      await tab(page, "Workbook");
+      const units = page.getByTestId("status-units");
+      const shows = async (n: number): Promise<void> =>
+        units.getByText(`${n} of 10,000 units (${10_000 - n} left)`, { exact: true }).waitFor();
+      await shows(own.usage());
+
+      await page.getByTestId("estimate-button").click();
+      // 1 for the datapoint, one per datapoint of the whole dataset (24), 1 for the rating.
+      const price = 1 + findDataset("screens/traditional")!.datapoints.length + 1;
+      await expect(page.getByTestId("estimate-refresh").textContent()).resolves.toBe(
+        `A refresh drops today's cache and sends up to 3 requests again: up to ${price} units of the monthly quota.`,
+      );
+      await expect(page.getByTestId("estimate-projection").textContent()).resolves.toBe(
+        `At one refresh per trading day (assumed 21 a month), this workbook uses about ${price * 21} units ` +
+          `a month (${price} x 21): within the ${10_000 - own.usage()} units left of the 10,000-unit plan.`,
+      );
+      const before = own.usage();
+      await page.getByTestId("refresh-button").click();
+      await page.getByTestId("refresh-summary").waitFor({ timeout: 30_000 });
+      // The sandbox charged what the estimate said, and the pane counted what the sandbox charged.
+      expect(own.usage() - before).toBe(price);
+      await shows(own.usage());
+      await expect(page.getByTestId("status-units").textContent()).resolves.toBe(
+        `${own.usage()} of 10,000 units (${10_000 - own.usage()} left)`,
+      );
+      await page.screenshot({ path: join(ARTIFACTS, "taskpane-usage.png"), fullPage: true });
+      await context.close();
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("asks before a refresh that may spend more units than are left of the plan; Cancel sends nothing", async () => {
+    const pane = await openWithCells({
+      "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
+      "Sheet1!A2": '=FDQ.DATAPOINT("MSFT","metrics/roic","NOPAT",2022)',
+    });
+    const { context, page } = pane;
+    await tab(page, "Workbook");
+    // A plan of 3 units, below this month's use plus the refresh's 2 units.
+    await page.getByTestId("plan-units").fill("3");
+    await page.getByTestId("status-units").getByText(/ of 3 units \(0 left\)$/).waitFor();
+    const stored = await double<Record<string, string>>(page, "storageSnapshot");
+    expect(stored["fdq.pane.planUnits"]).toBe("3");
+    const used = Number((await page.getByTestId("status-units").textContent())?.split(" ")[0]);
+
+    const requests = pane.requests.length;
+    const served = sandbox.stats().requests;
+    await page.getByTestId("refresh-button").click();
+    const dialog = page.getByTestId("refresh-confirm");
+    await dialog.waitFor();
+    await expect(page.getByTestId("refresh-confirm-text").textContent()).resolves.toBe(
+      `This refresh drops today's cache and sends every request again: 2 units, more than the 0 units left of ` +
+        `your 3-unit monthly plan (${used} used this month). Once the quota is spent the service answers ` +
+        `"Limit Exceeded" and cells fail until it resets on ${nextMonthStart(centralDay(Date.now()).slice(0, 7))} (US Central).`,
+    );
+    await page.screenshot({ path: join(ARTIFACTS, "taskpane-refresh-confirm.png"), fullPage: true });
+    await page.getByTestId("refresh-confirm-cancel").click();
+    await dialog.waitFor({ state: "detached" });
+    await sleep(1_000);
+    expect(pane.requests.length).toBe(requests);
+    expect(sandbox.stats().requests).toBe(served);
+    expect(await double<string[]>(page, "calculations")).toEqual([]);
+    expect(await page.getByTestId("refresh-summary").count()).toBe(0);
+
+    // Confirmed, it refreshes.
+    await page.getByTestId("refresh-button").click();
+    await page.getByTestId("refresh-confirm-yes").click();
+    await expect(page.getByTestId("refresh-summary").textContent({ timeout: 30_000 })).resolves.toMatch(
+      /^Refreshed 2 FDQ cells \(on request\): 2 requests sent, /,
+    );
+    expect(await double<string[]>(page, "calculations")).toEqual(["Full"]);
+    await context.close();
+  });
+
+  it("says when the monthly quota is used up, until when, and sends again once the plan was raised", async () => {
+    // --quota 0: the sandbox answers every request 429 {"message":"Limit Exceeded"}.
+    const spent = await startSandbox({ quota: 0 });
+    try {
+      const { context, page } = await openWithCells(
+        { "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)' },
+        { service: spent },
+      );
+      await tab(page, "Workbook");
+      const bar = page.getByTestId("quota-exhausted");
+      await bar.waitFor();
+      const resetsOn = nextMonthStart(centralDay(Date.now()).slice(0, 7));
+      await expect(bar.textContent()).resolves.toBe(
+        `Monthly quota used upThe service answered "Limit Exceeded": no request is sent until the quota resets ` +
+          `on ${resetsOn} (US Central). Cells keep their last values until then.My plan was raised`,
+      );
+      await expect(page.getByTestId("status-units").textContent()).resolves.toBe("0 of 10,000 units (0 left)");
+      await page.screenshot({ path: join(ARTIFACTS, "taskpane-quota-exhausted.png"), fullPage: true });
+      await page.getByRole("button", { name: "My plan was raised" }).click();
+      await bar.waitFor({ state: "detached" });
+      await page
+        .getByTestId("status-units")
+        .getByText("0 of 10,000 units (10,000 left)", { exact: true })
+        .waitFor();
+      await context.close();
+    } finally {
+      await spent.close();
+    }
   });
 
   it("estimates the cost of cells with references and wrappers, and lists the cells it cannot plan", async () => {
@@ -707,7 +863,9 @@ describe("task pane in the browser", () => {
     await tab(page, "Workbook");
     await page.getByTestId("estimate-button").click();
     await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("4 FDQ cells found");
-    await expect(page.getByTestId("estimate-requests").textContent()).resolves.toBe("0 requests needed");
+    await expect(page.getByTestId("estimate-requests").textContent()).resolves.toBe(
+      "0 requests needed (0 units)",
+    );
     // The RATING cell was calculated when the workbook opened: its answer is cached too.
     await expect(page.getByTestId("estimate-cached").textContent()).resolves.toBe(
       "3 of 4 cells already cached",
@@ -786,7 +944,7 @@ describe("task pane in the browser", () => {
   it("shows HTML in an error reason and in an explanation as text", async () => {
     const injected = '<img src=x onerror="window.__pwned=1"><b>bold</b> no such ticker';
     const { context, page } = await openConnected();
-    await context.route(`${sandbox.baseUrl}/metrics/roic/EVIL?year=2022`, async (route) => {
+    await context.route(`${sandbox.baseUrl}/metrics/roic/EVIL?datapoint=ROIC&year=2022`, async (route) => {
       const response = await route.fetch();
       await route.fulfill({ response, json: { message: injected } });
     });

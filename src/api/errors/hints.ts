@@ -12,6 +12,8 @@ export interface ErrorHints {
   connection: string;
   /** After a 400 the spec does not list: the service's message names the argument. */
   arguments: string;
+  /** After the monthly quota is spent: where the user says the plan was raised. */
+  quota: string;
 }
 
 export const EXCEL_HINTS: ErrorHints = {
@@ -20,4 +22,5 @@ export const EXCEL_HINTS: ErrorHints = {
   baseUrl: "Check the base URL in the FDQ task pane: it must end in /v1.",
   connection: "Check the network connection and the base URL in the FDQ task pane.",
   arguments: "Check the function's arguments.",
+  quota: "If your plan was raised, say so in the FDQ task pane (Usage).",
 };

@@ -7,6 +7,7 @@ import { findServedDatapoint, servedDatapoints } from "../beyond-cutoff";
 import { badRequest, specError } from "../errors";
 import { parsePeriod } from "../params";
 import { dayNumber, PERIOD_TYPES, type Period } from "../periods";
+import { restatedBefore } from "../restate";
 import { Evaluator, formatDecimal } from "../values";
 import { envelope, type SandboxContext } from "./shared";
 
@@ -40,13 +41,26 @@ export function dataRoutes(ctx: SandboxContext): Hono {
       const now = ctx.now();
       const security = ctx.universe.resolve(c.req.param("ticker"));
       if (!security || !hasData(security, period, now)) throw specError("DataNotFound");
-      const ev = new Evaluator(ctx.seed, security.ticker, dayNumber(now));
+      const day = dayNumber(now);
+      const ev = new Evaluator(
+        ctx.seed,
+        security.ticker,
+        day,
+        undefined,
+        restatedBefore(ctx.restatement, day),
+      );
       const entries = entry ? [entry] : servedDatapoints(dataset);
       const records = entries.map((e) =>
         record(dataset, security.ticker, period, e.name, ev.value(e.name, period)),
       );
       // Fundamentals answer a single datapoint with the record itself, the others with an array of one.
-      return envelope(c, ctx, entry && dataset.group === "fundamentals" ? records[0] : records);
+      // Quota: a single datapoint costs 1 unit, an all-datapoints answer 1 per record (wire-notes 11).
+      return envelope(
+        c,
+        ctx,
+        entry && dataset.group === "fundamentals" ? records[0] : records,
+        records.length,
+      );
     });
   }
   return app;

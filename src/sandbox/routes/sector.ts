@@ -5,6 +5,7 @@ import { badRequest, specError } from "../errors";
 import { parsePriorYear } from "../params";
 import { SectorModel } from "../sectors";
 import { dayNumber } from "../periods";
+import { restatedBefore } from "../restate";
 import { formatDecimal } from "../values";
 import { envelope, type SandboxContext } from "./shared";
 
@@ -32,7 +33,8 @@ export function sectorRoutes(ctx: SandboxContext): Hono {
     let value = cache.get(key);
     if (value === undefined) {
       if (memo.size >= MEMBER_CACHE_LIMIT) memo.clear();
-      value = new SectorModel({ universe: ctx.universe, seed: ctx.seed, now, memo }).value(
+      const restated = restatedBefore(ctx.restatement, dayNumber(now));
+      value = new SectorModel({ universe: ctx.universe, seed: ctx.seed, now, memo, restated }).value(
         group,
         dp,
         priorYear ?? 0,

@@ -1,5 +1,7 @@
 // What every route needs: the sandbox state and the production envelope.
 import type { Context } from "hono";
+import type { EndpointNames } from "../endpoint-groups";
+import type { Restatement } from "../restate";
 import type { Universe } from "../universe";
 
 export interface SandboxContext {
@@ -8,10 +10,24 @@ export interface SandboxContext {
   readonly now: () => Date;
   /** Serve `body` as an object instead of the production JSON-encoded string. */
   readonly bodyAsObject: boolean;
+  /** `endpoints` of /v1/datapoint records: dataset paths (default) or production's group names. */
+  readonly endpointNames?: EndpointNames;
+  /** Restated closed years from a day on (--restate). */
+  readonly restatement?: Restatement;
 }
 
-/** `{statusCode: 200, headers, body}` where body is `{results}` JSON-encoded as a string (wire-notes 2). */
-export function envelope(c: Context, ctx: SandboxContext, results: unknown): Response {
+/** Quota units of each answered request, keyed by the request (read by the meter in app.ts). */
+const UNITS = new WeakMap<Request, number>();
+
+/** Units the 200 answer to this request costs (1 unless a route said otherwise). */
+export const unitsOf = (request: Request): number => UNITS.get(request) ?? 1;
+
+/**
+ * `{statusCode: 200, headers, body}` where body is `{results}` JSON-encoded as a string (wire-notes 2).
+ * `units`: what the answer costs under the quota (1 unit per call unless given).
+ */
+export function envelope(c: Context, ctx: SandboxContext, results: unknown, units = 1): Response {
+  UNITS.set(c.req.raw, units);
   const body = ctx.bodyAsObject ? { results } : JSON.stringify({ results });
   return c.json({ statusCode: 200, headers: { "Content-Type": "application/json" }, body });
 }

@@ -69,7 +69,7 @@ export function App() {
   const [ticker, setTicker] = useState("");
   const bump = useCallback(() => setVersion((v) => v + 1), []);
   const refresh = useRefresh(bump);
-  const usage = useUsage(version);
+  const { usage, reload: reloadUsage } = useUsage(version);
 
   useEffect(() => platform.onThemeChanged(setTheme), [platform]);
 
@@ -113,9 +113,9 @@ export function App() {
         )}
         {tab === "workbook" && (
           <div className={styles.panel} role="tabpanel" aria-label="Workbook">
-            <RefreshPanel control={refresh} />
+            <RefreshPanel control={refresh} usage={usage} />
             <ErrorsPanel />
-            <StatusPanel usage={usage} />
+            <StatusPanel usage={usage} onChanged={reloadUsage} />
           </div>
         )}
         {tab === "connect" && (

@@ -1,12 +1,15 @@
 // "Explain this cell": follows the selection and tells what the cell's FDQ formula resolved to, where
-// its value came from and the request it made.
+// its value came from, the request it made and its price in quota units.
 import { Badge, Button, Caption1, Card, Spinner, Text, makeStyles, tokens } from "@fluentui/react-components";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import type { DatapointRecord } from "../../api";
 import { show } from "../../functions/impl/args";
 import {
   explainCell,
+  priceOf,
+  priceText,
   type CallExplanation,
+  type CallPrice,
   type DatapointFacts,
   type DatasetSource,
   type Explanation,
@@ -81,13 +84,26 @@ function PeriodFact({ period, detail }: { period: string; detail: string }) {
   );
 }
 
-/** Where the value comes from (which refresh day's cache, or fresh) and the request it makes. */
+/** The call's price in quota units, and what of it today's cache saves. */
+function PriceFact({ price, note }: { price: CallPrice; note?: string }) {
+  const styles = useStyles();
+  return (
+    <Fact term="Price">
+      <span data-testid="explain-price">{priceText(price)}</span>
+      {note && <Caption1 className={styles.note}>{note}</Caption1>}
+    </Fact>
+  );
+}
+
+/** Where the value comes from (which refresh day's cache, or fresh), the request it makes and its price. */
 function SourceAndRequest({
   source,
   request,
+  priceNote,
 }: {
   source: ValueSource | DatasetSource;
   request: RequestPlan;
+  priceNote?: string;
 }) {
   return (
     <>
@@ -99,6 +115,7 @@ function SourceAndRequest({
       <Fact term="Request">
         <RequestText request={request} />
       </Fact>
+      {"url" in request && <PriceFact price={priceOf([request], false)} note={priceNote} />}
     </>
   );
 }
@@ -220,10 +237,15 @@ function CallView({ call }: { call: CallExplanation }) {
           </ul>
           <Caption1 className={styles.note}>
             Answers are kept for the refresh day: a cell that asks what another cell asked today gets it
-            without a request. The pane cannot tell ahead whether {call.functionName}&apos;s answer is in the
-            cache.
+            without a request.
           </Caption1>
         </Fact>
+        <PriceFact
+          price={call.price}
+          note={
+            call.price.upTo ? `${call.functionName} stops at the first type that knows the ticker.` : undefined
+          }
+        />
       </>
     );
   }
@@ -240,7 +262,11 @@ function CallView({ call }: { call: CallExplanation }) {
           </span>
         </Fact>
         <PeriodFact period={call.period} detail={call.periodDetail} />
-        <SourceAndRequest source={call.source} request={call.request} />
+        <SourceAndRequest
+          source={call.source}
+          request={call.request}
+          priceNote="One unit per datapoint the dataset returns (priced at its catalog size before the answer)."
+        />
       </>
     );
   }
@@ -256,6 +282,7 @@ function CallView({ call }: { call: CallExplanation }) {
         ) : (
           <SeriesYears years={call.years} />
         )}
+        {call.price && <PriceFact price={call.price} />}
       </>
     );
   }

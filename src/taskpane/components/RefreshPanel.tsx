@@ -1,7 +1,15 @@
-// "Refresh": the cost before, progress during (n of m requests, errors so far) and a summary after.
+// "Refresh": the cost before (requests and quota units, and the month this workbook would use), a
+// confirmation before a refresh that may spend more units than are left of the plan, progress during
+// (n of m requests, errors so far) and a summary after.
 import {
   Button,
   Card,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
   Field,
   MessageBar,
   MessageBarBody,
@@ -12,8 +20,19 @@ import {
   tokens,
 } from "@fluentui/react-components";
 import { useEffect, useState } from "react";
+import {
+  confirmText,
+  projectMonthly,
+  projectionText,
+  readStanding,
+  refreshNeedsConfirm,
+  unitsText,
+  type QuotaStanding,
+} from "../logic/quota";
+import type { RefreshEstimate } from "../logic/refresh-estimate";
 import { useServices } from "../services";
 import type { RefreshControl } from "./useRefresh";
+import type { Usage } from "./useUsage";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
@@ -26,18 +45,24 @@ const plural = (n: number, one: string, many: string): string => `${n} ${n === 1
 /** Cells that cannot be planned listed by name; the rest are counted. */
 const MAX_LISTED = 5;
 
-function RefreshStatus({ control }: { control: RefreshControl }) {
+/** What is left of the plan for the projection: the month's standing, or the whole plan before it is known. */
+function leftOf(usage: Usage): Pick<QuotaStanding, "left" | "plan"> {
+  return usage.quota ?? { left: usage.planUnits, plan: usage.planUnits };
+}
+
+function RefreshStatus({ control, usage }: { control: RefreshControl; usage: Usage }) {
   const styles = useStyles();
   const s = control.state;
   if (s.phase === "estimated") {
     const e = s.estimate;
+    const refreshCount = e.refreshRequests === 1 ? "its request" : `up to ${e.refreshRequests} requests`;
     return (
       <ul className={styles.list} data-testid="refresh-estimate">
         <li data-testid="estimate-cells">{plural(e.cells, "FDQ cell found", "FDQ cells found")}</li>
         <li data-testid="estimate-requests">
-          {plural(e.requestsNeeded, "request needed", "requests needed")}
+          {plural(e.requestsNeeded, "request needed", "requests needed")} ({unitsText(e.units)})
           {e.otherRequests > 0
-            ? `, plus up to ${e.otherRequests} for ratings, sector, coverage, security and info cells`
+            ? `, plus up to ${e.otherRequests} for ratings, sector, coverage, security and info cells (${unitsText(e.otherUnits)})`
             : ""}
         </li>
         <li data-testid="estimate-cached">
@@ -58,12 +83,13 @@ function RefreshStatus({ control }: { control: RefreshControl }) {
             </ul>
           </li>
         )}
-        <li>
-          A refresh drops today&apos;s cache and sends{" "}
-          {e.plannedRequests + e.otherRequests === 1
-            ? "its request"
-            : `up to ${e.plannedRequests + e.otherRequests} requests`}{" "}
-          again.
+        <li data-testid="estimate-refresh">
+          A refresh drops today&apos;s cache and sends {refreshCount} again:{" "}
+          {e.upperBound ? "up to " : ""}
+          {unitsText(e.refreshUnits)} of the monthly quota.
+        </li>
+        <li data-testid="estimate-projection">
+          {projectionText(projectMonthly(e.refreshUnits, leftOf(usage)))}
         </li>
       </ul>
     );
@@ -113,14 +139,39 @@ function RefreshStatus({ control }: { control: RefreshControl }) {
   return null;
 }
 
-export function RefreshPanel({ control }: { control: RefreshControl }) {
+interface PendingRefresh {
+  readonly estimate: RefreshEstimate;
+  readonly standing: QuotaStanding;
+}
+
+export function RefreshPanel({ control, usage }: { control: RefreshControl; usage: Usage }) {
   const styles = useStyles();
-  const { prefs } = useServices();
+  const { prefs, api } = useServices();
   const [auto, setAuto] = useState(true);
+  const [pending, setPending] = useState<PendingRefresh>();
+  const [checking, setChecking] = useState(false);
   useEffect(() => {
     void prefs.autoRefresh().then(setAuto);
   }, [prefs]);
   const running = control.state.phase === "running";
+
+  /** Estimates first (sends nothing) and asks before a refresh that may spend more than is left of the plan. */
+  const requestRefresh = async (): Promise<void> => {
+    setChecking(true);
+    try {
+      const estimate = await control.estimate();
+      const client = estimate && (await api.readyClient());
+      // Without a standing (no ledger) nothing is known to be over the plan: refresh as before.
+      const standing = client && (await readStanding(client, prefs).catch(() => undefined));
+      if (estimate && standing && refreshNeedsConfirm(estimate.refreshUnits, standing)) {
+        setPending({ estimate, standing });
+        return;
+      }
+    } finally {
+      setChecking(false);
+    }
+    await control.refresh("on request");
+  };
 
   return (
     <Card className={styles.root} aria-label="Refresh">
@@ -131,14 +182,43 @@ export function RefreshPanel({ control }: { control: RefreshControl }) {
         </Button>
         <Button
           appearance="primary"
-          onClick={() => void control.refresh("on request")}
-          disabled={running}
+          onClick={() => void requestRefresh()}
+          disabled={running || checking}
           data-testid="refresh-button"
         >
           Refresh all FDQ cells
         </Button>
       </div>
-      <RefreshStatus control={control} />
+      <RefreshStatus control={control} usage={usage} />
+      <Dialog
+        open={pending !== undefined}
+        modalType="alert"
+        onOpenChange={(_, d) => !d.open && setPending(undefined)}
+      >
+        <DialogSurface data-testid="refresh-confirm">
+          <DialogBody>
+            <DialogTitle>Refresh beyond your plan?</DialogTitle>
+            <DialogContent data-testid="refresh-confirm-text">
+              {pending && confirmText(pending.estimate.refreshUnits, pending.estimate.upperBound, pending.standing)}
+            </DialogContent>
+            <DialogActions>
+              <Button
+                appearance="primary"
+                data-testid="refresh-confirm-yes"
+                onClick={() => {
+                  setPending(undefined);
+                  void control.refresh("on request");
+                }}
+              >
+                Refresh anyway
+              </Button>
+              <Button data-testid="refresh-confirm-cancel" onClick={() => setPending(undefined)}>
+                Cancel
+              </Button>
+            </DialogActions>
+          </DialogBody>
+        </DialogSurface>
+      </Dialog>
       <Switch
         checked={auto}
         label="Refresh when the workbook opens on a new refresh day"

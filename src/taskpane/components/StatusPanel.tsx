@@ -1,5 +1,21 @@
-// "Status": requests today, cache hits, last refresh and the refresh day in use.
-import { Card, Text, makeStyles, tokens } from "@fluentui/react-components";
+// "Status": requests today, cache hits, last refresh, the refresh day in use, and the month's quota: units
+// used of the plan (its size editable), and when the service said "Limit Exceeded", until when.
+import {
+  Button,
+  Card,
+  Input,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  MessageBarTitle,
+  Text,
+  makeStyles,
+  tokens,
+} from "@fluentui/react-components";
+import { useState } from "react";
+import { formatUnits, parsePlanUnits, unitsText, type QuotaStanding } from "../logic/quota";
+import { messageOf } from "../logic/message";
+import { useServices } from "../services";
 import type { Usage } from "./useUsage";
 
 const useStyles = makeStyles({
@@ -11,8 +27,11 @@ const useStyles = makeStyles({
     rowGap: tokens.spacingVerticalXXS,
     margin: 0,
     "& dt": { color: tokens.colorNeutralForeground3 },
-    "& dd": { margin: 0 },
+    "& dd": { margin: 0, minWidth: 0 },
   },
+  plan: { display: "flex", alignItems: "center", gap: tokens.spacingHorizontalXS },
+  planInput: { width: "7rem" },
+  note: { color: tokens.colorNeutralForeground3 },
 });
 
 function formatLastRefresh(usage: Usage): string {
@@ -22,8 +41,72 @@ function formatLastRefresh(usage: Usage): string {
   return `${time} (refresh day ${last.day})`;
 }
 
-export function StatusPanel({ usage }: { usage: Usage }) {
+/** "123 of 10,000 units (9,877 left)" */
+export function unitsLine(q: QuotaStanding): string {
+  return `${formatUnits(q.used)} of ${unitsText(q.plan)} (${formatUnits(q.left)} left)`;
+}
+
+/** The plan size, saved in the pane's preferences as soon as it reads as a whole number of units. */
+function PlanSize({ plan, onSaved }: { plan: number; onSaved: () => void }) {
   const styles = useStyles();
+  const { prefs } = useServices();
+  const [draft, setDraft] = useState<string>();
+  const invalid = draft !== undefined && parsePlanUnits(draft) === undefined;
+  return (
+    <div className={styles.plan}>
+      <Input
+        size="small"
+        className={styles.planInput}
+        inputMode="numeric"
+        aria-label="Monthly plan in units"
+        aria-invalid={invalid}
+        data-testid="plan-units"
+        value={draft ?? String(plan)}
+        onChange={(_, d) => {
+          setDraft(d.value);
+          const units = parsePlanUnits(d.value);
+          if (units !== undefined) void prefs.setPlanUnits(units).then(onSaved);
+        }}
+        onBlur={() => !invalid && setDraft(undefined)}
+      />
+      <Text size={200}>{invalid ? "a whole number, at least 1" : "units"}</Text>
+    </div>
+  );
+}
+
+/** The service said "Limit Exceeded": until when, and the way out when the plan was raised. */
+function Exhausted({ quota, onChanged }: { quota: QuotaStanding; onChanged: () => void }) {
+  const { api } = useServices();
+  const [error, setError] = useState("");
+  const raised = async (): Promise<void> => {
+    setError("");
+    try {
+      await api.client()?.planRaised();
+      onChanged();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  return (
+    <MessageBar intent="error" layout="multiline" data-testid="quota-exhausted">
+      <MessageBarBody>
+        <MessageBarTitle>Monthly quota used up</MessageBarTitle>
+        The service answered &quot;Limit Exceeded&quot;: no request is sent until the quota resets on{" "}
+        {quota.resetsOn} (US Central). Cells keep their last values until then.
+        {error && ` ${error}`}
+      </MessageBarBody>
+      <MessageBarActions>
+        <Button size="small" data-testid="plan-raised" onClick={() => void raised()}>
+          My plan was raised
+        </Button>
+      </MessageBarActions>
+    </MessageBar>
+  );
+}
+
+export function StatusPanel({ usage, onChanged }: { usage: Usage; onChanged: () => void }) {
+  const styles = useStyles();
+  const q = usage.quota;
   return (
     <Card className={styles.root} aria-label="Status">
       <Text weight="semibold">Status</Text>
@@ -36,7 +119,19 @@ export function StatusPanel({ usage }: { usage: Usage }) {
         <dd data-testid="status-last-refresh">{formatLastRefresh(usage)}</dd>
         <dt>Refresh day</dt>
         <dd data-testid="status-day">{usage.today.day}</dd>
+        <dt>Units {q ? q.month : "this month"}</dt>
+        <dd data-testid="status-units">{q ? unitsLine(q) : "no API key saved"}</dd>
+        <dt>Monthly plan</dt>
+        <dd>
+          <PlanSize plan={usage.planUnits} onSaved={onChanged} />
+        </dd>
       </dl>
+      <Text size={200} className={styles.note}>
+        One unit is one datapoint, for one security, for one period (a whole dataset: one per datapoint). The
+        service reports no usage: these are the units this add-in counted on this computer this month (US
+        Central).
+      </Text>
+      {q?.exhausted && <Exhausted quota={q} onChanged={onChanged} />}
     </Card>
   );
 }

@@ -1,6 +1,7 @@
 // The pane's view of the runtime's one RefreshService: the Refresh panel's buttons and whatever refresh
 // the ribbon or the new-day check started, with its progress and summary.
 import { useEffect, useMemo, useSyncExternalStore } from "react";
+import type { RefreshEstimate } from "../logic/refresh-estimate";
 import type { RefreshState } from "../logic/refresh-service";
 import { useServices } from "../services";
 
@@ -8,7 +9,8 @@ export type { RefreshState } from "../logic/refresh-service";
 
 export interface RefreshControl {
   readonly state: RefreshState;
-  estimate(): Promise<void>;
+  /** Shows the cost and answers it (undefined without a key or when it failed). */
+  estimate(): Promise<RefreshEstimate | undefined>;
   refresh(reason: string): Promise<void>;
 }
 

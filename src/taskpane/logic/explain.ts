@@ -9,6 +9,7 @@ import { resolveCells, type ArgInput, type ResolvedCall } from "./fdq-call";
 import { messageOf } from "./message";
 import type { PaneClient } from "./pane-client";
 import { periodDetail, periodLabel } from "./period";
+import { unitsText } from "./quota";
 
 export type ValueSource =
   | {
@@ -28,8 +29,25 @@ export type DatasetSource =
 type Source<Cached> =
   Cached | { readonly kind: "not-cached" } | { readonly kind: "error"; readonly message: string };
 
-/** The request URL (never the key) and whether today's cache answers it, or the reason there is no request. */
-export type RequestPlan = { readonly url: string; readonly cached: boolean } | { readonly invalid: string };
+/**
+ * The request URL (never the key), whether today's cache answers it and its price in quota units, or the
+ * reason there is no request.
+ */
+export type RequestPlan =
+  | { readonly url: string; readonly cached: boolean; readonly units: number }
+  | { readonly invalid: string };
+
+/** What a call's requests cost in quota units (one per datapoint x security x period, wire-notes 11). */
+export interface CallPrice {
+  readonly requests: number;
+  /** Units of every request of the call, cached or not. */
+  readonly units: number;
+  readonly cachedRequests: number;
+  /** Units of the requests not in today's cache: what calculating the cell would spend now. */
+  readonly toSpend: number;
+  /** FDQ.SECURITY without a type counts each type it may try: then these are upper bounds. */
+  readonly upTo: boolean;
+}
 
 /** What the catalog and the service say about the datapoint a call asks for. */
 export interface DatapointFacts {
@@ -47,6 +65,7 @@ export interface SeriesYear {
   readonly period: string;
   readonly url: string;
   readonly cached: boolean;
+  readonly units: number;
 }
 
 interface CallBase {
@@ -70,6 +89,8 @@ export type CallExplanation =
       readonly facts: DatapointFacts;
       /** One entry per fiscal year, or the reason the years cannot be requested. */
       readonly years: readonly SeriesYear[] | { readonly invalid: string };
+      /** Undefined when the years cannot be requested. */
+      readonly price?: CallPrice;
     })
   | (CallBase & {
       readonly kind: "dataset";
@@ -86,6 +107,7 @@ export type CallExplanation =
       readonly functionName: string;
       /** What the call asks the service for, in order (FDQ.SECURITY may try several types). */
       readonly asks: readonly string[];
+      readonly price: CallPrice;
     });
 
 export type Explanation =
@@ -124,13 +146,14 @@ function factsOf(request: DatapointRequest, describe: (name: string) => string):
  * answer (or a remembered "not found") sends no request, so Explain never does.
  */
 async function planAndPeek<Cached>(
-  plan: () => { url: string; cached: boolean } | Promise<{ url: string; cached: boolean }>,
+  plan: () => RequestPlan | Promise<RequestPlan>,
   readCached: () => Promise<Cached>,
 ): Promise<{ planned: RequestPlan; source: Source<Cached> }> {
   let planned: RequestPlan;
   try {
     const p = await plan();
-    planned = { url: p.url, cached: p.cached };
+    if (!("url" in p)) throw new Error(p.invalid);
+    planned = { url: p.url, cached: p.cached, units: p.units };
   } catch (err) {
     const invalid = messageOf(err);
     return { planned: { invalid }, source: { kind: "error", message: invalid } };
@@ -141,6 +164,29 @@ async function planAndPeek<Cached>(
   } catch (err) {
     return { planned, source: { kind: "error", message: messageOf(err) } };
   }
+}
+
+/** The price of a call's requests; `upTo` when the call stops at the first that answers (FDQ.SECURITY). */
+export function priceOf(plans: readonly { cached: boolean; units: number }[], upTo: boolean): CallPrice {
+  const cached = plans.filter((p) => p.cached);
+  const units = plans.reduce((n, p) => n + p.units, 0);
+  return {
+    requests: plans.length,
+    units,
+    cachedRequests: cached.length,
+    toSpend: units - cached.reduce((n, p) => n + p.units, 0),
+    upTo,
+  };
+}
+
+/** "1 unit; cached today: 0 units to spend." and the like. */
+export function priceText(p: CallPrice): string {
+  const upTo = p.upTo ? "up to " : "";
+  const what =
+    p.requests === 1 ? unitsText(p.units) : `${upTo}${unitsText(p.units)} for ${upTo}${p.requests} requests`;
+  if (p.cachedRequests === p.requests) return `${what}; cached today: 0 units to spend.`;
+  const cached = p.cachedRequests === 0 ? "not cached today" : `${p.cachedRequests} cached today`;
+  return `${what}; ${cached}: ${upTo}${unitsText(p.toSpend)} to spend on the next calculation.`;
 }
 
 async function explainDatapoint(
@@ -175,13 +221,14 @@ function explainSeries(
   try {
     years = requests.map((r) => {
       const plan = client.plan({ kind: "datapoint", request: r });
-      return { period: periodLabel(r), url: plan.url, cached: plan.cached };
+      return { period: periodLabel(r), url: plan.url, cached: plan.cached, units: plan.units };
     });
   } catch (err) {
     years = { invalid: messageOf(err) };
   }
+  const price = "invalid" in years ? undefined : priceOf(years, false);
   // requestsOf answers at least one request for a SERIES call it does not refuse.
-  return { ...base, kind: "series", facts: factsOf(requests[0]!, describe), years };
+  return { ...base, kind: "series", facts: factsOf(requests[0]!, describe), years, ...(price && { price }) };
 }
 
 async function explainDataset(
@@ -249,9 +296,10 @@ async function explainCall(call: ResolvedCall, options: ExplainOptions): Promise
   if (call.call.name === "DATAPOINT" && datapoints[0]) return explainDatapoint(base, datapoints[0], options);
   if (call.call.name === "SERIES" && datapoints.length > 0) return explainSeries(base, datapoints, options);
   if (first?.kind === "dataset") return explainDataset(base, first.request, options);
+  let plans: { cached: boolean; units: number }[];
   try {
     // Checks the arguments as the client will: a refused one makes no request.
-    for (const r of requests) options.client.keyOf(r);
+    plans = requests.map((r) => options.client.plan(r));
   } catch (err) {
     return { kind: "unplanned", text: call.text, reason: messageOf(err) };
   }
@@ -260,6 +308,7 @@ async function explainCall(call: ResolvedCall, options: ExplainOptions): Promise
     kind: "endpoint",
     functionName: `FDQ.${call.call.name}`,
     asks: requests.map(describeRequest),
+    price: priceOf(plans, plans.length > 1),
   };
 }
 

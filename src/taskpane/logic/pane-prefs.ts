@@ -1,10 +1,11 @@
 // The pane's own preferences and records, in OfficeRuntime.storage beside the request module's settings.
-import type { KeyValueStore } from "../../api";
+import { DEFAULTS, type KeyValueStore } from "../../api";
 
 const KEYS = {
   autoRefresh: "fdq.pane.autoRefresh",
   lastRefresh: "fdq.pane.lastRefresh",
   usage: "fdq.pane.usage",
+  planUnits: "fdq.pane.planUnits",
 } as const;
 
 export interface LastRefresh {
@@ -58,6 +59,17 @@ export class PanePrefs {
 
   setLastRefresh(last: LastRefresh): Promise<void> {
     return this.storage.set(KEYS.lastRefresh, JSON.stringify(last));
+  }
+
+  /** The monthly plan's units as the user set them; the member plans' 10,000 until then. */
+  async planUnits(): Promise<number> {
+    const n = Number(await this.storage.get(KEYS.planUnits));
+    return Number.isSafeInteger(n) && n >= 1 ? n : DEFAULTS.planUnits;
+  }
+
+  setPlanUnits(units: number): Promise<void> {
+    if (!Number.isSafeInteger(units) || units < 1) throw new RangeError(`plan units must be >= 1, got ${units}`);
+    return this.storage.set(KEYS.planUnits, String(units));
   }
 
   /** Today's usage; a record of an earlier refresh day counts as zero. */

@@ -1,6 +1,8 @@
 // What a refresh will cost, before it starts: the workbook's FDQ cells, the distinct requests they make, and
 // how many of those the cache already answers. Calls are resolved (cell references read) and run through the
-// functions' own argument handling, so the count is that of the requests the cells really make.
+// functions' own argument handling, so the count is that of the requests the cells really make. The client's
+// planner groups and prices them (quota units: one per datapoint x security x period, wire-notes 11).
+import type { FdqRequest, PlannedRequest } from "../../api";
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
 import { requestsOf } from "./call-requests";
 import { resolveCells } from "./fdq-call";
@@ -15,7 +17,7 @@ export interface UnplannedCell {
 export interface RefreshEstimate {
   /** FDQ cells found in the workbook. */
   readonly cells: number;
-  /** Distinct datapoint and dataset requests of the cells (cached or not). */
+  /** Distinct datapoint and dataset requests of the cells (cached or not), after the client's grouping rule. */
   readonly plannedRequests: number;
   /** Planned requests not in today's cache: what a calculation would send. */
   readonly requestsNeeded: number;
@@ -26,6 +28,16 @@ export interface RefreshEstimate {
    * bound, since FDQ.SECURITY without a type counts each type it may try and stops at the first found.
    */
   readonly otherRequests: number;
+  /** Quota units of the datapoint and dataset requests not in today's cache (a whole dataset: its catalog size). */
+  readonly units: number;
+  /** Quota units of the other requests not in today's cache (an upper bound, as otherRequests). */
+  readonly otherUnits: number;
+  /** Every distinct request, cached or not: what a refresh sends, since it drops today's cache first. */
+  readonly refreshRequests: number;
+  /** Units a refresh spends (every request sent again; a whole dataset priced at its catalog size). */
+  readonly refreshUnits: number;
+  /** Whether requests of other functions are counted: then the counts are upper bounds ("up to"). */
+  readonly upperBound: boolean;
   /** Cells with an FDQ call that cannot be planned, each with the reason (they make no request). */
   readonly unplanned: readonly UnplannedCell[];
 }
@@ -39,38 +51,48 @@ export async function estimateRefresh(
   cells: readonly CellSnapshot[],
   { client, workbook }: EstimateDeps,
 ): Promise<RefreshEstimate> {
-  /** Request URL -> whether the cache answers it. */
-  const urls = new Map<string, boolean>();
-  const other = new Set<string>();
+  const requests: FdqRequest[] = [];
   const unplanned: UnplannedCell[] = [];
   let cachedCells = 0;
   for (const { cell, calls } of await resolveCells(cells, workbook)) {
+    const own: FdqRequest[] = [];
     let cached = true;
     try {
       for (const call of calls) {
         if (!call.ok) throw new Error(call.reason);
         for (const request of await requestsOf(call.call)) {
+          // Checks the request as the client will: a refused one makes the cell unplanned.
           const plan = client.plan(request);
           cached &&= plan.cached;
-          if (plan.key.endpoint !== "data") {
-            if (!plan.cached) other.add(plan.key.serialize());
-            continue;
-          }
-          // Datapoints of a dataset with an all-datapoints mode share one request: count URLs, not datapoints.
-          urls.set(plan.url, (urls.get(plan.url) ?? true) && plan.cached);
+          own.push(request);
         }
       }
       if (cached) cachedCells++;
+      requests.push(...own);
     } catch (err) {
       unplanned.push({ address: cell.address, reason: messageOf(err) });
     }
   }
+  // The client's planner: distinct requests after its grouping rule (cells asking every datapoint of a
+  // dataset share its whole request), each priced and marked cached.
+  const { planned } = client.estimate(requests);
+  const isData = (p: PlannedRequest): boolean => p.key.fields.endpoint === "data";
+  const sum = (list: readonly PlannedRequest[]): number => list.reduce((n, p) => n + p.units, 0);
+  const data = planned.filter(isData);
+  const other = planned.filter((p) => !isData(p));
+  const dataNeeded = data.filter((p) => !p.cached);
+  const otherNeeded = other.filter((p) => !p.cached);
   return {
     cells: cells.length,
-    plannedRequests: urls.size,
-    requestsNeeded: [...urls.values()].filter((isCached) => !isCached).length,
+    plannedRequests: data.length,
+    requestsNeeded: dataNeeded.length,
     cachedCells,
-    otherRequests: other.size,
+    otherRequests: otherNeeded.length,
+    units: sum(dataNeeded),
+    otherUnits: sum(otherNeeded),
+    refreshRequests: planned.length,
+    refreshUnits: sum(planned),
+    upperBound: other.length > 0,
     unplanned,
   };
 }

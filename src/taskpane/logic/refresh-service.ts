@@ -46,11 +46,17 @@ export class RefreshService {
     return () => this.listeners.delete(listener);
   };
 
-  /** What a refresh would cost; dropped if a refresh starts meanwhile (its progress matters more). */
-  async estimate(): Promise<void> {
+  /**
+   * What a refresh would cost, shown unless a refresh starts meanwhile (its progress matters more); answers
+   * the estimate, or undefined when there is none (no key, or it failed: the state says why).
+   */
+  async estimate(): Promise<RefreshEstimate | undefined> {
     const { api, workbook } = this.deps;
     const client = await api.readyClient();
-    if (!client) return this.set(NOT_CONNECTED);
+    if (!client) {
+      this.set(NOT_CONNECTED);
+      return undefined;
+    }
     let next: RefreshState;
     try {
       next = {
@@ -61,6 +67,7 @@ export class RefreshService {
       next = { phase: "error", message: messageOf(err) };
     }
     if (!this.running) this.set(next);
+    return next.phase === "estimated" ? next.estimate : undefined;
   }
 
   /** Runs a refresh, or joins the one under way; answers whether it finished with a summary. */

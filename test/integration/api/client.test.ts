@@ -16,8 +16,8 @@ import { FileStorage } from "../../../src/api/storage-file";
 import { findDataset } from "../../../src/catalog";
 import { startSandbox, type RunningSandbox, type SandboxOptions } from "../../../src/sandbox";
 
-const DAY1 = Date.parse("2024-03-15T10:00:00Z"); // 06:00 New York
-const DAY2 = Date.parse("2024-03-16T10:00:00Z");
+const DAY1 = Date.parse("2024-03-15T10:30:00Z"); // 05:30 Chicago, after the vendor's refresh window
+const DAY2 = Date.parse("2024-03-16T10:30:00Z");
 const sandboxNow = () => new Date("2024-03-15T12:00:00Z");
 const YEAR = 2022;
 

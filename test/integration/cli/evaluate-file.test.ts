@@ -61,13 +61,14 @@ describe("evaluateFile", () => {
     );
     const file = modelFile(model());
     const before = sandbox.stats().requests;
-    const first = await evaluateFile(file, options());
+    // Billed per request, the names of a dataset share its whole request (the fast plan).
+    const first = await evaluateFile(file, options({ billing: "per-request" }));
     expect(sandbox.stats().requests - before).toBe(TICKERS.length);
     expect(first.results).toEqual(
       model().map((formula, i) => ({ formula, line: i + 2, outcome: { ok: true, value: expected[i] } })),
     );
     expect(first.problems).toEqual([]);
-    const second = await evaluateFile(file, options());
+    const second = await evaluateFile(file, options({ billing: "per-request" }));
     expect(second.results).toEqual(first.results);
     expect(second.stats).toMatchObject({ requestsSent: 0, cacheHits: TICKERS.length * NAMES.length });
     expect(sandbox.stats().requests - before).toBe(TICKERS.length);
@@ -77,8 +78,19 @@ describe("evaluateFile", () => {
     [2, 2],
     [undefined, 6],
   ])("keeps at most --concurrency %p requests open (%p)", async (concurrency, most) => {
-    const { stats } = await evaluateFile(modelFile(model()), options({ concurrency, noCache: true }));
+    const { stats } = await evaluateFile(
+      modelFile(model()),
+      options({ concurrency, noCache: true, billing: "per-request" }),
+    );
     expect(stats).toMatchObject({ requestsSent: TICKERS.length, maxInFlight: most });
+  });
+
+  it("asks each datapoint on its own when billed per datapoint and the cells ask only some names", async () => {
+    const { stats } = await evaluateFile(modelFile(model()), options({ noCache: true }));
+    expect(stats).toMatchObject({
+      requestsSent: TICKERS.length * NAMES.length,
+      unitsSpent: TICKERS.length * NAMES.length,
+    });
   });
 
   it("turns a line it cannot parse into that line's problem and evaluates the others", async () => {

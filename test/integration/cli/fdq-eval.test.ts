@@ -57,7 +57,7 @@ function labelled(rows: [formula: string, value: string][]): string {
 const USAGE_HINT = 'Run "fdq --help" for the usage.\n';
 
 const STATS =
-  /^fdq stats: requests sent (\d+), cache hits (\d+), coalesced calls (\d+), retries (\d+), failures (.+)$/m;
+  /^fdq stats: requests sent (\d+), units spent (\d+), cache hits (\d+), coalesced calls (\d+), retries (\d+), failures (.+)$/m;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
@@ -236,17 +236,20 @@ describe("fdq eval", () => {
     });
   });
 
-  it("reports requests, cache hits, coalesced calls and retries on stderr with --stats", async () => {
+  it("reports requests, units, cache hits, coalesced calls and retries on stderr with --stats", async () => {
     const before = sandbox.stats().requests;
+    // Billed per request, the two annual datapoints of one dataset share the whole dataset's request.
     const out = await fdq([
       "--stats",
+      "--billing",
+      "per-request",
       '=FDQ.DATAPOINT("MSFT","roic","ROIC",2021)',
       '=FDQ.DATAPOINT("MSFT","roic","NOPAT",2021)',
       '=FDQ.DATAPOINT("MSFT","roic","ROIC",2021,4)',
     ]);
     expect(out.code).toBe(0);
     expect(out.stderr).toBe(
-      "fdq stats: requests sent 2, cache hits 0, coalesced calls 1, retries 0, failures 0\n",
+      "fdq stats: requests sent 2, units spent 2, cache hits 0, coalesced calls 1, retries 0, failures 0\n",
     );
     expect(sandbox.stats().requests - before).toBe(2);
   });
@@ -302,8 +305,9 @@ describe("one Excel recalculation's worth of cells", () => {
     expect(first.code).toBe(0);
     expect(sandbox.stats().requests - before).toBe(1);
     expect(first.stderr).toMatch(STATS);
-    const [, sent, , coalesced] = STATS.exec(first.stderr) ?? [];
-    expect([sent, coalesced]).toEqual(["1", "499"]);
+    // Every name of the dataset is asked: one whole request, which costs a unit per record it returns.
+    const [, sent, units, , coalesced] = STATS.exec(first.stderr) ?? [];
+    expect([sent, units, coalesced]).toEqual(["1", String(names.length), "499"]);
     const values = first.stdout.trimEnd().split("\n");
     expect(values).toHaveLength(500);
     expect(values.every((v) => Number.isFinite(Number(v)))).toBe(true);
@@ -312,7 +316,7 @@ describe("one Excel recalculation's worth of cells", () => {
     expect(second.stdout).toBe(first.stdout);
     expect(sandbox.stats().requests - before).toBe(1);
     expect(second.stderr).toBe(
-      "fdq stats: requests sent 0, cache hits 500, coalesced calls 0, retries 0, failures 0\n",
+      "fdq stats: requests sent 0, units spent 0, cache hits 500, coalesced calls 0, retries 0, failures 0\n",
     );
   });
 });
@@ -324,7 +328,7 @@ describe("fdq eval --sandbox", () => {
     expect(out.stdout).not.toMatch(/#N\/A|#VALUE!/);
     expect(out.stdout.split("\n")[0]).toMatch(/^=FDQ\.SECURITY\("AAPL","name"\) +Aplo Synthetic Holdings$/);
     expect(out.stderr).toMatch(
-      /^fdq stats: requests sent \d+, cache hits \d+, coalesced calls \d+, retries 0, failures 0\n$/,
+      /^fdq stats: requests sent \d+, units spent \d+, cache hits \d+, coalesced calls \d+, retries 0, failures 0\n$/,
     );
   }, 60_000);
 
@@ -371,8 +375,9 @@ describe("fdq eval: usage errors, cache warnings and hints", () => {
     const out = await fdq(['=FDQ.DATAPOINT("AAPL","roic","ROIC",2023)'], cacheDir);
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/^=FDQ\.DATAPOINT\("AAPL","roic","ROIC",2023\) {2}-?\d/);
+    // The file holds the day's cache and the usage ledger; whichever reads it first warns, once.
     expect(out.stderr).toMatch(
-      /^fdq: warning: The saved FDQ cache could not be read and was discarded \(.+\)\.\n$/,
+      /^fdq: warning: The (saved FDQ cache|FDQ usage ledger) could not be read.* \(.+\).*\.\n$/,
     );
   });
 

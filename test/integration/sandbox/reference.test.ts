@@ -10,6 +10,7 @@ afterAll(() => client.sandbox.close());
 
 interface Meta {
   name: string;
+  api_data_key_name: string;
   description: string;
   endpoints: string;
 }
@@ -27,7 +28,11 @@ describe("GET /v1/datapoint", () => {
   it("lists one metadata record per datapoint name of every catalog and per name served past a cut, by name", async () => {
     const list = await client.results<Meta[]>("/datapoint");
     expect(list.map((m) => m.name)).toEqual([...datapointMetadata().keys(), ...NEW_PAST_THE_CUT].sort());
-    for (const m of list) expect(Object.keys(m)).toEqual(["name", "description", "endpoints"]);
+    for (const m of list) {
+      expect(Object.keys(m)).toEqual(["name", "api_data_key_name", "description", "endpoints"]);
+      // Production's field (wire-notes 5, 15) carries the spec's name.
+      expect(m.api_data_key_name).toBe(m.name);
+    }
   });
 
   it("catalog names keep their description; endpoints add the datasets that serve them past a cut", async () => {
@@ -36,6 +41,7 @@ describe("GET /v1/datapoint", () => {
       expect(byName.get(meta.name)?.description).toBe(meta.description);
     expect(byName.get("INVENTORY")).toEqual({
       name: "INVENTORY",
+      api_data_key_name: "INVENTORY",
       description: "Inventory.",
       endpoints: "fundamentals/adjusted, fundamentals/reported",
     });

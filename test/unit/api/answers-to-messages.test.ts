@@ -92,10 +92,10 @@ describe("the service's own words are kept", () => {
     );
   });
 
-  it("keeps a 429's own message (a spent quota) inside the rate-limit text", async () => {
-    const { error } = await failWith(() => json(429, { message: "Limit Exceeded" }));
+  it("keeps a 429's own message inside the rate-limit text", async () => {
+    const { error } = await failWith(() => json(429, { message: "Slow down" }));
     expect(error?.message).toBe(
-      "The FDQ service is limiting the request rate (429: Limit Exceeded) and the retries did not get through. Wait a minute, then recalculate.",
+      "The FDQ service is limiting the request rate (429: Slow down) and the retries did not get through. Wait a minute, then recalculate.",
     );
   });
 

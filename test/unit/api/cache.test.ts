@@ -13,9 +13,13 @@ import { sleep } from "../../../src/api/sleep";
 import { findDataset } from "../../../src/catalog";
 import { API_KEY, FakeFetch, envelope, json, makeClient, specError, valueText } from "./fake-fetch";
 
-const DAY1_MORNING = Date.parse("2024-03-15T10:00:00Z"); // 06:00 New York
-const DAY1_LATE = Date.parse("2024-03-16T09:59:00Z"); // 05:59 New York the next morning
-const DAY2 = Date.parse("2024-03-16T10:00:00Z");
+/** The store's keys besides the usage ledger's, which shares it. */
+const cacheKeys = (storage: MemoryStorage): string[] =>
+  [...storage.items.keys()].filter((k) => !k.startsWith("fdq.usage.")).sort();
+
+const DAY1_MORNING = Date.parse("2024-03-15T10:20:00Z"); // 05:20 Chicago (CDT)
+const DAY1_LATE = Date.parse("2024-03-16T10:19:00Z"); // 05:19 Chicago the next morning
+const DAY2 = Date.parse("2024-03-16T10:20:00Z");
 
 const roic = (name: string, ticker = "AAPL") => ({ ticker, dataset: "roic", name, year: 2023 });
 const roicNames = findDataset("roic")!.datapoints.map((d) => d.name);
@@ -308,7 +312,8 @@ describe("persistent cache", () => {
     const writes: string[] = [];
     const set = storage.set.bind(storage);
     storage.set = async (key, value) => {
-      writes.push(key);
+      // The usage ledger shares the store; this test is about the cache's own writes.
+      if (!key.startsWith("fdq.usage.")) writes.push(key);
       await set(key, value);
     };
     const client = create();
@@ -349,7 +354,7 @@ describe("persistent cache", () => {
     await client.flush();
     await client.datapoint(roic("ROIC", "MSFT"));
     await client.flush();
-    expect([...storage.items.keys()].sort()).toEqual(["fdq.cache", "fdq.cache.2.0"]);
+    expect(cacheKeys(storage)).toEqual(["fdq.cache", "fdq.cache.2.0"]);
     await client.close();
   });
 
@@ -448,7 +453,10 @@ describe("persistent cache", () => {
     const client = create();
     expect((await client.datapoint(roic("ROIC"))).source).toBe("network");
     await client.flush();
-    expect(warnings()).toEqual(["The FDQ cache could not be saved (quota exceeded)."]);
+    expect(warnings()).toEqual([
+      "The FDQ usage ledger could not be saved (quota exceeded).",
+      "The FDQ cache could not be saved (quota exceeded).",
+    ]);
     expect((await client.datapoint(roic("ROIC"))).source).toBe("cache");
   });
 });

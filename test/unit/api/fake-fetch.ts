@@ -105,6 +105,11 @@ export const BASE_URL = "https://fdq.test/v1";
 export const API_KEY = "test-key-0123456789";
 
 /** A client on a fake fetch with instant retry waits. */
+/**
+ * A client on the fake service. Billing is `per-request` (whole datasets: the fast plan) unless a test says
+ * otherwise: the transport, cache and coalescing tests describe that path; planner.test.ts covers the
+ * default `per-datapoint` planning.
+ */
 export function makeClient(fake: FakeFetch, extra: Partial<ClientOptions> = {}): FdqClient {
   return new FdqClient({
     baseUrl: BASE_URL,
@@ -112,6 +117,7 @@ export function makeClient(fake: FakeFetch, extra: Partial<ClientOptions> = {}):
     fetch: fake.fetch,
     sleep: async () => undefined,
     coalesceWindowMs: 1,
+    billing: "per-request",
     ...extra,
   });
 }

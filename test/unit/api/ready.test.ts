@@ -28,9 +28,10 @@ describe("FdqClient.ready()", () => {
     await expect(client.ready()).resolves.toBeUndefined();
     expect(asked()).toBe(2);
     const plan = client.plan({ kind: "datapoint", request });
-    expect(plan.url).toBe(`${BASE_URL}/metrics/roic/AAPL?year=2023`);
+    // Per-datapoint billing (the default): a lone datapoint is asked alone, and costs 1 unit.
+    expect(plan.url).toBe(`${BASE_URL}/metrics/roic/AAPL?datapoint=ROIC&year=2023`);
     expect(plan.cached).toBe(false);
-    expect(plan.key.serialize()).toBe("metrics/roic/AAPL?year=2023");
+    expect(plan.units).toBe(1);
     expect(fake.count).toBe(0);
     await client.close();
   });

@@ -3,25 +3,25 @@ import { InvalidArgumentError, RefreshDayClock } from "../../../src/api";
 import { DEFAULTS } from "../../../src/api/defaults";
 
 describe("refresh day", () => {
-  const ny = new RefreshDayClock(DEFAULTS.refreshDay);
+  const central = new RefreshDayClock(DEFAULTS.refreshDay);
 
-  it("defaults to 06:00 America/New_York", () => {
-    expect(DEFAULTS.refreshDay).toEqual({ hour: 6, minute: 0, timeZone: "America/New_York" });
+  it("defaults to 05:20 America/Chicago, after the vendor's daily refresh (wire-notes 13)", () => {
+    expect(DEFAULTS.refreshDay).toEqual({ hour: 5, minute: 20, timeZone: "America/Chicago" });
   });
 
   it.each([
-    ["2024-03-15T09:59:59Z", "2024-03-14"], // 05:59 EDT
-    ["2024-03-15T10:00:00Z", "2024-03-15"], // 06:00 EDT
-    ["2024-01-15T10:59:00Z", "2024-01-14"], // 05:59 EST
-    ["2024-01-15T11:00:00Z", "2024-01-15"], // 06:00 EST
-    ["2024-03-10T09:30:00Z", "2024-03-09"], // 05:30 EDT on the day clocks go forward
-    ["2024-03-10T10:00:00Z", "2024-03-10"],
-    ["2024-11-03T10:59:00Z", "2024-11-02"], // 05:59 EST on the day clocks go back
-    ["2024-11-03T11:00:00Z", "2024-11-03"],
-    ["2024-01-01T10:00:00Z", "2023-12-31"], // 05:00 EST: still the last refresh day of the year before
-    ["2024-03-01T10:59:00Z", "2024-02-29"], // leap day
+    ["2024-03-15T10:19:59Z", "2024-03-14"], // 05:19 CDT: the vendor is still refreshing
+    ["2024-03-15T10:20:00Z", "2024-03-15"], // 05:20 CDT
+    ["2024-01-15T11:19:00Z", "2024-01-14"], // 05:19 CST
+    ["2024-01-15T11:20:00Z", "2024-01-15"], // 05:20 CST
+    ["2024-03-10T09:30:00Z", "2024-03-09"], // 04:30 CDT on the day clocks go forward
+    ["2024-03-10T10:20:00Z", "2024-03-10"],
+    ["2024-11-03T11:19:00Z", "2024-11-02"], // 05:19 CST on the day clocks go back
+    ["2024-11-03T11:20:00Z", "2024-11-03"],
+    ["2024-01-01T11:00:00Z", "2023-12-31"], // 05:00 CST: still the last refresh day of the year before
+    ["2024-03-01T11:19:00Z", "2024-02-29"], // leap day
   ])("labels %s as %s", (instant, label) => {
-    expect(ny.label(Date.parse(instant))).toBe(label);
+    expect(central.label(Date.parse(instant))).toBe(label);
   });
 
   it("uses the configured time and zone", () => {

@@ -2,7 +2,7 @@
 import { optionsFromArgs } from "../../../src/sandbox/main";
 
 describe("optionsFromArgs", () => {
-  it("defaults to port 4010, seed 1, no extra keys, string bodies and no faults", () => {
+  it("defaults to port 4010, seed 1, no extra keys, string bodies, no faults, no quota, paths in endpoints", () => {
     expect(optionsFromArgs([])).toEqual({
       port: 4010,
       host: "127.0.0.1",
@@ -12,7 +12,11 @@ describe("optionsFromArgs", () => {
       latencyMs: 0,
       maxConcurrent: 0,
       faults: { rate429: 0, rate503: 0, dropRate: 0, malformedRate: 0 },
+      refreshWindow: false,
+      endpointNames: "paths",
     });
+    expect(Object.keys(optionsFromArgs([]))).not.toContain("quota");
+    expect(Object.keys(optionsFromArgs([]))).not.toContain("restate");
   });
 
   it("reads every flag, --api-key repeatedly", () => {
@@ -38,6 +42,13 @@ describe("optionsFromArgs", () => {
       "0.03",
       "--seed",
       "9",
+      "--quota",
+      "500",
+      "--refresh-window",
+      "--restate",
+      "2025-09-01",
+      "--endpoint-names",
+      "groups",
     ]);
     expect(opts).toMatchObject({
       port: 0,
@@ -46,6 +57,10 @@ describe("optionsFromArgs", () => {
       latencyMs: 25,
       maxConcurrent: 8,
       seed: 9,
+      quota: 500,
+      refreshWindow: true,
+      restate: "2025-09-01",
+      endpointNames: "groups",
     });
     expect(opts.faults).toEqual({ rate429: 0.1, rate503: 0.2, dropRate: 0.05, malformedRate: 0.03 });
   });
@@ -62,6 +77,28 @@ describe("optionsFromArgs", () => {
     expect(() => optionsFromArgs(["--nope"])).toThrow();
     expect(() => optionsFromArgs(["--latency-ms", "soon"])).toThrow(
       '--latency-ms needs a non-negative number, got "soon"',
+    );
+  });
+
+  it("rejects a --quota that is not a non-negative integer", () => {
+    for (const bad of ["-1", "1.5", "many", ""])
+      expect(() => optionsFromArgs([`--quota=${bad}`])).toThrow(
+        `--quota needs a non-negative integer, got "${bad}"`,
+      );
+    expect(optionsFromArgs(["--quota", "0"]).quota).toBe(0);
+  });
+
+  it("rejects a --restate that is not a calendar date YYYY-MM-DD", () => {
+    for (const bad of ["2025-02-30", "2025-9-01", "tomorrow", "2025-09-01T00:00:00Z"])
+      expect(() => optionsFromArgs(["--restate", bad])).toThrow(
+        `--restate needs a date YYYY-MM-DD, got "${bad}"`,
+      );
+  });
+
+  it("accepts only paths or groups for --endpoint-names", () => {
+    expect(optionsFromArgs(["--endpoint-names", "paths"]).endpointNames).toBe("paths");
+    expect(() => optionsFromArgs(["--endpoint-names", "names"])).toThrow(
+      '--endpoint-names needs "paths" or "groups", got "names"',
     );
   });
 });

@@ -1,7 +1,13 @@
 // "Explain this cell": what the cell's FDQ calls resolved to, where the value came from and the request made,
 // for every function, with cell references and wrapped calls; never a request of its own, never the key.
 import { findDatapoint, findDataset } from "../../../src/catalog";
-import { explainCell, type CallExplanation, type Explanation } from "../../../src/taskpane/logic/explain";
+import {
+  explainCell,
+  priceOf,
+  priceText,
+  type CallExplanation,
+  type Explanation,
+} from "../../../src/taskpane/logic/explain";
 import { today, useSandboxClient } from "./sandbox-client";
 import { fakeWorkbook, type FakeWorkbook, type SeedCell } from "./workbook-fake";
 
@@ -60,10 +66,15 @@ describe("explain this cell: FDQ.DATAPOINT", () => {
       description: "about ROIC",
     });
     expect(d.period).toBe("Q2 FY2023");
+    // Billed per datapoint: a lone ROIC is its own request, 1 unit; cached, so nothing to spend.
     expect(d.request).toEqual({
-      url: `${env.sandbox.baseUrl}/metrics/roic/AAPL?year=2023&quarter=2`,
+      url: `${env.sandbox.baseUrl}/metrics/roic/AAPL?datapoint=ROIC&year=2023&quarter=2`,
       cached: true,
+      units: 1,
     });
+    expect(priceText(priceOf([d.request as { cached: boolean; units: number }], false))).toBe(
+      "1 unit; cached today: 0 units to spend.",
+    );
     expect(d.source).toMatchObject({
       kind: "cache",
       refreshDay: today(),
@@ -98,7 +109,11 @@ describe("explain this cell: FDQ.DATAPOINT", () => {
       { name: "name", value: "ROIC" },
       { name: "year", value: 2022, from: "Sheet1!B1" },
     ]);
-    expect(d.request).toEqual({ url: `${env.sandbox.baseUrl}/metrics/roic/AAPL?year=2022`, cached: false });
+    expect(d.request).toEqual({
+      url: `${env.sandbox.baseUrl}/metrics/roic/AAPL?datapoint=ROIC&year=2022`,
+      cached: false,
+      units: 1,
+    });
     expect(workbook.reads).toEqual([["Sheet1!A2", "'Inputs 2'!C3", "Sheet1!B1"]]);
   });
 
@@ -118,7 +133,11 @@ describe("explain this cell: FDQ.DATAPOINT", () => {
     const { e } = await explain({ "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","roic","ROIC","2023","2")' });
     expect(callOf(e, "datapoint")).toMatchObject({
       period: "Q2 FY2023",
-      request: { url: `${env.sandbox.baseUrl}/metrics/roic/AAPL?year=2023&quarter=2`, cached: false },
+      request: {
+        url: `${env.sandbox.baseUrl}/metrics/roic/AAPL?datapoint=ROIC&year=2023&quarter=2`,
+        cached: false,
+        units: 1,
+      },
     });
   });
 
@@ -149,16 +168,20 @@ describe("explain this cell: FDQ.DATAPOINT", () => {
 });
 
 describe("explain this cell: the other functions", () => {
-  it("FDQ.DATASET: its URL, cache state and, once cached, the dataset's rows count", async () => {
+  it("FDQ.DATASET: its URL, cache state, price (the catalog's size) and, once cached, the dataset's rows count", async () => {
     const cells = { "Sheet1!A1": '=FDQ.DATASET("AAPL","roic",2022)' };
     const cold = callOf((await explain(cells)).e, "dataset");
+    const roicSize = findDataset("metrics/roic")!.datapoints.length;
     expect(cold).toMatchObject({
       ticker: "AAPL",
       dataset: findDataset("metrics/roic"),
       period: "FY2022",
-      request: { url: `${env.sandbox.baseUrl}/metrics/roic/AAPL?year=2022`, cached: false },
+      request: { url: `${env.sandbox.baseUrl}/metrics/roic/AAPL?year=2022`, cached: false, units: roicSize },
       source: { kind: "not-cached" },
     });
+    expect(priceText(priceOf([{ cached: false, units: roicSize }], false))).toBe(
+      `${roicSize} units; not cached today: ${roicSize} units to spend on the next calculation.`,
+    );
     const answer = await env.client.dataset({ ticker: "AAPL", dataset: "roic", year: 2022 });
     const warm = callOf((await explain(cells)).e, "dataset");
     expect(warm.source).toEqual({ kind: "cache", refreshDay: today(), rows: answer.records.length });
@@ -187,10 +210,14 @@ describe("explain this cell: the other functions", () => {
     const url = (year: number): string =>
       `${env.sandbox.baseUrl}/fundamentals/reported/NFLX?datapoint=ACCOUNTS_PAYABLE&year=${year}`;
     expect(s.years).toEqual([
-      { period: "FY2020", url: url(2020), cached: false },
-      { period: "FY2021", url: url(2021), cached: true },
-      { period: "FY2022", url: url(2022), cached: false },
+      { period: "FY2020", url: url(2020), cached: false, units: 1 },
+      { period: "FY2021", url: url(2021), cached: true, units: 1 },
+      { period: "FY2022", url: url(2022), cached: false, units: 1 },
     ]);
+    expect(s.price).toEqual({ requests: 3, units: 3, cachedRequests: 1, toSpend: 2, upTo: false });
+    expect(priceText(s.price!)).toBe(
+      "3 units for 3 requests; 1 cached today: 2 units to spend on the next calculation.",
+    );
     expect(s.facts).toMatchObject({
       ticker: "NFLX",
       datapointName: "ACCOUNTS_PAYABLE",
@@ -224,6 +251,17 @@ describe("explain this cell: the other functions", () => {
     expect(await asks('=FDQ.INFO("ROIC","endpoints")')).toEqual([
       "The service's description and endpoints of datapoint ROIC.",
     ]);
+    // Prices: 1 unit a call; FDQ.SECURITY without a type up to one per type it may try.
+    const price = async (formula: string) =>
+      priceText(callOf((await explain({ "Sheet1!A1": formula })).e, "endpoint").price);
+    expect(await price('=FDQ.RATING("aapl","roic")')).toBe(
+      "1 unit; not cached today: 1 unit to spend on the next calculation.",
+    );
+    expect(await price('=FDQ.SECURITY("spy","name")')).toBe(
+      "up to 3 units for up to 3 requests; not cached today: up to 3 units to spend on the next calculation.",
+    );
+    await env.client.ratings("AAPL");
+    expect(await price('=FDQ.RATING("aapl","roic")')).toBe("1 unit; cached today: 0 units to spend.");
     expect(onlyCall((await explain({ "Sheet1!A1": '=FDQ.RATING("AAPL","costz")' })).e)).toMatchObject({
       kind: "unplanned",
       reason: expect.stringMatching(/^field must be one of overall, /),

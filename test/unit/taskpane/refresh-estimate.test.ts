@@ -1,5 +1,6 @@
 // "Refresh: before refreshing, show what it will cost": cells, distinct requests, what the cache has, and the
 // cells that cannot be planned with the reason. Formulas as real workbooks write them: references, wrapped calls.
+import { findDataset } from "../../../src/catalog";
 import { estimateRefresh } from "../../../src/taskpane/logic/refresh-estimate";
 import { useSandboxClient } from "./sandbox-client";
 import { fakeWorkbook, type SeedCell } from "./workbook-fake";
@@ -14,7 +15,7 @@ async function estimate(cells: Record<string, SeedCell>) {
 }
 
 describe("refresh estimate", () => {
-  it("counts FDQ cells, distinct requests (one per all-datapoints dataset request) and cached cells", async () => {
+  it("counts FDQ cells, distinct requests, their quota units and cached cells", async () => {
     const cells = {
       "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
       "Sheet1!A2": '=FDQ.DATAPOINT("AAPL","metrics/roic","NOPAT",2022)',
@@ -24,18 +25,32 @@ describe("refresh estimate", () => {
       "Sheet1!A6": '=FDQ.DATASET("AAPL","roic",2022)',
     };
     const cold = (await estimate(cells)).result;
-    // roic has an all-datapoints mode: ROIC, NOPAT and the DATASET of AAPL 2022 are one request; SERIES asks 3 years.
+    // Billed per datapoint (the vendor's unit): ROIC and NOPAT of AAPL 2022 are two single requests (1 unit
+    // each), FDQ.DATASET asks the whole of metrics/roic (its catalog size), SERIES one request per year.
+    const roicSize = findDataset("metrics/roic")!.datapoints.length;
     expect(cold).toEqual({
       cells: 6,
-      plannedRequests: 5,
-      requestsNeeded: 5,
+      plannedRequests: 7,
+      requestsNeeded: 7,
       cachedCells: 0,
       otherRequests: 1,
+      units: 6 + roicSize,
+      otherUnits: 1,
+      refreshRequests: 8,
+      refreshUnits: 7 + roicSize,
+      upperBound: true,
       unplanned: [],
     });
     await env.client.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022 });
     const warm = (await estimate(cells)).result;
-    expect(warm).toMatchObject({ plannedRequests: 5, requestsNeeded: 4, cachedCells: 3 });
+    // A cached request costs nothing now; a refresh drops the cache and spends it again.
+    expect(warm).toMatchObject({
+      plannedRequests: 7,
+      requestsNeeded: 6,
+      cachedCells: 1,
+      units: 5 + roicSize,
+      refreshUnits: 7 + roicSize,
+    });
   });
 
   it("resolves cell references ($A2, B$1, Sheet2!A1, 'My Sheet'!A1) and wrapped calls, reading the cells in one batch", async () => {
@@ -51,10 +66,15 @@ describe("refresh estimate", () => {
     });
     expect(result).toEqual({
       cells: 4,
-      plannedRequests: 2,
-      requestsNeeded: 2,
+      plannedRequests: 3,
+      requestsNeeded: 3,
       cachedCells: 0,
       otherRequests: 0,
+      units: 3,
+      otherUnits: 0,
+      refreshRequests: 3,
+      refreshUnits: 3,
+      upperBound: false,
       unplanned: [],
     });
     expect(workbook.reads).toEqual([["Sheet1!A2", "Sheet1!B1", "Sheet2!A1", "'My Sheet'!A1"]]);
@@ -132,6 +152,14 @@ describe("refresh estimate", () => {
       "Sheet1!A5": '=FDQ.INFO("ROIC")',
     });
     // ratings of AAPL once (tickers in any case); SECURITY without a type may try stock, etf and mf; with one, one.
-    expect(result).toMatchObject({ otherRequests: 6, plannedRequests: 0, cachedCells: 0, unplanned: [] });
+    expect(result).toMatchObject({
+      otherRequests: 6,
+      otherUnits: 6,
+      plannedRequests: 0,
+      units: 0,
+      cachedCells: 0,
+      upperBound: true,
+      unplanned: [],
+    });
   });
 });

@@ -1,0 +1,76 @@
+// The request planner's rules: which requests a set of calls makes under a billing model, and what they
+// cost. Under `per-datapoint` billing (the vendor's unit) cells that ask k names of a dataset of N get k
+// single-datapoint requests; a whole-dataset request only when the cells ask every name of it (the same
+// units, one request) or FDQ.DATASET asks the whole. Under `per-request` billing a whole dataset costs one
+// unit, so every datapoint call of a dataset with an all-datapoints mode asks the whole (the fast plan).
+import type { Dataset } from "../catalog";
+import { priceOf, type PricingOptions } from "./pricing";
+import type { RequestKey } from "./request-key";
+
+/** Whether `names` are every datapoint of a dataset whose catalog the spec gives whole. */
+export function asksWholeDataset(dataset: Dataset, names: ReadonlySet<string>): boolean {
+  return (
+    !dataset.notShown && dataset.datapoints.length > 0 && dataset.datapoints.every((d) => names.has(d.name))
+  );
+}
+
+export interface PlannedRequest {
+  key: RequestKey;
+  units: number;
+  cached: boolean;
+}
+
+export interface RequestEstimate {
+  /** Distinct requests the calls make (cached or not). */
+  requests: number;
+  /** Of those, the ones today's cache does not answer: what a calculation sends. */
+  requestsNeeded: number;
+  /** Units the needed requests cost (whole datasets priced at their catalog size). */
+  units: number;
+  planned: readonly PlannedRequest[];
+}
+
+/**
+ * The distinct requests of `keys` (as the client's `keyOf` names them) after the per-datapoint grouping
+ * rule, each priced and marked cached by `isCached`.
+ */
+export function estimateRequests(
+  keys: readonly RequestKey[],
+  pricing: PricingOptions,
+  isCached: (key: RequestKey) => boolean,
+  wholeOf: (key: RequestKey) => RequestKey | undefined,
+): RequestEstimate {
+  const distinct = new Map<string, RequestKey>();
+  for (const key of keys) distinct.set(key.serialize(), key);
+  // Single datapoints of one dataset, ticker and period: one whole request when they ask every name.
+  const groups = new Map<string, { whole: RequestKey; singles: RequestKey[] }>();
+  for (const key of distinct.values()) {
+    const whole = wholeOf(key);
+    if (!whole) continue;
+    const group = groups.get(whole.serialize()) ?? { whole, singles: [] };
+    group.singles.push(key);
+    groups.set(whole.serialize(), group);
+  }
+  for (const { whole, singles } of groups.values()) {
+    const f = whole.fields;
+    if (f.endpoint !== "data") continue;
+    const names = new Set(
+      singles.map((k) => (k.fields.endpoint === "data" ? (k.fields.datapoint ?? "") : "")),
+    );
+    if (!asksWholeDataset(f.dataset, names) && !isCached(whole)) continue;
+    for (const k of singles) distinct.delete(k.serialize());
+    distinct.set(whole.serialize(), whole);
+  }
+  const planned = [...distinct.values()].map((key) => ({
+    key,
+    units: priceOf(key, pricing),
+    cached: isCached(key) || (wholeOf(key) !== undefined && isCached(wholeOf(key)!)),
+  }));
+  const needed = planned.filter((p) => !p.cached);
+  return {
+    requests: planned.length,
+    requestsNeeded: needed.length,
+    units: needed.reduce((n, p) => n + p.units, 0),
+    planned,
+  };
+}

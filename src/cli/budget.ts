@@ -1,0 +1,60 @@
+// --budget N: before a run sends anything, what it would spend. Every call is turned into the requests its
+// function makes (the functions' own code against a recorder, as the task pane's Explain does), the client
+// groups them as it will send them (under its billing model) and prices the ones today's cache does not
+// answer. A run whose estimate is over the budget is refused: nothing is sent, exit status 3.
+import type { FdqClient, FdqRequest, RequestEstimate } from "../api";
+import type { FdqCall } from "../functions/formula";
+import { requestsOf } from "../taskpane/logic/call-requests";
+
+/** A run over its --budget (exit status 3). Its message says what the run would spend. */
+export class BudgetExceeded extends Error {
+  override name = "BudgetExceeded";
+
+  constructor(
+    readonly estimate: RequestEstimate,
+    readonly budget: number,
+  ) {
+    super(budgetMessage(estimate, budget));
+  }
+}
+
+const count = (n: number): string => n.toLocaleString("en-US");
+const plural = (n: number, one: string, many: string): string => `${count(n)} ${n === 1 ? one : many}`;
+
+export function budgetMessage(estimate: RequestEstimate, budget: number): string {
+  return (
+    `this run would spend about ${plural(estimate.units, "quota unit", "quota units")} ` +
+    `(${plural(estimate.requestsNeeded, "request", "requests")} not in today's cache); ` +
+    `--budget is ${count(budget)}. Nothing was sent.`
+  );
+}
+
+/**
+ * The requests one call makes, as the client names them. A call whose arguments the functions refuse makes
+ * none (its cell shows the error). FDQ.SECURITY without a type is recorded trying stock, ETF and fund in
+ * turn; only one of them answers (a "not found" costs nothing), so only the first is counted.
+ */
+async function callRequests(client: FdqClient, call: FdqCall): Promise<FdqRequest[]> {
+  let recorded: FdqRequest[];
+  try {
+    recorded = await requestsOf(call);
+  } catch {
+    return [];
+  }
+  const firstSecurity = recorded.findIndex((r) => r.kind === "security");
+  return recorded.filter((r, i) => {
+    if (r.kind === "security" && i !== firstSecurity) return false;
+    try {
+      client.keyOf(r);
+      return true;
+    } catch {
+      return false; // refused by the client's checks: the cell shows the error, nothing is sent
+    }
+  });
+}
+
+/** What evaluating `calls` would send and spend now. The client must be ready (its cache loaded). */
+export async function estimateRun(client: FdqClient, calls: readonly FdqCall[]): Promise<RequestEstimate> {
+  const requests = await Promise.all(calls.map((call) => callRequests(client, call)));
+  return client.estimate(requests.flat());
+}

@@ -1,0 +1,70 @@
+// `fdq usage`: this month's quota units of the key's account, as fdq counted them in its cache file (the
+// service reports no usage): the total against the plan, by day and by dataset, whether the service has
+// answered "Limit Exceeded" this month and when the quota resets. --plan-raised clears a "Limit Exceeded"
+// stop, so requests are sent again. Sends no request.
+import type { UsageReport } from "../api";
+import { openConnection } from "./connection";
+import type { UsageOptions } from "./options";
+
+const count = (n: number): string => n.toLocaleString("en-US");
+
+/** Rows of two columns, the numbers right-aligned. */
+function table(
+  counts: Readonly<Record<string, number>>,
+  order: (a: [string, number], b: [string, number]) => number,
+): string[] {
+  const rows = Object.entries(counts).sort(order);
+  if (rows.length === 0) return ["  none"];
+  const nameWidth = Math.max(...rows.map(([name]) => name.length));
+  const numberWidth = Math.max(...rows.map(([, n]) => count(n).length));
+  return rows.map(([name, n]) => `  ${name.padEnd(nameWidth)}  ${count(n).padStart(numberWidth)}`);
+}
+
+/** The report as `fdq usage` prints it. `where` says where the count is kept. */
+export function formatUsage(report: UsageReport, plan: number, where: string): string {
+  const left = Math.max(0, plan - report.units);
+  const share = ((report.units / plan) * 100).toFixed(1);
+  const lines = [
+    `FDQ quota units of ${report.month}, as counted by fdq ${where} (days and months in US Central time):`,
+    `  ${count(report.units)} of ${count(plan)} used (${share}%), ${count(left)} left; the quota resets on ${report.resetsOn}.`,
+  ];
+  if (report.exhausted) {
+    lines.push(
+      `  Used up: the service answered "Limit Exceeded" this month, so fdq sends no request until ${report.resetsOn}.`,
+      '  If your plan was raised, run "fdq usage --plan-raised".',
+    );
+  }
+  lines.push(
+    "By day:",
+    ...table(report.byDay, ([a], [b]) => a.localeCompare(b)),
+    "By dataset:",
+    ...table(report.byDataset, ([a, x], [b, y]) => y - x || a.localeCompare(b)),
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+export async function runUsage(options: UsageOptions): Promise<number> {
+  const connection = await openConnection(options);
+  try {
+    const { client, cacheFile } = connection;
+    let raised: string | undefined;
+    if (options.planRaised) {
+      const before = await client.usage();
+      await client.planRaised();
+      raised = before.exhausted
+        ? "fdq: noted that the plan was raised: requests are sent again."
+        : "fdq: noted that the plan was raised (the quota was not marked as used up).";
+    }
+    const report = await client.usage();
+    if (options.json) {
+      if (raised) process.stderr.write(`${raised}\n`);
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    } else {
+      const where = cacheFile ? `in ${cacheFile}` : "in this run only (no cache file: nothing is kept)";
+      process.stdout.write(`${raised ? `${raised}\n` : ""}${formatUsage(report, options.plan, where)}`);
+    }
+    return 0;
+  } finally {
+    await connection.close();
+  }
+}
