@@ -12,6 +12,7 @@ import {
   type ErrorHints,
 } from "./errors";
 import type { PricingOptions } from "./pricing";
+import { keepRule } from "./refresh-policy";
 import { UsageLedger } from "./usage-ledger";
 import { RefreshDayClock } from "./refresh-day";
 import { checkBaseUrl } from "./settings";
@@ -35,6 +36,7 @@ export interface ClientParts {
   /** Units spent this month by the key's account; stops requests once the quota is found spent. */
   ledger: UsageLedger;
   pricing: PricingOptions;
+  policy: "strict" | "saver";
   /** `${accountTag}@${baseUrl}`. */
   scope: string;
   windowMs: number;
@@ -89,6 +91,7 @@ export function buildClientParts(options: ClientOptions, counters: Counters): Cl
     persistDelayMs: options.persistDelayMs ?? DEFAULTS.persistDelayMs,
     toValue,
     emit,
+    keep: keepRule(options.refreshPolicy),
   });
   // After the cache: a store that fails its first read (a damaged CLI file) is reported by the cache.
   const ledger = new UsageLedger({
@@ -103,5 +106,6 @@ export function buildClientParts(options: ClientOptions, counters: Counters): Cl
     billing: options.billing ?? DEFAULTS.billing,
     listUnits: options.listUnits ?? DEFAULTS.listUnits,
   };
-  return { transport, cache, ledger, pricing, scope, windowMs, hints };
+  const policy = options.refreshPolicy?.kind ?? "strict";
+  return { transport, cache, ledger, pricing, policy, scope, windowMs, hints };
 }

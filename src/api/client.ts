@@ -288,7 +288,16 @@ export class FdqClient {
     const e = this.parts;
     if (!e) throw new NotConfiguredError();
     e.cache.today();
-    return { key, url: e.transport.url(key), cached: this.isCached(e, key), units: priceOf(key, e.pricing) };
+    const whole = wholeOf(key);
+    const fetchedOn = e.cache.fetchedOn(key) ?? (whole ? e.cache.fetchedOn(whole) : undefined);
+    return {
+      key,
+      url: e.transport.url(key),
+      cached: this.isCached(e, key),
+      units: priceOf(key, e.pricing),
+      policy: e.policy,
+      fetchedOn,
+    };
   }
 
   /**

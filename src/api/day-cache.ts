@@ -22,6 +22,11 @@ export interface DayCacheOptions {
   persistDelayMs: number;
   toValue: (datavalue: string) => number | string;
   emit: (e: ClientEvent) => void;
+  /**
+   * Whether an answer fetched on an earlier refresh day still serves `today` (the quota saver's rule); without
+   * it (the strict policy) a new refresh day drops every answer of the previous one.
+   */
+  keep?: (cacheKey: string, value: CacheValue, fetchedOn: string, today: string) => boolean;
 }
 
 /** Taken when a request starts; its answer is stored only if the day and the invalidation count still match. */
@@ -73,6 +78,8 @@ const isMeta = (m: unknown): m is StoreMeta => {
 export class DayCache {
   /** The day's answers, least recently used dropped first once their weights pass maxEntries. */
   private entries: LRUCache<string, CacheValue>;
+  /** The refresh day each answer was fetched on (the saver keeps some beyond it). */
+  private readonly fetched = new Map<string, string>();
   private readonly serialized = new WeakMap<CacheValue, string>();
   /** Set by the first today(): reading the day before the store's window is adopted would cost an Intl set-up. */
   private day: string | undefined;
@@ -104,7 +111,7 @@ export class DayCache {
       const changed = this.day !== undefined;
       this.day = day;
       if (changed) {
-        this.clear();
+        this.dropOutdated(day);
         this.markDirty();
       }
     }
@@ -113,6 +120,22 @@ export class DayCache {
 
   stamp(): CacheStamp {
     return { day: this.today(), generation: this.generation };
+  }
+
+  /** The refresh day the cached answer of `key` was fetched on. */
+  fetchedOn(key: RequestKey): string | undefined {
+    return this.entries.has(key.cacheKey) ? (this.fetched.get(key.cacheKey) ?? this.day) : undefined;
+  }
+
+  /** A new refresh day: drops every answer, or under the saver those its rule does not keep. */
+  private dropOutdated(today: string): void {
+    const keep = this.o.keep;
+    if (!keep) return this.clear();
+    for (const rel of [...this.entries.keys()]) {
+      const value = this.entries.peek(rel);
+      const fetchedOn = this.fetched.get(rel);
+      if (!value || !fetchedOn || !keep(rel, value, fetchedOn, today)) this.entries.delete(rel);
+    }
   }
 
   get(key: RequestKey): CacheValue | undefined {
@@ -128,6 +151,7 @@ export class DayCache {
   set(key: RequestKey, value: CacheValue, stamp: CacheStamp): void {
     if (stamp.generation !== this.generation || stamp.day !== this.today()) return;
     this.entries.set(key.cacheKey, value);
+    this.fetched.set(key.cacheKey, stamp.day);
     this.markDirty();
   }
 
@@ -136,11 +160,18 @@ export class DayCache {
    * weighs 1, other answers 1; an answer heavier than the whole bound is not kept.
    */
   private newEntries(): LRUCache<string, CacheValue> {
-    return new LRUCache<string, CacheValue>({ maxSize: this.o.maxEntries, sizeCalculation: weightOf });
+    return new LRUCache<string, CacheValue>({
+      maxSize: this.o.maxEntries,
+      sizeCalculation: weightOf,
+      dispose: (_value, rel, reason) => {
+        if (reason !== "set") this.fetched.delete(rel);
+      },
+    });
   }
 
   private clear(): void {
     this.entries.clear();
+    this.fetched.clear();
   }
 
   /** Forgets everything, or every entry about one ticker (or sector id). */
@@ -208,11 +239,14 @@ export class DayCache {
     if (meta.clock === this.o.clock.key && typeof meta.from === "number" && typeof meta.until === "number") {
       this.o.clock.adopt({ label: meta.day, from: meta.from, until: meta.until });
     }
-    if (meta.day !== this.today()) {
+    const today = this.today();
+    const keep = this.o.keep;
+    if (meta.day !== today && !keep) {
       this.markStaleStore(); // an earlier refresh day: stale by design, not an error
       return;
     }
     const loaded = new Map<string, CacheValue>();
+    const fetchedOn = new Map<string, string>();
     try {
       for (let i = 0; i < meta.chunks; i++) {
         const text = await storage.get(`${storageKey}.${meta.gen}.${i}`);
@@ -220,10 +254,14 @@ export class DayCache {
         const items: unknown = JSON.parse(text);
         if (!Array.isArray(items)) throw new Error(`part ${i} is not a list`);
         for (const item of items) {
-          const [rel, encoded] = Array.isArray(item) ? (item as unknown[]) : [];
+          const [rel, encoded, day] = Array.isArray(item) ? (item as unknown[]) : [];
           const value = typeof rel === "string" ? decodeValue(encoded, this.o.toValue) : undefined;
           if (typeof rel !== "string" || !value) throw new Error(`part ${i} holds an unreadable entry`);
+          // An entry fetched before the store's day names its own day (only the saver keeps such entries).
+          const fetched = typeof day === "string" ? day : meta.day;
+          if (fetched !== today && !keep?.(rel, value, fetched, today)) continue;
           loaded.set(rel, value);
+          fetchedOn.set(rel, fetched);
         }
       }
     } catch (e) {
@@ -234,9 +272,14 @@ export class DayCache {
     // Calls made while loading win over the store; the store's older entries go first in LRU order.
     const during = this.entries;
     this.entries = this.newEntries();
-    for (const [rel, value] of loaded) if (!during.has(rel)) this.entries.set(rel, value);
+    for (const [rel, value] of loaded) {
+      if (during.has(rel)) continue;
+      this.entries.set(rel, value);
+      this.fetched.set(rel, fetchedOn.get(rel)!);
+    }
     for (const rel of during.rkeys()) this.entries.set(rel, during.peek(rel)!);
-    this.o.emit({ type: "cache-loaded", entries: this.entries.calculatedSize, refreshDay: meta.day });
+    if (meta.day !== today) this.markDirty(); // the store still names an earlier day
+    this.o.emit({ type: "cache-loaded", entries: this.entries.calculatedSize, refreshDay: today });
   }
 
   /** A discarded store's parts would hold storage quota forever: the next write replaces and removes them. */
@@ -296,7 +339,12 @@ export class DayCache {
     for (const [rel, value] of this.entries.entries()) {
       let text = this.serialized.get(value);
       if (text === undefined) {
-        text = JSON.stringify([rel, encodeValue(value)]);
+        // Under the saver an entry names the day it was fetched (it may outlive it); the text is cached per
+        // value, so it must not depend on the current day.
+        const fetched = this.o.keep ? (this.fetched.get(rel) ?? this.day) : undefined;
+        text = JSON.stringify(
+          fetched === undefined ? [rel, encodeValue(value)] : [rel, encodeValue(value), fetched],
+        );
         this.serialized.set(value, text);
       }
       if (chars + text.length + 1 > this.o.maxPersistChars) break;

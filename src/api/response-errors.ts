@@ -3,6 +3,7 @@
 import { SPEC_ERRORS, type SpecErrorName } from "../catalog";
 import {
   FdqError,
+  NotInPortfolioError,
   QuotaExhaustedError,
   RateLimitedError,
   SPEC_ERROR_CLASSES,
@@ -46,6 +47,9 @@ export function errorFromAnswer(answer: FailedAnswer, context: AnswerContext = {
   const serviceMessage = answer.message === undefined ? undefined : clean(answer.message).trim();
   const detail = clean(answer.detail);
   const options = { status, serviceMessage, detail, retryAfterMs, hints };
+  if ((status === 403 || status === 404) && /portfolio/i.test(serviceMessage ?? "")) {
+    return new NotInPortfolioError({ ...options, status });
+  }
   if (status === 401 || status === 403) return new UnauthorizedError(options);
   if (status === 429) {
     // A quota refusal has no Retry-After and speaks of a limit or quota (wire-notes 12); a throttle may

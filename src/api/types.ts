@@ -58,9 +58,16 @@ export interface ClientOptions {
   billing?: BillingModel;
   /** Units of a coverage list or metadata call (default 1: the vendor does not document it). */
   listUnits?: number;
+  /**
+   * `strict` (default): every answer is fetched again each refresh day. `saver`: values of closed periods
+   * of datapoints not flagged (SP) are kept up to `keepDays` refresh days (default 7); see README.
+   */
+  refreshPolicy?: RefreshPolicy;
   /** What error messages tell the user to do; default the Excel task pane's wording (EXCEL_HINTS). */
   hints?: Partial<ErrorHints>;
 }
+
+export type RefreshPolicy = { kind: "strict" } | { kind: "saver"; keepDays?: number };
 
 export interface DatapointRequest {
   ticker: string;
@@ -182,6 +189,9 @@ export interface RequestPlan {
   cached: boolean;
   /** Its price in quota units under the billing model (a whole dataset: its catalog size), cached or not. */
   units: number;
+  /** The refresh policy in force, and the refresh day the cached answer was fetched on (when cached). */
+  policy: "strict" | "saver";
+  fetchedOn: string | undefined;
 }
 
 export interface ClientStats {

@@ -21,6 +21,7 @@ export const EXCEL_CODES: Readonly<Record<FdqErrorName, ExcelErrorCode>> = {
   DataNotFoundError: "#N/A",
   RatingNotFoundError: "#N/A",
   UnauthorizedError: "#N/A",
+  NotInPortfolioError: "#N/A",
   NotConfiguredError: "#N/A",
   RateLimitedError: "#N/A",
   QuotaExhaustedError: "#N/A",

@@ -111,6 +111,9 @@ const settled = (page: Page): Promise<void> =>
     (window as unknown as { __officeDouble: { settled(): Promise<void> } }).__officeDouble.settled(),
   );
 
+/** Units as the pane writes them: 9,973. */
+const fmt = (n: number): string => n.toLocaleString("en-US");
+
 /** Waits until the page's GET of `url` has been answered. */
 async function waitAnswered(pane: OpenPane, url: string, timeoutMs = 10_000): Promise<void> {
   for (const started = Date.now(); !pane.answered.includes(url);) {
@@ -750,7 +753,7 @@ describe("task pane in the browser", () => {
       await tab(page, "Workbook");
       const units = page.getByTestId("status-units");
       const shows = async (n: number): Promise<void> =>
-        units.getByText(`${n} of 10,000 units (${10_000 - n} left)`, { exact: true }).waitFor();
+        units.getByText(`${fmt(n)} of 10,000 units (${fmt(10_000 - n)} left)`, { exact: true }).waitFor();
       await shows(own.usage());
 
       await page.getByTestId("estimate-button").click();
@@ -761,7 +764,7 @@ describe("task pane in the browser", () => {
       );
       await expect(page.getByTestId("estimate-projection").textContent()).resolves.toBe(
         `At one refresh per trading day (assumed 21 a month), this workbook uses about ${price * 21} units ` +
-          `a month (${price} x 21): within the ${10_000 - own.usage()} units left of the 10,000-unit plan.`,
+          `a month (${price} x 21): within the ${fmt(10_000 - own.usage())} units left of the 10,000-unit plan.`,
       );
       const before = own.usage();
       await page.getByTestId("refresh-button").click();
@@ -770,7 +773,7 @@ describe("task pane in the browser", () => {
       expect(own.usage() - before).toBe(price);
       await shows(own.usage());
       await expect(page.getByTestId("status-units").textContent()).resolves.toBe(
-        `${own.usage()} of 10,000 units (${10_000 - own.usage()} left)`,
+        `${own.usage()} of 10,000 units (${fmt(10_000 - own.usage())} left)`,
       );
       await page.screenshot({ path: join(ARTIFACTS, "taskpane-usage.png"), fullPage: true });
       await context.close();
@@ -788,7 +791,10 @@ describe("task pane in the browser", () => {
     await tab(page, "Workbook");
     // A plan of 3 units, below this month's use plus the refresh's 2 units.
     await page.getByTestId("plan-units").fill("3");
-    await page.getByTestId("status-units").getByText(/ of 3 units \(0 left\)$/).waitFor();
+    await page
+      .getByTestId("status-units")
+      .getByText(/ of 3 units \(0 left\)$/)
+      .waitFor();
     const stored = await double<Record<string, string>>(page, "storageSnapshot");
     expect(stored["fdq.pane.planUnits"]).toBe("3");
     const used = Number((await page.getByTestId("status-units").textContent())?.split(" ")[0]);
@@ -798,6 +804,7 @@ describe("task pane in the browser", () => {
     await page.getByTestId("refresh-button").click();
     const dialog = page.getByTestId("refresh-confirm");
     await dialog.waitFor();
+    await sleep(500); // the dialog's opening animation, for the screenshot
     await expect(page.getByTestId("refresh-confirm-text").textContent()).resolves.toBe(
       `This refresh drops today's cache and sends every request again: 2 units, more than the 0 units left of ` +
         `your 3-unit monthly plan (${used} used this month). Once the quota is spent the service answers ` +
@@ -836,9 +843,11 @@ describe("task pane in the browser", () => {
       const resetsOn = nextMonthStart(centralDay(Date.now()).slice(0, 7));
       await expect(bar.textContent()).resolves.toBe(
         `Monthly quota used upThe service answered "Limit Exceeded": no request is sent until the quota resets ` +
-          `on ${resetsOn} (US Central). Cells keep their last values until then.My plan was raised`,
+          `on ${resetsOn} (US Central). Cells keep their last values until they are recalculated.My plan was raised`,
       );
-      await expect(page.getByTestId("status-units").textContent()).resolves.toBe("0 of 10,000 units (0 left)");
+      await expect(page.getByTestId("status-units").textContent()).resolves.toBe(
+        "0 of 10,000 units (0 left)",
+      );
       await page.screenshot({ path: join(ARTIFACTS, "taskpane-quota-exhausted.png"), fullPage: true });
       await page.getByRole("button", { name: "My plan was raised" }).click();
       await bar.waitFor({ state: "detached" });

@@ -11,6 +11,7 @@ export type FdqErrorName =
   | "DataNotFoundError"
   | "RatingNotFoundError"
   | "UnauthorizedError"
+  | "NotInPortfolioError"
   | "NotConfiguredError"
   | "RateLimitedError"
   | "QuotaExhaustedError"

@@ -7,6 +7,7 @@ export { SectorDataPointNotFoundError } from "./sector-data-point-not-found-erro
 export { DataNotFoundError } from "./data-not-found-error";
 export { RatingNotFoundError } from "./rating-not-found-error";
 export { UnauthorizedError } from "./unauthorized-error";
+export { NotInPortfolioError } from "./not-in-portfolio-error";
 export { NotConfiguredError } from "./not-configured-error";
 export { RateLimitedError } from "./rate-limited-error";
 export { QuotaExhaustedError } from "./quota-exhausted-error";

@@ -243,7 +243,9 @@ function CallView({ call }: { call: CallExplanation }) {
         <PriceFact
           price={call.price}
           note={
-            call.price.upTo ? `${call.functionName} stops at the first type that knows the ticker.` : undefined
+            call.price.upTo
+              ? `${call.functionName} stops at the first type that knows the ticker.`
+              : undefined
           }
         />
       </>

@@ -84,8 +84,7 @@ function RefreshStatus({ control, usage }: { control: RefreshControl; usage: Usa
           </li>
         )}
         <li data-testid="estimate-refresh">
-          A refresh drops today&apos;s cache and sends {refreshCount} again:{" "}
-          {e.upperBound ? "up to " : ""}
+          A refresh drops today&apos;s cache and sends {refreshCount} again: {e.upperBound ? "up to " : ""}
           {unitsText(e.refreshUnits)} of the monthly quota.
         </li>
         <li data-testid="estimate-projection">
@@ -199,7 +198,8 @@ export function RefreshPanel({ control, usage }: { control: RefreshControl; usag
           <DialogBody>
             <DialogTitle>Refresh beyond your plan?</DialogTitle>
             <DialogContent data-testid="refresh-confirm-text">
-              {pending && confirmText(pending.estimate.refreshUnits, pending.estimate.upperBound, pending.standing)}
+              {pending &&
+                confirmText(pending.estimate.refreshUnits, pending.estimate.upperBound, pending.standing)}
             </DialogContent>
             <DialogActions>
               <Button

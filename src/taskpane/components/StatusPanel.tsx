@@ -92,7 +92,7 @@ function Exhausted({ quota, onChanged }: { quota: QuotaStanding; onChanged: () =
       <MessageBarBody>
         <MessageBarTitle>Monthly quota used up</MessageBarTitle>
         The service answered &quot;Limit Exceeded&quot;: no request is sent until the quota resets on{" "}
-        {quota.resetsOn} (US Central). Cells keep their last values until then.
+        {quota.resetsOn} (US Central). Cells keep their last values until they are recalculated.
         {error && ` ${error}`}
       </MessageBarBody>
       <MessageBarActions>
@@ -119,7 +119,7 @@ export function StatusPanel({ usage, onChanged }: { usage: Usage; onChanged: () 
         <dd data-testid="status-last-refresh">{formatLastRefresh(usage)}</dd>
         <dt>Refresh day</dt>
         <dd data-testid="status-day">{usage.today.day}</dd>
-        <dt>Units {q ? q.month : "this month"}</dt>
+        <dt>Units this month</dt>
         <dd data-testid="status-units">{q ? unitsLine(q) : "no API key saved"}</dd>
         <dt>Monthly plan</dt>
         <dd>

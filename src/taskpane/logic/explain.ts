@@ -34,8 +34,7 @@ type Source<Cached> =
  * reason there is no request.
  */
 export type RequestPlan =
-  | { readonly url: string; readonly cached: boolean; readonly units: number }
-  | { readonly invalid: string };
+  { readonly url: string; readonly cached: boolean; readonly units: number } | { readonly invalid: string };
 
 /** What a call's requests cost in quota units (one per datapoint x security x period, wire-notes 11). */
 export interface CallPrice {

@@ -68,7 +68,8 @@ export class PanePrefs {
   }
 
   setPlanUnits(units: number): Promise<void> {
-    if (!Number.isSafeInteger(units) || units < 1) throw new RangeError(`plan units must be >= 1, got ${units}`);
+    if (!Number.isSafeInteger(units) || units < 1)
+      throw new RangeError(`plan units must be >= 1, got ${units}`);
     return this.storage.set(KEYS.planUnits, String(units));
   }
 

@@ -102,7 +102,8 @@ export function projectionText(p: MonthlyProjection): string {
   const use =
     `At one refresh per trading day (assumed ${p.tradingDays} a month), this workbook uses about ` +
     `${unitsText(p.monthly)} a month (${formatUnits(p.perRefresh)} x ${p.tradingDays})`;
-  if (p.fitsLeft) return `${use}: within the ${unitsText(p.left)} left of the ${formatUnits(p.plan)}-unit plan.`;
+  if (p.fitsLeft)
+    return `${use}: within the ${unitsText(p.left)} left of the ${formatUnits(p.plan)}-unit plan.`;
   if (p.fitsPlan) {
     return `${use}: more than the ${unitsText(p.left)} left this month, within a whole month's plan of ${unitsText(p.plan)}.`;
   }

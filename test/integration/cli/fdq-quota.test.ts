@@ -184,6 +184,7 @@ describe("--budget", () => {
     );
     expect(within.result.code).toBe(0);
     expect(within.requests).toBe(4);
+    expect(within.units).toBe(estimate); // the sandbox's records are the catalog's: the estimate is exact
     expect(stats(within.result)).toEqual({ sent: 4, units: within.units });
 
     // Everything is in today's cache now: the run costs nothing, within any budget.

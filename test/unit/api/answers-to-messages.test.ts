@@ -92,6 +92,17 @@ describe("the service's own words are kept", () => {
     );
   });
 
+  it("shows a portfolio-limited plan's own refusal (wire-notes 14), 403 or 404", async () => {
+    for (const status of [403, 404]) {
+      const said = "Ticker NFLX is not in your portfolio.";
+      const { error } = await failWith(() => json(status, { message: said }));
+      expect([error?.name, error?.message]).toEqual([
+        "NotInPortfolioError",
+        `The FDQ service refused this security for your plan (${status}: ${said}). Individual plans serve company data only for securities in the member's portfolio, from the day after one is added.`,
+      ]);
+    }
+  });
+
   it("keeps a 429's own message inside the rate-limit text", async () => {
     const { error } = await failWith(() => json(429, { message: "Slow down" }));
     expect(error?.message).toBe(

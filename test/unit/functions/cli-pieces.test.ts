@@ -1,11 +1,19 @@
 import path from "node:path";
 import { DataNotFoundError, InvalidArgumentError, UnauthorizedError } from "../../../src/api/errors";
 import { FdqClient, type ErrorHints } from "../../../src/api";
-import { cacheFileFor } from "../../../src/cli/connection";
+import { budgetMessage } from "../../../src/cli/budget";
+import { cacheFileFor, formatStats } from "../../../src/cli/connection";
 import { cliHints } from "../../../src/cli/hints";
 import { fileLines, parseAll } from "../../../src/cli/eval-command";
 import { formatJson, formatPlain, formatResults, type FormulaResult } from "../../../src/cli/format";
-import { defaultCacheDir, parseEvalArgs, parseRefreshArgs, UsageError } from "../../../src/cli/options";
+import {
+  defaultCacheDir,
+  parseEvalArgs,
+  parseRefreshArgs,
+  parseUsageArgs,
+  UsageError,
+} from "../../../src/cli/options";
+import { formatUsage } from "../../../src/cli/usage-command";
 import { fdqFormulaOf } from "../../../src/cli/refresh-command";
 import { describeFailure } from "../../../src/functions/errors";
 
@@ -132,6 +140,10 @@ describe("fdq options", () => {
         "--values-only",
         "--concurrency",
         "12",
+        "--billing",
+        "per-request",
+        "--budget",
+        "1,000",
         "-f",
         "m.txt",
       ],
@@ -145,6 +157,8 @@ describe("fdq options", () => {
       sandbox: false,
       stats: true,
       concurrency: 12,
+      billing: "per-request",
+      budget: 1000,
       json: true,
       valuesOnly: true,
       file: "m.txt",
@@ -154,7 +168,42 @@ describe("fdq options", () => {
       baseUrl: undefined,
       apiKey: undefined,
       concurrency: undefined,
+      billing: "per-datapoint",
+      budget: undefined,
     });
+    expect(parseEvalArgs(["x"], { FDQ_BILLING: "Per-Request" }).billing).toBe("per-request");
+    expect(
+      parseRefreshArgs(["b.xlsx", "--billing", "per-datapoint"], { FDQ_BILLING: "per-request" }),
+    ).toMatchObject({
+      billing: "per-datapoint",
+    });
+  });
+
+  it.each([
+    [["--billing", "monthly", "x"], {}, '--billing must be per-datapoint or per-request, not "monthly".'],
+    [["x"], { FDQ_BILLING: "free" }, 'FDQ_BILLING must be per-datapoint or per-request, not "free".'],
+    [["--budget", "-1", "x"], {}, "ambiguous"],
+    [["--budget", "1.5", "x"], {}, '--budget must be a whole number of 0 or more quota units, not "1.5".'],
+    [["--budget", "lots", "x"], {}, '--budget must be a whole number of 0 or more quota units, not "lots".'],
+  ])("refuses %p (env %p)", (args, env, message) => {
+    expect(() => parseEvalArgs(args, env)).toThrow(message);
+  });
+
+  it("reads fdq usage's options: connection, --json, --plan-raised, --plan (default 10,000)", () => {
+    expect(
+      parseUsageArgs(["--json", "--plan-raised", "--plan", "25000", "--cache-dir", "/c"], {}),
+    ).toMatchObject({
+      json: true,
+      planRaised: true,
+      plan: 25000,
+      cacheDir: "/c",
+    });
+    expect(parseUsageArgs([], {})).toMatchObject({ json: false, planRaised: false, plan: 10_000 });
+    expect(() => parseUsageArgs(["--plan", "0"], {})).toThrow(
+      '--plan must be a whole number of 1 or more quota units, not "0".',
+    );
+    expect(() => parseUsageArgs(["--budget", "5"], {})).toThrow(UsageError);
+    expect(() => parseUsageArgs(["today"], {})).toThrow('fdq usage takes no arguments (got "today").');
   });
 
   it.each(["0", "65", "2.5", "six", ""])("refuses --concurrency %p: a whole number from 1 to 64", (n) => {
@@ -186,6 +235,63 @@ describe("fdq options", () => {
     expect(cacheFileFor("/c", "http://127.0.0.1:4010/v1")).toBe(path.join("/c", "127.0.0.1_4010_v1.json"));
     expect(cacheFileFor("/c", "https://api.newconstructs.com/v1")).toBe(
       path.join("/c", "api.newconstructs.com_v1.json"),
+    );
+  });
+});
+
+describe("fdq's quota messages", () => {
+  it("--stats gives the units spent beside the requests", () => {
+    expect(
+      formatStats({
+        requestsSent: 4,
+        unitsSpent: 27,
+        cacheHits: 1,
+        coalescedCalls: 2,
+        retries: 0,
+        failures: { QuotaExhaustedError: 1 },
+        inFlight: 0,
+        queued: 0,
+        maxInFlight: 2,
+        cacheEntries: 3,
+      }),
+    ).toBe(
+      "fdq stats: requests sent 4, units spent 27, cache hits 1, coalesced calls 2, retries 0, failures QuotaExhaustedError 1",
+    );
+  });
+
+  it("--budget says what the run would spend, with thousands separated", () => {
+    const estimate = { requests: 500, requestsNeeded: 456, units: 1234, planned: [] };
+    expect(budgetMessage(estimate, 1000)).toBe(
+      "this run would spend about 1,234 quota units (456 requests not in today's cache); --budget is 1,000. Nothing was sent.",
+    );
+    expect(budgetMessage({ ...estimate, requestsNeeded: 1, units: 1 }, 0)).toBe(
+      "this run would spend about 1 quota unit (1 request not in today's cache); --budget is 0. Nothing was sent.",
+    );
+  });
+
+  it("fdq usage prints the total of the plan, the days in order, the datasets largest first", () => {
+    const report = {
+      month: "2026-11",
+      units: 10_250,
+      byDay: { "2026-11-03": 250, "2026-11-02": 10_000 },
+      byDataset: { ratings: 250, "metrics/roic": 10_000 },
+      exhausted: true,
+      resetsOn: "2026-12-01",
+    };
+    expect(formatUsage(report, 10_000, "in /c/f.json")).toBe(
+      [
+        "FDQ quota units of 2026-11, as counted by fdq in /c/f.json (days and months in US Central time):",
+        "  10,250 of 10,000 used (102.5%), 0 left; the quota resets on 2026-12-01.",
+        '  Used up: the service answered "Limit Exceeded" this month, so fdq sends no request until 2026-12-01.',
+        '  If your plan was raised, run "fdq usage --plan-raised".',
+        "By day:",
+        "  2026-11-02  10,000",
+        "  2026-11-03     250",
+        "By dataset:",
+        "  metrics/roic  10,000",
+        "  ratings          250",
+        "",
+      ].join("\n"),
     );
   });
 });

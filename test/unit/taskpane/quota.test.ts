@@ -135,7 +135,10 @@ describe("the month's standing", () => {
       `the service already answered "Limit Exceeded" this month. No request is sent until the quota resets on ${standing.resetsOn}`,
     );
     await client.planRaised();
-    expect(await readStanding(client, prefs)).toMatchObject({ exhausted: false, left: 10_000 - standing.used });
+    expect(await readStanding(client, prefs)).toMatchObject({
+      exhausted: false,
+      left: 10_000 - standing.used,
+    });
   });
 
   it("keeps the plan size in the pane's preferences: whole units, at least 1", async () => {

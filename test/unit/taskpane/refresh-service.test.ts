@@ -128,6 +128,18 @@ describe("new-day refresh through the pane's refresh run", () => {
     expect(workbook.calculations).toBe(1);
   });
 
+  it("answers the estimate it shows, with the units a refresh spends (the pane's confirmation reads them)", async () => {
+    const { service, workbook } = runtime({ documentDay: today() });
+    const before = sandbox.stats().requests;
+    const estimate = await service.estimate();
+    // Three single datapoints, 1 unit each; estimating sends nothing.
+    expect(estimate).toMatchObject({ cells: 3, requestsNeeded: 3, units: 3, refreshUnits: 3 });
+    expect(service.state()).toEqual({ phase: "estimated", estimate });
+    expect(sandbox.stats().requests).toBe(before);
+    expect(workbook.calculations).toBe(0);
+    expect(await runtime({ connected: false }).service.estimate()).toBeUndefined();
+  });
+
   it("asks for an API key instead of calculating when none is saved, and records no day", async () => {
     const { workbook, document, service } = runtime({ documentDay: EARLIER_DAY, connected: false });
     expect(await service.checkNewDay()).toBe("failed");
