@@ -1,4 +1,5 @@
 // What the measuring process and the evaluating child process say to each other.
+import type { BillingModel } from "../src/api/pricing";
 
 /** Passed in FDQ_BENCH_CHILD; the API key travels separately in FDQ_BENCH_API_KEY, never in argv. */
 export interface ChildConfig {
@@ -7,6 +8,11 @@ export interface ChildConfig {
   readonly cacheDir: string;
   /** Passed as `fdq eval --concurrency`. */
   readonly concurrency: number;
+  /**
+   * Passed as `fdq eval --billing`: `per-request` for the timed runs (the fast plan, whole datasets),
+   * `per-datapoint` for the units-economy run (the vendor's unit, the request module's default).
+   */
+  readonly billing: BillingModel;
   /** Evaluations in a row in the same process; the second and later ones find the cache in memory. */
   readonly passes: number;
 }

@@ -8,7 +8,13 @@ async function main(): Promise<void> {
   const apiKey = process.env[KEY_ENV] ?? "";
   const run = {
     formulasFile: config.formulasFile,
-    base: { baseUrl: config.baseUrl, apiKey, cacheDir: config.cacheDir, concurrency: config.concurrency },
+    base: {
+      baseUrl: config.baseUrl,
+      apiKey,
+      cacheDir: config.cacheDir,
+      concurrency: config.concurrency,
+      billing: config.billing,
+    },
   };
   const passes: PassResult[] = [];
   for (let pass = 0; pass < config.passes; pass++) {

@@ -1,12 +1,13 @@
 // The product under measurement: exactly what `fdq eval -f FILE --json --cache-dir DIR` runs between
 // reading its arguments and printing (src/cli evaluateFile, then formatResults), in-process so that the
 // evaluation is timed without Node's start-up. Output is formatted but not printed.
+import type { BillingModel } from "../src/api/pricing";
 import { evaluateFile } from "../src/cli/eval-command";
 import { isErrorValue } from "../src/cli/evaluate";
 import { formatResults, type FormulaResult } from "../src/cli/format";
 
 export const EVALUATOR_NAME =
-  "src/cli in-process (evaluateFile + formatResults, as `fdq eval -f FILE --json --concurrency N`)";
+  "src/cli in-process (evaluateFile + formatResults, as `fdq eval -f FILE --json --concurrency N --billing B`)";
 
 export interface ProductRun {
   readonly base: {
@@ -15,6 +16,8 @@ export interface ProductRun {
     readonly cacheDir: string;
     /** `--concurrency`: the sandbox's cap, which is also the request module's default. */
     readonly concurrency: number;
+    /** `--billing`: how the account is billed, which decides how cells are grouped into requests. */
+    readonly billing: BillingModel;
   };
   readonly formulasFile: string;
 }

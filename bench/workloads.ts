@@ -281,8 +281,46 @@ export function mixWorkload(universe: Universe): Workload {
   return { id: "W4", title: "mix: 20 tickers, quarters, TTM, FDQ.SERIES and FDQ.DATASET", formulas };
 }
 
+/**
+ * M1's datasets and how many of their first names the model asks. No dataset is asked whole, so under
+ * per-datapoint billing every cell is its own request. screens/enhanced's first 9 names hold two (SP)
+ * names (BOOK_VALUE_ECONOMIC, ENTERPRISE_VALUE): 2 of the 90 rows, 2.2% of the cells.
+ */
+export const M1_SHAPE: ReadonlyArray<readonly [string, number]> = [
+  ["metrics/roic", 18],
+  ["screens/traditional", 23],
+  ["reconciliation/net-income-to-nopat-detailed", 40],
+  ["screens/enhanced", 9],
+];
+export const M1_TICKERS = 3;
+
+/**
+ * M1 a model refreshed every trading day of a month (bench/month.ts): 3 tickers x 10 fiscal years x 90
+ * names from 4 datasets (2,700 cells), laid out as W1 is.
+ */
+export function monthModelWorkload(universe: Universe): Workload {
+  const years = lastYears(universe, 10);
+  const formulas: Formula[] = [];
+  for (const ticker of stocksFrom(universe, years[0] as number, M1_TICKERS)) {
+    for (const [dataset, count] of M1_SHAPE) {
+      for (const name of firstNames(dataset, count)) {
+        for (const year of years) formulas.push({ fn: "DATAPOINT", ticker, dataset, name, period: { year } });
+      }
+    }
+  }
+  const names = M1_SHAPE.reduce((n, [, count]) => n + count, 0);
+  return {
+    id: "M1",
+    title: `month: ${M1_TICKERS} tickers x 10 years x ${names} names of 4 datasets, 21 daily refreshes`,
+    formulas,
+  };
+}
+
+/** The workloads of one recalculation each, timed against the lower bound (bench/run.ts). */
 export const WORKLOAD_IDS = ["W1", "W2", "W3", "W4"] as const;
 export type WorkloadId = (typeof WORKLOAD_IDS)[number];
+/** The month of daily refreshes, measured in quota units (bench/month.ts). */
+export const MONTH_WORKLOAD_ID = "M1";
 
 export function buildWorkload(id: WorkloadId, universe: Universe): Workload {
   switch (id) {

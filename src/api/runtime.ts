@@ -24,6 +24,8 @@ function clientOptions(settings: FdqSettings, options: SharedClientOptions): Cli
     ...options,
     baseUrl: settings.baseUrl,
     apiKey: settings.apiKey,
+    ...(settings.billing ? { billing: settings.billing } : {}),
+    ...(settings.refreshPolicy ? { refreshPolicy: settings.refreshPolicy } : {}),
     storage: options.storage ?? officeRuntimeStorage(),
     onEvent: (e) => {
       options.onEvent?.(e);

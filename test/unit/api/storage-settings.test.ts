@@ -124,6 +124,28 @@ describe("settings", () => {
     );
   });
 
+  it("keeps the billing model and the refresh policy, which a connection save leaves as they were", async () => {
+    const storage = new MemoryStorage();
+    const base = { baseUrl: "http://127.0.0.1:4010/v1", apiKey: "k-1" };
+    await saveSettings(storage, {
+      ...base,
+      billing: "per-request",
+      refreshPolicy: { kind: "saver", keepDays: 5 },
+    });
+    await saveSettings(storage, { ...base, apiKey: "k-2" });
+    expect(await loadSettings(storage)).toEqual({
+      ...base,
+      apiKey: "k-2",
+      billing: "per-request",
+      refreshPolicy: { kind: "saver", keepDays: 5 },
+    });
+    await storage.set(
+      "fdq.settings",
+      JSON.stringify({ ...base, billing: "free", refreshPolicy: { kind: "x" } }),
+    );
+    expect(await loadSettings(storage)).toEqual(base);
+  });
+
   it("adapts OfficeRuntime.storage's getItem/setItem/removeItem", async () => {
     const office = officeStorageDouble();
     const adapter = officeStorage(office);
