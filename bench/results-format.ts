@@ -29,6 +29,55 @@ export interface WorkloadResult {
   readonly naive_requests: number;
   readonly naive_s: number;
   readonly naive_sampled: boolean;
+  /** Quota units of the cold run (per-request billing, the fast plan), metered by the sandbox. */
+  readonly units_fast: number;
+  /** Quota units of a second cold run under per-datapoint billing against a fresh sandbox. */
+  readonly units_economy: number;
+  /** Requests of that per-datapoint run. */
+  readonly requests_economy: number;
+  /** The fewest units any client can spend: distinct datapoint x security x period, plus 1 per rating call. */
+  readonly units_bound: number;
+}
+
+/** M1: a model refreshed on each trading day of a month, under the strict policy and under the saver. */
+export interface MonthResult {
+  readonly workload: "M1";
+  readonly title: string;
+  readonly cells: number;
+  /** Refresh days (trading days, weekends skipped), the first and the last. */
+  readonly days: number;
+  readonly first_day: string;
+  readonly last_day: string;
+  /** The sandbox restates past fiscal years from this day on. */
+  readonly restate: string;
+  readonly keep_days: number;
+  readonly units_bound: number;
+  readonly units_first_day_strict: number;
+  readonly units_first_day_saver: number;
+  /** Units of the 21 refreshes, metered by the sandbox. */
+  readonly units_month_strict: number;
+  readonly units_month_saver: number;
+  /** The same as counted by the clients (stats().unitsSpent), summed over the days. */
+  readonly client_units_month_strict: number;
+  readonly client_units_month_saver: number;
+  readonly units_by_day_strict: readonly number[];
+  readonly units_by_day_saver: readonly number[];
+  readonly requests_month_strict: number;
+  readonly requests_month_saver: number;
+  readonly plan: number;
+  /** Cells x plan / units of the month: the model scaled linearly from the measured units per cell. */
+  readonly max_cells_on_plan_strict: number;
+  readonly max_cells_on_plan_saver: number;
+  /** Cell-days of the saver whose value differs from that day's answer beyond what the saver allows. */
+  readonly stale_cells_beyond_policy: number;
+  /** Cell-days of the saver showing an earlier answer the policy allows (a closed, non-(SP) value kept). */
+  readonly stale_cells_within_policy: number;
+  /** Cell-days of the strict run that differ from that day's answer (strict allows none). */
+  readonly stale_cells_strict: number;
+  /** Cell-days answered with an error, by either policy's client or by the reference client. */
+  readonly error_cells: number;
+  /** Wall time of the whole month (both policies and the reference client). */
+  readonly seconds: number;
 }
 
 export interface Machine {
@@ -67,7 +116,7 @@ export function describeMachine(now = new Date()): Machine {
   };
 }
 
-export function jsonLine(result: WorkloadResult, settings: RunSettings, machine: Machine): string {
+export function jsonLine(result: WorkloadResult | MonthResult, settings: RunSettings, machine: Machine): string {
   return JSON.stringify({ ...result, settings, machine });
 }
 
@@ -108,7 +157,41 @@ export function checkTargets(result: WorkloadResult): TargetCheck[] {
       { target: "peak RSS < 300 MB", met: result.peak_rss_mb < 300, measured: `${result.peak_rss_mb} MB` },
     );
   }
+  checks.push({
+    target: "units_economy = units_bound",
+    met: result.units_economy === result.units_bound,
+    measured: `${result.units_economy} vs ${result.units_bound} (fast plan: ${result.units_fast})`,
+  });
   return checks;
+}
+
+/** M1's targets. */
+export function checkMonthTargets(m: MonthResult): TargetCheck[] {
+  return [
+    {
+      target: "units_month_saver <= 0.35 x units_month_strict",
+      met: m.units_month_saver <= 0.35 * m.units_month_strict,
+      measured: `${m.units_month_saver} vs ${m.units_month_strict} (${round(m.units_month_saver / m.units_month_strict, 3)}x)`,
+    },
+    {
+      target: "stale_cells_beyond_policy = 0",
+      met: m.stale_cells_beyond_policy === 0 && m.stale_cells_strict === 0,
+      measured:
+        `saver ${m.stale_cells_beyond_policy} (${m.stale_cells_within_policy} cell-days kept within the policy), ` +
+        `strict ${m.stale_cells_strict}`,
+    },
+    {
+      target: "max_cells_on_plan_saver >= 3 x max_cells_on_plan_strict",
+      met: m.max_cells_on_plan_saver >= 3 * m.max_cells_on_plan_strict,
+      measured: `${m.max_cells_on_plan_saver} vs ${m.max_cells_on_plan_strict} (${round(m.max_cells_on_plan_saver / m.max_cells_on_plan_strict, 2)}x)`,
+    },
+    {
+      target: "first day costs its bound",
+      met: m.units_first_day_strict === m.units_bound && m.units_first_day_saver === m.units_bound,
+      measured: `strict ${m.units_first_day_strict}, saver ${m.units_first_day_saver}, bound ${m.units_bound}`,
+    },
+    { target: "finishes in < 3 minutes", met: m.seconds < 180, measured: `${round(m.seconds, 1)} s` },
+  ];
 }
 
 export function round(value: number, digits: number): number {
@@ -122,7 +205,7 @@ function seconds(value: number, sampled = false): string {
 
 export function markdownTable(results: readonly WorkloadResult[]): string {
   const header =
-    "| Workload | Cells | Requests | Lower bound req. | Cold s | Lower bound s | Ideal s | Warm s | Warm process s | Warm req. | CPU us / cached cell | Peak RSS MB | Per-cell req. | Per-cell s | Naive req. | Naive s |";
+    "| Workload | Cells | Requests | Lower bound req. | Cold s | Lower bound s | Ideal s | Warm s | Warm process s | Warm req. | CPU us / cached cell | Peak RSS MB | Per-cell req. | Per-cell s | Naive req. | Naive s | Units fast | Units economy | Units bound |";
   const rule = `|${header
     .split("|")
     .slice(1, -1)
@@ -146,17 +229,32 @@ export function markdownTable(results: readonly WorkloadResult[]): string {
       seconds(r.per_cell_s, r.per_cell_sampled),
       r.naive_requests,
       seconds(r.naive_s, r.naive_sampled),
+      r.units_fast,
+      r.units_economy,
+      r.units_bound,
     ].join(" | "),
   );
   return [header, rule, ...rows.map((row) => `| ${row} |`)].join("\n");
 }
 
-export function targetsTable(results: readonly WorkloadResult[]): string {
+/** M1 as a table: one row per policy. */
+export function monthTable(m: MonthResult): string {
+  return [
+    "| M1 policy | Cells | Days | Units first day | Units bound | Units month | Requests month | Plan | Max cells on plan | Stale beyond policy | Kept within policy |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    `| strict | ${m.cells} | ${m.days} | ${m.units_first_day_strict} | ${m.units_bound} | ${m.units_month_strict} | ${m.requests_month_strict} | ${m.plan} | ${m.max_cells_on_plan_strict} | ${m.stale_cells_strict} | 0 |`,
+    `| saver, ${m.keep_days} days | ${m.cells} | ${m.days} | ${m.units_first_day_saver} | ${m.units_bound} | ${m.units_month_saver} | ${m.requests_month_saver} | ${m.plan} | ${m.max_cells_on_plan_saver} | ${m.stale_cells_beyond_policy} | ${m.stale_cells_within_policy} |`,
+  ].join("\n");
+}
+
+export function targetsTable(results: readonly WorkloadResult[], month?: MonthResult): string {
   const lines = ["| Workload | Target | Measured | Met |", "|---|---|---|---|"];
-  for (const result of results) {
-    for (const check of checkTargets(result)) {
+  const all: [string, TargetCheck[]][] = results.map((r) => [r.workload, checkTargets(r)]);
+  if (month) all.push([month.workload, checkMonthTargets(month)]);
+  for (const [workload, checks] of all) {
+    for (const check of checks) {
       lines.push(
-        `| ${result.workload} | ${check.target} | ${check.measured} | ${check.met ? "yes" : "**no**"} |`,
+        `| ${workload} | ${check.target} | ${check.measured} | ${check.met ? "yes" : "**no**"} |`,
       );
     }
   }

@@ -4,40 +4,33 @@
 // Single-datapoint calls of datasets with all-datapoints mode always become (or join) the request for the
 // whole dataset of that ticker and period, even a call that is alone in its window: the answer costs about
 // the same as one datapoint and fills the cache for the siblings that a worksheet almost always asks next.
-import { RecordsAnswer, type CacheValue } from "./cache-codec";
+import { json, recordsAnswerOf } from "./answers";
+import type { CacheValue, RecordsAnswer } from "./cache-codec";
 import { buildClientParts, type ClientParts } from "./client-setup";
 import {
   decodeCoverageList,
-  decodeDatapointRecords,
   decodeMetadata,
   decodeMetadataList,
   decodeRatings,
   decodeSector,
   decodeSecurity,
-  deepFreeze,
   toValue,
 } from "./decode";
 import { DEFAULTS } from "./defaults";
-import {
-  DataNotFoundError,
-  DataPointNotFoundError,
-  FdqError,
-  NotConfiguredError,
-  QuotaExhaustedError,
-} from "./errors";
-import { asksWholeDataset, estimateRequests, type RequestEstimate } from "./planner";
+import { DataPointNotFoundError, FdqError, NotConfiguredError, QuotaExhaustedError } from "./errors";
+import { dataKey, keyOfRequest, wholeOf, type DataKey } from "./call-keys";
+import { Flights } from "./flights";
+import { estimateRequests, type RequestEstimate } from "./planner";
 import { priceOf } from "./pricing";
 import type { UsageReport } from "./usage-ledger";
 import { RequestKey } from "./request-key";
 import { rememberedError } from "./response-errors";
-import { sleep } from "./sleep";
 import type { Counters } from "./transport";
 import type {
   ApiResult,
   ClientOptions,
   ClientStats,
   CoverageItem,
-  DatapointRecord,
   DatapointRequest,
   DatapointResult,
   DatasetRequest,
@@ -58,25 +51,7 @@ import {
   checkSectorRequest,
   checkTicker,
   checkWholeDatasetRequest,
-  type DatasetTarget,
 } from "./validate";
-
-type DataKey = ReturnType<typeof RequestKey.data>;
-
-/** The key of a dataset's whole answer, or in single-datapoint mode of the datapoint's own. */
-function dataKey(t: DatasetTarget, name?: string): DataKey {
-  return RequestKey.data(t.dataset, t.ticker, t.year, t.period, name);
-}
-
-/** The whole-dataset request that also answers a single-datapoint request, where the spec documents one. */
-function wholeOf(key: RequestKey): RequestKey | undefined {
-  const f = key.fields;
-  if (f.endpoint !== "data" || f.datapoint === undefined || !f.dataset.allDatapointsMode) return undefined;
-  return RequestKey.data(f.dataset, f.ticker, f.year, f.period);
-}
-
-/** The decoded answer of the endpoints other than data, and how it is cached. */
-const json = (data: unknown): CacheValue => ({ kind: "json", data: deepFreeze(data) });
 
 export class FdqClient {
   private readonly counters: Counters = {
@@ -87,9 +62,7 @@ export class FdqClient {
     retries: 0,
     failures: {},
   };
-  private readonly inFlight = new Map<string, Promise<CacheValue>>();
-  /** Per-datapoint billing: the names asked of one dataset, ticker and period within the window. */
-  private readonly batches = new Map<string, { names: Set<string>; done: Promise<Set<string>> }>();
+  private readonly flights = new Flights(() => this.counters.coalescedCalls++);
   private parts: ClientParts | undefined;
   private partsLoad: Promise<ClientParts> | undefined;
   private readonly loadOptions: (() => Promise<ClientOptions>) | undefined;
@@ -148,12 +121,12 @@ export class FdqClient {
       if (cached) key = single;
       else if (!all) key = single;
       else if (e.pricing.billing === "per-request") windowMs = e.windowMs;
-      else if (!this.inFlight.has(whole.inFlightKey(refreshDay))) {
-        key = await this.chooseDataKey(e, t.name, whole, single, refreshDay);
+      else if (!this.flights.has(whole, refreshDay)) {
+        key = await this.flights.choose(t.name, whole, single, refreshDay, e.windowMs);
       }
     }
     const answer = (cached ??
-      (await this.shared(
+      (await this.flights.share(
         key,
         refreshDay,
         () => this.fetchRecords(e, key, t.name),
@@ -172,36 +145,6 @@ export class FdqClient {
     };
   }
 
-  /**
-   * Per-datapoint billing: the calls of one recalculation asking the same dataset, ticker and period gather
-   * for the coalescing window; they share the whole dataset's request when together they ask every name
-   * of it (the same units, one request), and otherwise each asks its own datapoint.
-   */
-  private async chooseDataKey(
-    e: ClientParts,
-    name: string,
-    whole: DataKey,
-    single: DataKey,
-    refreshDay: string,
-  ): Promise<DataKey> {
-    const id = whole.inFlightKey(refreshDay);
-    let batch = this.batches.get(id);
-    if (!batch) {
-      const names = new Set<string>();
-      batch = {
-        names,
-        done: sleep(e.windowMs).then(() => {
-          this.batches.delete(id);
-          return names;
-        }),
-      };
-      this.batches.set(id, batch);
-    }
-    batch.names.add(name);
-    const names = await batch.done;
-    return asksWholeDataset(whole.fields.dataset, names) ? whole : single;
-  }
-
   /** Every datapoint of a dataset for a ticker and period, in the answer's (catalog) order. */
   async dataset(req: DatasetRequest): Promise<DatasetResult> {
     const t = checkWholeDatasetRequest(req);
@@ -210,7 +153,7 @@ export class FdqClient {
     const refreshDay = e.cache.today();
     const cached = this.cachedValue(e, key);
     const answer = (cached ??
-      (await this.shared(key, refreshDay, () => this.fetchRecords(e, key)))) as RecordsAnswer;
+      (await this.flights.share(key, refreshDay, () => this.fetchRecords(e, key)))) as RecordsAnswer;
     const source = cached ? "cache" : "network";
     return {
       records: answer.records(),
@@ -256,27 +199,7 @@ export class FdqClient {
    * InvalidArgumentError or DataPointNotFoundError). Needs no settings.
    */
   keyOf(request: FdqRequest): RequestKey {
-    switch (request.kind) {
-      case "datapoint": {
-        const t = checkDatapointRequest(request.request);
-        const billing = this.parts?.pricing.billing ?? DEFAULTS.billing;
-        return dataKey(t, t.dataset.allDatapointsMode && billing === "per-request" ? undefined : t.name);
-      }
-      case "dataset":
-        return dataKey(checkWholeDatasetRequest(request.request));
-      case "ratings":
-        return RequestKey.ratings(checkTicker(request.ticker));
-      case "sector": {
-        const t = checkSectorRequest(request.request);
-        return RequestKey.sector(t.id, t.name, t.priorYear);
-      }
-      case "coverage":
-        return RequestKey.coverage(checkSecurityType(request.type));
-      case "security":
-        return RequestKey.security(checkSecurityType(request.type), checkTicker(request.ticker));
-      case "info":
-        return RequestKey.metadata(checkName(request.name));
-    }
+    return keyOfRequest(request, this.parts?.pricing.billing ?? DEFAULTS.billing);
   }
 
   /**
@@ -379,7 +302,7 @@ export class FdqClient {
     const refreshDay = e.cache.today();
     const cached = this.cachedValue(e, key);
     if (cached) return this.apiResult<T>(e, key, cached, "cache", refreshDay);
-    const value = await this.shared(key, refreshDay, () =>
+    const value = await this.flights.share(key, refreshDay, () =>
       this.request(e, key, (results) => json(decode(results))),
     );
     return this.apiResult<T>(e, key, value, "network", refreshDay);
@@ -410,30 +333,6 @@ export class FdqClient {
     }
     this.counters.cacheHits++;
     return cached;
-  }
-
-  /**
-   * Every endpoint's requests go through here: the request already scheduled or running for `key` on this
-   * refresh day, or a new one started after `windowMs`. A call after the day's boundary never joins a
-   * request started before it: that answer belongs to the previous day.
-   */
-  private shared(
-    key: RequestKey,
-    refreshDay: string,
-    fetch: () => Promise<CacheValue>,
-    windowMs = 0,
-  ): Promise<CacheValue> {
-    const flight = key.inFlightKey(refreshDay);
-    const existing = this.inFlight.get(flight);
-    if (existing) {
-      this.counters.coalescedCalls++;
-      return existing;
-    }
-    const started = (windowMs > 0 ? sleep(windowMs).then(fetch) : fetch()).finally(() =>
-      this.inFlight.delete(flight),
-    );
-    this.inFlight.set(flight, started);
-    return started;
   }
 
   /** GET + decode + store; remembers "does not exist" answers for the day; transient failures never. */
@@ -479,20 +378,6 @@ export class FdqClient {
 
   /** The datapoint records of a data request: the whole dataset, or the one datapoint `name`. */
   private fetchRecords(e: ClientParts, key: DataKey, name?: string): Promise<CacheValue> {
-    const { ticker, year, period, datapoint } = key.fields;
-    return this.request(e, key, (results) => {
-      let records: readonly DatapointRecord[] = decodeDatapointRecords(results, { ticker, year, period });
-      if (datapoint !== undefined) {
-        const found = records.find((r) => r.datapoint === (name ?? datapoint)) ?? records[0];
-        records = found ? [found] : [];
-      }
-      if (records.length === 0) throw new DataNotFoundError();
-      deepFreeze(records);
-      return RecordsAnswer.fromRecords(
-        records,
-        records.map((r) => toValue(r.datavalue)),
-        toValue,
-      );
-    });
+    return this.request(e, key, (results) => recordsAnswerOf(results, key, name));
   }
 }

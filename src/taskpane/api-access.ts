@@ -8,9 +8,12 @@ import {
   getSharedClient,
   loadSettings,
   saveSettings,
+  type BillingModel,
   type FdqClient,
+  type FdqSettings,
   type KeyValueStore,
   type MetadataRecord,
+  type RefreshPolicy,
 } from "../api";
 
 export interface ConnectionSettings {
@@ -18,11 +21,23 @@ export interface ConnectionSettings {
   readonly apiKey: string;
 }
 
+/** How the account is billed and the refresh policy: saved with the connection settings, shown under Status. */
+export interface QuotaSettings {
+  /** per-datapoint (the vendor's unit, the default) or per-request. */
+  readonly billing: BillingModel;
+  /** strict per-day caching (the default) or the quota saver. */
+  readonly refreshPolicy: RefreshPolicy;
+}
+
 export interface ApiAccess {
   /** The saved settings (production URL and no key before the first save). */
   loadSettings(): Promise<ConnectionSettings>;
   /** Checks, stores (OfficeRuntime.storage) and applies them to the shared client. */
   saveSettings(settings: ConnectionSettings): Promise<void>;
+  /** The saved billing model and refresh policy (per-datapoint and strict before any is saved). */
+  loadQuotaSettings(): Promise<QuotaSettings>;
+  /** Saves the changes beside the connection settings and applies them to the shared client at once. */
+  saveQuotaSettings(changes: Partial<QuotaSettings>): Promise<QuotaSettings>;
   /** The client the custom functions use, or undefined while no key is saved. */
   client(): FdqClient | undefined;
   /** The same client once it has loaded its settings and saved cache (needed to plan requests). */
@@ -32,6 +47,11 @@ export interface ApiAccess {
   /** The refresh day (YYYY-MM-DD) the shared cache is on now. */
   refreshDay(): string;
 }
+
+const quotaOf = (s: FdqSettings): QuotaSettings => ({
+  billing: s.billing ?? DEFAULTS.billing,
+  refreshPolicy: s.refreshPolicy ?? { kind: "strict" },
+});
 
 /** Builds the access; the shared client counts as usable once an API key is saved. */
 export async function sharedApiAccess(store: KeyValueStore): Promise<ApiAccess> {
@@ -52,11 +72,31 @@ export async function sharedApiAccess(store: KeyValueStore): Promise<ApiAccess> 
     return list;
   };
 
+  /**
+   * Replaces the shared client with one built from `saved`, as after a connection save. The current client
+   * writes its pending cache and usage first, so the new one loads today's answers and this month's units.
+   * Without a key there is no client to replace: the functions read the settings when they first run.
+   */
+  const apply = async (saved: FdqSettings): Promise<void> => {
+    if (saved.apiKey === "") return;
+    await client()
+      ?.flush()
+      .catch(() => undefined);
+    configureSharedClient(saved);
+    configured = true;
+  };
+
   return {
     loadSettings: () => loadSettings(store),
     saveSettings: async (settings) => {
-      configureSharedClient(await saveSettings(store, settings));
-      configured = true;
+      await apply(await saveSettings(store, settings));
+    },
+    loadQuotaSettings: async () => quotaOf(await loadSettings(store)),
+    saveQuotaSettings: async (changes) => {
+      const current = await loadSettings(store);
+      const saved = await saveSettings(store, { ...current, ...changes });
+      await apply(saved);
+      return quotaOf(saved);
     },
     client,
     readyClient: async () => {

@@ -2,12 +2,13 @@
 // how many of those the cache already answers. Calls are resolved (cell references read) and run through the
 // functions' own argument handling, so the count is that of the requests the cells really make. The client's
 // planner groups and prices them (quota units: one per datapoint x security x period, wire-notes 11).
-import type { FdqRequest, PlannedRequest } from "../../api";
+import { DEFAULTS, RefreshDayClock, type FdqRequest, type PlannedRequest } from "../../api";
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
 import { requestsOf } from "./call-requests";
 import { resolveCells } from "./fdq-call";
 import { messageOf } from "./message";
 import type { PaneClient } from "./pane-client";
+import { savable } from "./saver";
 
 export interface UnplannedCell {
   readonly address: string;
@@ -36,6 +37,11 @@ export interface RefreshEstimate {
   readonly refreshRequests: number;
   /** Units a refresh spends (every request sent again; a whole dataset priced at its catalog size). */
   readonly refreshUnits: number;
+  /**
+   * Of refreshUnits, the units of requests the quota saver keeps (datapoint values of closed periods, no (SP)
+   * datapoint), whatever the policy in force: what the saver would fetch once per its keep days only.
+   */
+  readonly savableUnits: number;
   /** Whether requests of other functions are counted: then the counts are upper bounds ("up to"). */
   readonly upperBound: boolean;
   /** Cells with an FDQ call that cannot be planned, each with the reason (they make no request). */
@@ -45,11 +51,13 @@ export interface RefreshEstimate {
 export interface EstimateDeps {
   readonly client: PaneClient;
   readonly workbook: Pick<WorkbookAccess, "cellValues">;
+  /** Today's refresh day (decides which periods are closed); the default boundary's day now when left out. */
+  readonly today?: string;
 }
 
 export async function estimateRefresh(
   cells: readonly CellSnapshot[],
-  { client, workbook }: EstimateDeps,
+  { client, workbook, today = new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now()) }: EstimateDeps,
 ): Promise<RefreshEstimate> {
   const requests: FdqRequest[] = [];
   const unplanned: UnplannedCell[] = [];
@@ -92,6 +100,7 @@ export async function estimateRefresh(
     otherUnits: sum(otherNeeded),
     refreshRequests: planned.length,
     refreshUnits: sum(planned),
+    savableUnits: sum(planned.filter((p) => savable(p.key, today))),
     upperBound: other.length > 0,
     unplanned,
   };

@@ -1,5 +1,7 @@
 // A refresh: drop the day's cache, run a full calculation (the only one that re-runs FDQ functions),
-// follow the shared client's counters until the requests are done, then count the cells in error.
+// follow the shared client's counters until the requests are done, then count the cells in error. A refresh
+// for a new refresh day keeps the cache: the day change already dropped every answer of earlier days except
+// those the quota saver keeps, and dropping those too would fetch them every day, saver or not.
 import type { ClientStats } from "../../api";
 import { sleep } from "../../api/sleep";
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
@@ -33,6 +35,8 @@ export interface RefreshOptions {
   /** How long the client must stay idle before the refresh counts as finished. */
   readonly quietMs?: number;
   readonly now?: () => number;
+  /** Keeps the cache instead of dropping it first (the refresh of a new refresh day). */
+  readonly keepCache?: boolean;
 }
 
 function failures(stats: ClientStats): number {
@@ -56,7 +60,7 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshSummar
   const started = now();
 
   const cells: CellSnapshot[] = await workbook.fdqCells();
-  await client.invalidate();
+  if (!options.keepCache) await client.invalidate();
   const estimate = await estimateRefresh(cells, { client, workbook });
   const total = estimate.requestsNeeded + estimate.otherRequests;
   const before = client.stats();

@@ -61,7 +61,11 @@ export class RefreshService {
     try {
       next = {
         phase: "estimated",
-        estimate: await estimateRefresh(await workbook.fdqCells(), { client, workbook }),
+        estimate: await estimateRefresh(await workbook.fdqCells(), {
+          client,
+          workbook,
+          today: api.refreshDay(),
+        }),
       };
     } catch (err) {
       next = { phase: "error", message: messageOf(err) };
@@ -70,9 +74,12 @@ export class RefreshService {
     return next.phase === "estimated" ? next.estimate : undefined;
   }
 
-  /** Runs a refresh, or joins the one under way; answers whether it finished with a summary. */
-  refresh(reason: string): Promise<boolean> {
-    this.running ??= this.run(reason).finally(() => (this.running = undefined));
+  /**
+   * Runs a refresh, or joins the one under way; answers whether it finished with a summary. The refresh of a
+   * new refresh day (`newDay`) keeps the cache: see refresh-run.ts.
+   */
+  refresh(reason: string, options: { newDay?: boolean } = {}): Promise<boolean> {
+    this.running ??= this.run(reason, options.newDay === true).finally(() => (this.running = undefined));
     return this.running;
   }
 
@@ -85,12 +92,12 @@ export class RefreshService {
       saveCalculatedDay: (day) => document.saveCalculatedDay(day),
       today: () => api.refreshDay(),
       hasFdqFormulas: async () => (await workbook.fdqCells()).length > 0,
-      refresh: (reason) => this.refresh(reason),
+      refresh: (reason) => this.refresh(reason, { newDay: true }),
     }).finally(() => (this.checking = undefined));
     return this.checking;
   }
 
-  private async run(reason: string): Promise<boolean> {
+  private async run(reason: string, newDay: boolean): Promise<boolean> {
     const { api, workbook, prefs, document, timing } = this.deps;
     const now = this.deps.now ?? Date.now;
     const client = await api.readyClient();
@@ -105,6 +112,9 @@ export class RefreshService {
         workbook,
         client,
         now,
+        // The new-day refresh keeps what today's cache holds: the answers of earlier days are gone already,
+        // but those the quota saver keeps, and today's (another workbook's) cost nothing again.
+        keepCache: newDay,
         ...timing,
         onProgress: (progress) => this.set({ phase: "running", reason, progress }),
       });

@@ -1,0 +1,26 @@
+// From a request's results to the cache value that stores its answer.
+import { RecordsAnswer, type CacheValue } from "./cache-codec";
+import type { DataKey } from "./call-keys";
+import { decodeDatapointRecords, deepFreeze, toValue } from "./decode";
+import { DataNotFoundError } from "./errors";
+import type { DatapointRecord } from "./types";
+
+/**
+ * The datapoint records of a data request's answer: the whole dataset, or the one datapoint `name`; an
+ * empty answer is DataNotFound.
+ */
+export function recordsAnswerOf(results: unknown, key: DataKey, name?: string): RecordsAnswer {
+  const { ticker, year, period, datapoint } = key.fields;
+  let records: readonly DatapointRecord[] = decodeDatapointRecords(results, { ticker, year, period });
+  if (datapoint !== undefined) {
+    const found = records.find((r) => r.datapoint === (name ?? datapoint)) ?? records[0];
+    records = found ? [found] : [];
+  }
+  if (records.length === 0) throw new DataNotFoundError();
+  deepFreeze(records);
+  const values = records.map((r) => toValue(r.datavalue));
+  return RecordsAnswer.fromRecords(records, values, toValue);
+}
+
+/** The decoded answer of the endpoints other than data, and how it is cached. */
+export const json = (data: unknown): CacheValue => ({ kind: "json", data: deepFreeze(data) });
