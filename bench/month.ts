@@ -194,10 +194,14 @@ export async function measureMonth(settings: MonthSettings): Promise<MonthResult
     const [strict, saver] = runs as [PolicyRun, PolicyRun];
     for (const run of runs) {
       if (run.beyondSamples.length > 0)
-        console.error(`warning: M1 ${run.name}: stale beyond the policy, e.g. ${run.beyondSamples.join("; ")}`);
+        console.error(
+          `warning: M1 ${run.name}: stale beyond the policy, e.g. ${run.beyondSamples.join("; ")}`,
+        );
       const metered = run.unitsByDay.reduce((a, b) => a + b, 0);
       if (metered !== run.clientUnits)
-        console.error(`warning: M1 ${run.name}: the sandbox metered ${metered} units, the clients counted ${run.clientUnits}`);
+        console.error(
+          `warning: M1 ${run.name}: the sandbox metered ${metered} units, the clients counted ${run.clientUnits}`,
+        );
     }
     if (errorCells > 0) console.error(`warning: M1: ${errorCells} cell-days were errors`);
     const month = (run: PolicyRun): number => run.unitsByDay.reduce((a, b) => a + b, 0);

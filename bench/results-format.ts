@@ -116,7 +116,11 @@ export function describeMachine(now = new Date()): Machine {
   };
 }
 
-export function jsonLine(result: WorkloadResult | MonthResult, settings: RunSettings, machine: Machine): string {
+export function jsonLine(
+  result: WorkloadResult | MonthResult,
+  settings: RunSettings,
+  machine: Machine,
+): string {
   return JSON.stringify({ ...result, settings, machine });
 }
 
@@ -253,9 +257,7 @@ export function targetsTable(results: readonly WorkloadResult[], month?: MonthRe
   if (month) all.push([month.workload, checkMonthTargets(month)]);
   for (const [workload, checks] of all) {
     for (const check of checks) {
-      lines.push(
-        `| ${workload} | ${check.target} | ${check.measured} | ${check.met ? "yes" : "**no**"} |`,
-      );
+      lines.push(`| ${workload} | ${check.target} | ${check.measured} | ${check.met ? "yes" : "**no**"} |`);
     }
   }
   return lines.join("\n");

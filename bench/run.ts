@@ -28,7 +28,14 @@ import {
 import { extrapolateSeconds, planSample, sampleIndexes } from "./sampling";
 import { sandboxUniverse } from "./universe";
 import { boundUrl, cellUrl } from "./wire";
-import { buildWorkload, formulaText, MONTH_WORKLOAD_ID, workloadCells, type Workload, type WorkloadId } from "./workloads";
+import {
+  buildWorkload,
+  formulaText,
+  MONTH_WORKLOAD_ID,
+  workloadCells,
+  type Workload,
+  type WorkloadId,
+} from "./workloads";
 
 /** The sandbox data the universe is read from. */
 const SANDBOX_SEED = 1;
@@ -172,7 +179,13 @@ async function economyRun(
   try {
     const cacheDir = path.join(workDir, `${id}-economy-cache`);
     mkdirSync(cacheDir);
-    const config = { ...child, baseUrl: sandbox.baseUrl, cacheDir, billing: "per-datapoint", passes: 1 } as const;
+    const config = {
+      ...child,
+      baseUrl: sandbox.baseUrl,
+      cacheDir,
+      billing: "per-datapoint",
+      passes: 1,
+    } as const;
     const { report } = await runEvaluator(config, sandbox.demoKey);
     const errors = report.passes[0]?.errors ?? 0;
     if (errors > 0) console.error(`warning: ${id} economy run: ${errors} cells failed`);
@@ -216,7 +229,10 @@ function writeResults(
     as: RunSettings,
   ): void => {
     writeFileSync(path.join(dir, `${name}.md`), lines.join("\n"));
-    writeFileSync(path.join(dir, `${name}.jsonl`), json.map((r) => jsonLine(r, as, machine)).join("\n") + "\n");
+    writeFileSync(
+      path.join(dir, `${name}.jsonl`),
+      json.map((r) => jsonLine(r, as, machine)).join("\n") + "\n",
+    );
   };
   if (results.length > 0) {
     write(
@@ -272,6 +288,7 @@ async function main(): Promise<void> {
     port: 0,
     latencyMs: options.latencyMs,
     maxConcurrent: options.maxConcurrent,
+    apiKeys: [PRODUCT_KEY],
   });
   const workDir = mkdtempSync(path.join(tmpdir(), "fdq-bench-"));
   const started = performance.now();
@@ -288,7 +305,11 @@ async function main(): Promise<void> {
     }
     let month: MonthResult | undefined;
     if (options.workloads.includes(MONTH_WORKLOAD_ID)) {
-      month = await measureMonth({ maxConcurrent: options.maxConcurrent, seed: SANDBOX_SEED, verbose: options.verbose });
+      month = await measureMonth({
+        maxConcurrent: options.maxConcurrent,
+        seed: SANDBOX_SEED,
+        verbose: options.verbose,
+      });
       console.log(jsonLine(month, monthSettings(options), describeMachine()));
     }
     const settings = settingsOf(options, evaluator);

@@ -8,7 +8,8 @@
 // older than keepDays, an (SP) or open-period value not fetched that day, or a value the service never gave.
 import type { CellFetch } from "./workloads";
 
-export type PolicyUnderTest = { readonly kind: "strict" } | { readonly kind: "saver"; readonly keepDays: number };
+export type PolicyUnderTest =
+  { readonly kind: "strict" } | { readonly kind: "saver"; readonly keepDays: number };
 
 /** The service's answer for one cell on one refresh day (YYYY-MM-DD), as compared (see `valueKey`). */
 export interface DayAnswer {
@@ -28,7 +29,9 @@ export function daysFrom(from: string, to: string): number {
 
 /** The catalog flags the datapoint (SP): it moves with the share price every day. */
 export function isSpCell(cell: CellFetch): boolean {
-  return cell.kind === "datapoint" && cell.dataset.datapoints.some((p) => p.name === cell.name && p.sp === true);
+  return (
+    cell.kind === "datapoint" && cell.dataset.datapoints.some((p) => p.name === cell.name && p.sp === true)
+  );
 }
 
 /** Fiscal year `year` is closed on refresh day `day` once the calendar year after it has ended. */
@@ -38,7 +41,12 @@ export function isClosedYear(year: number, day: string): boolean {
 
 /** Whether the policy lets `cell` show an earlier day's answer on `day`. */
 export function mayBeKept(cell: CellFetch, day: string, policy: PolicyUnderTest): boolean {
-  return policy.kind === "saver" && cell.kind === "datapoint" && !isSpCell(cell) && isClosedYear(cell.period.year, day);
+  return (
+    policy.kind === "saver" &&
+    cell.kind === "datapoint" &&
+    !isSpCell(cell) &&
+    isClosedYear(cell.period.year, day)
+  );
 }
 
 /**
@@ -64,7 +72,9 @@ export function staleness(
 }
 
 /** A cell's outcome as compared: `n 1.5`, `s text`, or `#error #N/A` (an error's message is not compared). */
-export function valueKey(outcome: { ok: true; value: unknown } | { ok: false; error: { error: string } }): string {
+export function valueKey(
+  outcome: { ok: true; value: unknown } | { ok: false; error: { error: string } },
+): string {
   if (!outcome.ok) return `#error ${outcome.error.error}`;
   const v = outcome.value;
   if (typeof v === "number") return `n ${v}`;

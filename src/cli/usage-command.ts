@@ -25,7 +25,7 @@ export function formatUsage(report: UsageReport, plan: number, where: string): s
   const left = Math.max(0, plan - report.units);
   const share = ((report.units / plan) * 100).toFixed(1);
   const lines = [
-    `FDQ quota units of ${report.month}, as counted by fdq ${where} (days and months in US Central time):`,
+    `FDQ quota units of ${report.month} (US Central time), as counted by fdq ${where}:`,
     `  ${count(report.units)} of ${count(plan)} used (${share}%), ${count(left)} left; the quota resets on ${report.resetsOn}.`,
   ];
   if (report.exhausted) {
@@ -60,7 +60,7 @@ export async function runUsage(options: UsageOptions): Promise<number> {
       if (raised) process.stderr.write(`${raised}\n`);
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } else {
-      const where = cacheFile ? `in ${cacheFile}` : "in this run only (no cache file: nothing is kept)";
+      const where = cacheFile ? `in ${cacheFile}` : "in this run only, without a cache file";
       process.stdout.write(`${raised ? `${raised}\n` : ""}${formatUsage(report, options.plan, where)}`);
     }
     return 0;

@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { DEFAULTS, FdqClient, RefreshDayClock, centralDay } from "../../src/api";
+import { DEFAULTS, FdqClient, MemoryStorage, RefreshDayClock, centralDay } from "../../src/api";
 import { sleep } from "../../src/api/sleep";
 import { nextMonthStart } from "../../src/api/usage-ledger";
 import { findDataset } from "../../src/catalog";
@@ -946,6 +946,181 @@ describe("task pane in the browser", () => {
     expect(await double(page, "cell", "Sheet1!B1")).toMatchObject({
       value: "#N/A",
       error: { message: costs },
+    });
+    await context.close();
+  });
+
+  it("proposes the quota saver when the projected month exceeds the plan; turned on, it is saved and Explain names it", async () => {
+    const open = Number(todayLabel().slice(0, 4)) - 1;
+    const pane = await openWithCells({
+      "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
+      "Sheet1!A2": '=FDQ.DATAPOINT("AAPL","metrics/roic","NOPAT",2022)',
+      "Sheet1!A3": '=FDQ.DATAPOINT("MSFT","metrics/roic","ROIC",2022)',
+      "Sheet1!A4": `=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",${open})`,
+    });
+    const { context, page } = pane;
+    await tab(page, "Workbook");
+    await page.getByTestId("plan-units").fill("50");
+    await page
+      .getByTestId("status-units")
+      .getByText(/ of 50 units \(/)
+      .waitFor();
+    await expect(page.getByRole("switch", { name: "Quota saver" }).isChecked()).resolves.toBe(false);
+    await expect(page.getByTestId("saver-rule").textContent()).resolves.toBe(
+      "The quota saver keeps the values of closed periods (fiscal year Y is closed from 1 January of Y+2) of " +
+        "datapoints not flagged (SP) for up to 7 days; (SP) datapoints, open periods and the other functions " +
+        "are fetched every refresh day.",
+    );
+    await page.getByTestId("estimate-button").click();
+    // 4 units a refresh, 84 a month; the saver keeps the three 2022 values: 3 x 3 + 1 x 21 = 30.
+    await expect(page.getByTestId("saver-proposal-text").textContent()).resolves.toBe(
+      "At one refresh per trading day this workbook needs about 84 units a month, more than your 50-unit " +
+        "plan. The quota saver keeps closed periods' values for up to 7 days and would bring it to about 30.",
+    );
+    await page.screenshot({ path: join(ARTIFACTS, "taskpane-saver-proposal.png"), fullPage: true });
+    await page.getByRole("button", { name: "Turn on the quota saver" }).click();
+    await page.getByTestId("saver-proposal").waitFor({ state: "detached" });
+    await expect(page.getByTestId("estimate-saver").textContent()).resolves.toBe(
+      "With the quota saver on (closed periods kept up to 7 days), about 30 units a month.",
+    );
+    await expect(page.getByRole("switch", { name: "Quota saver" }).isChecked()).resolves.toBe(true);
+    const stored = await double<Record<string, string>>(page, "storageSnapshot");
+    expect(JSON.parse(stored["fdq.settings"] ?? "{}")).toEqual({
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.demoKey,
+      refreshPolicy: { kind: "saver", keepDays: 7 },
+    });
+
+    // The shared client runs under the saver at once: Explain says so, from the cache (no request).
+    const requests = pane.requests.length;
+    await double(page, "select", "Sheet1!A1");
+    await tab(page, "Cell");
+    await page
+      .getByTestId("explain-policy")
+      .getByText(
+        `Fetched today (${todayLabel()}); the quota saver keeps this closed period's value up to 7 days.`,
+        { exact: true },
+      )
+      .waitFor();
+    await expect(page.getByTestId("explain-source").textContent()).resolves.toContain(
+      `From the cache of refresh day ${todayLabel()}`,
+    );
+    await double(page, "select", "Sheet1!A4");
+    await page
+      .getByTestId("explain-policy")
+      .getByText(
+        `Fetched today (${todayLabel()}); the quota saver fetches it again every refresh day (an open period).`,
+        { exact: true },
+      )
+      .waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, "taskpane-saver-explain.png"), fullPage: true });
+    expect(pane.requests.slice(requests).filter((u) => u.startsWith(sandbox.baseUrl))).toEqual([]);
+    await context.close();
+  });
+
+  it("on a new refresh day under the quota saver, keeps a closed period fetched 3 days ago and says so in Explain", async () => {
+    const clock = new RefreshDayClock(DEFAULTS.refreshDay);
+    const earlier = Date.now() - 3 * 86_400_000;
+    const earlierDay = clock.label(earlier);
+    const open = Number(todayLabel().slice(0, 4)) - 1;
+    const closedCell = '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)';
+    const openCell = `=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",${open})`;
+    // Three days ago this computer fetched both values (the cache saved in OfficeRuntime.storage).
+    const stored = new MemoryStorage();
+    const before = new FdqClient({
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.demoKey,
+      storage: stored,
+      now: () => earlier,
+    });
+    const closedValue = await before.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022 });
+    await before.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: open });
+    await before.close();
+    const settings = { baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey, refreshPolicy: { kind: "saver" } };
+    const pane = await openPane(browser, site, {
+      storage: { ...Object.fromEntries(stored.items), "fdq.settings": JSON.stringify(settings) },
+      workbook: {
+        cells: {
+          "Sheet1!A1": { formula: closedCell, value: 1.5 },
+          "Sheet1!A2": { formula: openCell, value: 2.5 },
+        },
+        documentSettings: { [CALCULATED_DAY_SETTING]: earlierDay },
+      },
+    });
+    const { context, page } = pane;
+    await waitForConsole(pane, "FDQ new-day check: refreshed");
+    // The open year is fetched again; the closed one is served from the answer of 3 days ago.
+    const data = pane.requests
+      .filter((u) => u.startsWith(sandbox.baseUrl) && !u.endsWith("/datapoint"))
+      .map((u) => u.slice(sandbox.baseUrl.length));
+    expect(data).toEqual([`/metrics/roic/AAPL?datapoint=ROIC&year=${open}`]);
+    expect(await double(page, "cell", "Sheet1!A1")).toMatchObject({ value: closedValue.value, error: null });
+
+    await double(page, "select", "Sheet1!A1");
+    await tab(page, "Cell");
+    await page
+      .getByTestId("explain-policy")
+      .getByText(`Served by the quota saver from the answer fetched on ${earlierDay} (kept up to 7 days).`, {
+        exact: true,
+      })
+      .waitFor();
+    await expect(page.getByTestId("explain-source").textContent()).resolves.toBe(
+      `From the cache of refresh day ${todayLabel()}: fetched from the service on ${earlierDay} and kept by ` +
+        "the quota saver; recalculating today reuses it without a request.",
+    );
+    await context.close();
+  });
+
+  it("saves the billing choice with the connection settings, applies it at once and keeps it", async () => {
+    const { context, page } = await openPane(browser, site);
+    await page.getByTestId("base-url").fill(sandbox.baseUrl);
+    await page.getByTestId("api-key").fill(sandbox.demoKey);
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByTestId("save-result").getByText("Saved in this computer's add-in storage").waitFor();
+    await double(page, "seed", {
+      "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
+      "Sheet1!A2": '=FDQ.DATAPOINT("AAPL","metrics/roic","NOPAT",2022)',
+    });
+    await settled(page);
+    await tab(page, "Workbook");
+    const perRequest = page.getByRole("radio", { name: "Per request (accounts billed per HTTP call)" });
+    await expect(
+      page.getByRole("radio", { name: "Per datapoint (the vendor's unit)" }).isChecked(),
+    ).resolves.toBe(true);
+    await page.getByTestId("estimate-button").click();
+    await expect(page.getByTestId("estimate-refresh").textContent()).resolves.toBe(
+      "A refresh drops today's cache and sends up to 2 requests again: 2 units of the monthly quota.",
+    );
+    await perRequest.check();
+    // Billed per request, both cells share the whole roic dataset's request: 1 unit.
+    await page
+      .getByTestId("estimate-refresh")
+      .getByText("A refresh drops today's cache and sends its request again: 1 unit of the monthly quota.", {
+        exact: true,
+      })
+      .waitFor();
+    await page.getByText("One unit is one request to the service, whatever it returns.").waitFor();
+    const settingsOf = async (): Promise<unknown> =>
+      JSON.parse((await double<Record<string, string>>(page, "storageSnapshot"))["fdq.settings"] ?? "{}");
+    expect(await settingsOf()).toEqual({
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.demoKey,
+      billing: "per-request",
+    });
+
+    // Reopened, the pane shows it; a connection save keeps it.
+    await page.reload();
+    await tab(page, "Workbook");
+    await expect(
+      page.getByRole("radio", { name: "Per request (accounts billed per HTTP call)" }).isChecked(),
+    ).resolves.toBe(true);
+    await tab(page, "Connect");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByTestId("save-result").waitFor();
+    expect(await settingsOf()).toEqual({
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.demoKey,
+      billing: "per-request",
     });
     await context.close();
   });

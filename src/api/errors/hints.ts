@@ -22,5 +22,6 @@ export const EXCEL_HINTS: ErrorHints = {
   baseUrl: "Check the base URL in the FDQ task pane: it must end in /v1.",
   connection: "Check the network connection and the base URL in the FDQ task pane.",
   arguments: "Check the function's arguments.",
-  quota: "If your plan was raised, say so in the FDQ task pane (Usage).",
+  quota:
+    "Cells keep their last values until they are recalculated. If your plan was raised, say so in the FDQ task pane (Usage).",
 };

@@ -14,7 +14,7 @@ export class QuotaExhaustedError extends FdqError {
       : " It resets on the 1st of next month (US Central).";
     super(
       { status: 429, ...options },
-      `The monthly quota of this FDQ API key is used up (429: ${said}).${when} Cells keep their last values until they are recalculated; no request is sent until then. ${FdqError.hints(options).quota}`,
+      `The monthly quota of this FDQ API key is used up (429: ${said}).${when} No request is sent until then. ${FdqError.hints(options).quota}`,
     );
   }
 }

@@ -22,6 +22,7 @@ import { FormulaBuilder } from "./FormulaBuilder";
 import { FreezePanel } from "./FreezePanel";
 import { RefreshPanel } from "./RefreshPanel";
 import { StatusPanel } from "./StatusPanel";
+import { useQuotaSettings } from "./useQuotaSettings";
 import { useRefresh } from "./useRefresh";
 import { useUsage } from "./useUsage";
 
@@ -61,7 +62,7 @@ function useServiceDescriptions(version: number): ReadonlyMap<string, string> | 
 
 export function App() {
   const styles = useStyles();
-  const { platform, api } = useServices();
+  const { platform, api, refresher } = useServices();
   const [theme, setTheme] = useState<ThemeKind>(() => platform.theme());
   const [version, setVersion] = useState(0);
   const [tab, setTab] = useState<TabName>(() => (api.client() ? "find" : "connect"));
@@ -70,6 +71,12 @@ export function App() {
   const bump = useCallback(() => setVersion((v) => v + 1), []);
   const refresh = useRefresh(bump);
   const { usage, reload: reloadUsage } = useUsage(version);
+  // A new billing model or refresh policy changes the prices and what the cache keeps: read both again.
+  const quotaSaved = useCallback(() => {
+    reloadUsage();
+    if (refresher.state().phase === "estimated") void refresher.estimate();
+  }, [reloadUsage, refresher]);
+  const quota = useQuotaSettings(quotaSaved);
 
   useEffect(() => platform.onThemeChanged(setTheme), [platform]);
 
@@ -113,9 +120,9 @@ export function App() {
         )}
         {tab === "workbook" && (
           <div className={styles.panel} role="tabpanel" aria-label="Workbook">
-            <RefreshPanel control={refresh} usage={usage} />
+            <RefreshPanel control={refresh} usage={usage} quota={quota} />
             <ErrorsPanel />
-            <StatusPanel usage={usage} onChanged={reloadUsage} />
+            <StatusPanel usage={usage} quota={quota} onChanged={reloadUsage} />
           </div>
         )}
         {tab === "connect" && (

@@ -19,6 +19,7 @@ import {
 } from "../logic/explain";
 import type { ArgInput } from "../logic/fdq-call";
 import { categoryLabel, signRoleLabel } from "../logic/datapoint-facts";
+import { keepDaysOf, servingText, type Serving } from "../logic/saver";
 import { useServices } from "../services";
 import { messageOf } from "../logic/message";
 
@@ -49,12 +50,24 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-function SourceText({ source }: { source: ValueSource | DatasetSource }) {
+/** An answer the quota saver kept from an earlier refresh day: the day it was fetched on. */
+const keptFrom = (serving: Serving | undefined): string | undefined =>
+  serving?.fetchedOn !== undefined && serving.fetchedOn !== serving.today ? serving.fetchedOn : undefined;
+
+function SourceText({ source, serving }: { source: ValueSource | DatasetSource; serving?: Serving }) {
   if (source.kind === "cache") {
+    const kept = keptFrom(serving);
     return (
       <>
-        From the cache of refresh day <strong>{source.refreshDay}</strong>: fetched from the service on that
-        refresh day; recalculating today reuses it without a request.
+        From the cache of refresh day <strong>{source.refreshDay}</strong>:{" "}
+        {kept ? (
+          <>
+            fetched from the service on <strong>{kept}</strong> and kept by the quota saver;
+          </>
+        ) : (
+          "fetched from the service on that refresh day;"
+        )}{" "}
+        recalculating today reuses it without a request.
         {"rows" in source && ` The dataset has ${source.rows} rows.`}
       </>
     );
@@ -95,13 +108,18 @@ function PriceFact({ price, note }: { price: CallPrice; note?: string }) {
   );
 }
 
-/** Where the value comes from (which refresh day's cache, or fresh), the request it makes and its price. */
+/**
+ * Where the value comes from (which refresh day's cache, or fresh), the refresh policy that serves it, the
+ * request it makes and its price.
+ */
 function SourceAndRequest({
   source,
+  serving,
   request,
   priceNote,
 }: {
   source: ValueSource | DatasetSource;
+  serving?: Serving;
   request: RequestPlan;
   priceNote?: string;
 }) {
@@ -109,9 +127,14 @@ function SourceAndRequest({
     <>
       <Fact term="Source">
         <span data-testid="explain-source">
-          <SourceText source={source} />
+          <SourceText source={source} serving={serving} />
         </span>
       </Fact>
+      {serving && (
+        <Fact term="Policy">
+          <span data-testid="explain-policy">{servingText(serving)}</span>
+        </Fact>
+      )}
       <Fact term="Request">
         <RequestText request={request} />
       </Fact>
@@ -205,6 +228,7 @@ function SeriesYears({ years }: { years: readonly SeriesYear[] }) {
           {years.map((y) => (
             <li key={y.url}>
               {y.period}: {y.cached ? "cached" : "not cached"}
+              {keptFrom(y.serving) && ` (kept by the quota saver, fetched on ${keptFrom(y.serving)})`}
               <Caption1 block className={styles.mono}>
                 GET {y.url}
               </Caption1>
@@ -266,6 +290,7 @@ function CallView({ call }: { call: CallExplanation }) {
         <PeriodFact period={call.period} detail={call.periodDetail} />
         <SourceAndRequest
           source={call.source}
+          serving={call.serving}
           request={call.request}
           priceNote="One unit per datapoint the dataset returns (priced at its catalog size before the answer)."
         />
@@ -300,7 +325,7 @@ function CallView({ call }: { call: CallExplanation }) {
           {record.filingtype ? `, filing ${record.filingtype}` : ""}; value text {record.datavalue}
         </Fact>
       )}
-      <SourceAndRequest source={call.source} request={call.request} />
+      <SourceAndRequest source={call.source} serving={call.serving} request={call.request} />
     </>
   );
 }
@@ -358,7 +383,16 @@ export function ExplainPanel({ describe }: ExplainPanelProps) {
         setError("Save an API key under Connect first.");
         return;
       }
-      setExplanation(await explainCell(cell, { client, workbook, describe }));
+      const { refreshPolicy } = await api.loadQuotaSettings();
+      setExplanation(
+        await explainCell(cell, {
+          client,
+          workbook,
+          describe,
+          today: api.refreshDay(),
+          ...(refreshPolicy.kind === "saver" && { keepDays: keepDaysOf(refreshPolicy) }),
+        }),
+      );
     } catch (err) {
       setError(messageOf(err));
     } finally {

@@ -1,6 +1,6 @@
-// "Refresh": the cost before (requests and quota units, and the month this workbook would use), a
-// confirmation before a refresh that may spend more units than are left of the plan, progress during
-// (n of m requests, errors so far) and a summary after.
+// "Refresh": the cost before (requests and quota units, and the month this workbook would use, with the quota
+// saver proposed when that month exceeds the plan), a confirmation before a refresh that may spend more units
+// than are left of the plan, progress during (n of m requests, errors so far) and a summary after.
 import {
   Button,
   Card,
@@ -12,6 +12,7 @@ import {
   DialogTitle,
   Field,
   MessageBar,
+  MessageBarActions,
   MessageBarBody,
   ProgressBar,
   Switch,
@@ -30,7 +31,16 @@ import {
   type QuotaStanding,
 } from "../logic/quota";
 import type { RefreshEstimate } from "../logic/refresh-estimate";
+import {
+  keepDaysOf,
+  monthlyWithSaver,
+  proposalText,
+  saverProposal,
+  withSaverText,
+  type SaverProposal,
+} from "../logic/saver";
 import { useServices } from "../services";
+import type { QuotaSettingsControl } from "./useQuotaSettings";
 import type { RefreshControl } from "./useRefresh";
 import type { Usage } from "./useUsage";
 
@@ -50,47 +60,97 @@ function leftOf(usage: Usage): Pick<QuotaStanding, "left" | "plan"> {
   return usage.quota ?? { left: usage.planUnits, plan: usage.planUnits };
 }
 
-function RefreshStatus({ control, usage }: { control: RefreshControl; usage: Usage }) {
+/** The projected month exceeds the plan and the saver is off: propose it, with the month it would bring. */
+function SaverProposalBar({ proposal, quota }: { proposal: SaverProposal; quota: QuotaSettingsControl }) {
+  const [saving, setSaving] = useState(false);
+  const turnOn = async (): Promise<void> => {
+    setSaving(true);
+    try {
+      await quota.save({ refreshPolicy: { kind: "saver", keepDays: proposal.keepDays } });
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <MessageBar intent="warning" layout="multiline" data-testid="saver-proposal">
+      <MessageBarBody data-testid="saver-proposal-text">{proposalText(proposal)}</MessageBarBody>
+      <MessageBarActions>
+        <Button size="small" disabled={saving} data-testid="saver-turn-on" onClick={() => void turnOn()}>
+          Turn on the quota saver
+        </Button>
+      </MessageBarActions>
+    </MessageBar>
+  );
+}
+
+function RefreshStatus({
+  control,
+  usage,
+  quota,
+}: {
+  control: RefreshControl;
+  usage: Usage;
+  quota: QuotaSettingsControl;
+}) {
   const styles = useStyles();
   const s = control.state;
   if (s.phase === "estimated") {
     const e = s.estimate;
     const refreshCount = e.refreshRequests === 1 ? "its request" : `up to ${e.refreshRequests} requests`;
+    const policy = quota.settings?.refreshPolicy;
+    const keepDays = keepDaysOf(policy);
+    // Nothing is proposed before the saved policy is read.
+    const proposal =
+      quota.settings &&
+      saverProposal({
+        perRefresh: e.refreshUnits,
+        savableUnits: e.savableUnits,
+        plan: leftOf(usage).plan,
+        policy,
+      });
     return (
-      <ul className={styles.list} data-testid="refresh-estimate">
-        <li data-testid="estimate-cells">{plural(e.cells, "FDQ cell found", "FDQ cells found")}</li>
-        <li data-testid="estimate-requests">
-          {plural(e.requestsNeeded, "request needed", "requests needed")} ({unitsText(e.units)})
-          {e.otherRequests > 0
-            ? `, plus up to ${e.otherRequests} for ratings, sector, coverage, security and info cells (${unitsText(e.otherUnits)})`
-            : ""}
-        </li>
-        <li data-testid="estimate-cached">
-          {e.cachedCells} of {e.cells} cells already cached
-        </li>
-        {e.unplanned.length > 0 && (
-          <li data-testid="estimate-unplanned">
-            {plural(e.unplanned.length, "cell cannot be planned", "cells cannot be planned")} (no request):
-            <ul className={styles.list}>
-              {e.unplanned.slice(0, MAX_LISTED).map((u) => (
-                <li key={u.address} data-testid="estimate-unplanned-cell">
-                  {u.address}: {u.reason}
-                </li>
-              ))}
-              {e.unplanned.length > MAX_LISTED && (
-                <li>and {e.unplanned.length - MAX_LISTED} more (see Cells in error)</li>
-              )}
-            </ul>
+      <>
+        <ul className={styles.list} data-testid="refresh-estimate">
+          <li data-testid="estimate-cells">{plural(e.cells, "FDQ cell found", "FDQ cells found")}</li>
+          <li data-testid="estimate-requests">
+            {plural(e.requestsNeeded, "request needed", "requests needed")} ({unitsText(e.units)})
+            {e.otherRequests > 0
+              ? `, plus up to ${e.otherRequests} for ratings, sector, coverage, security and info cells (${unitsText(e.otherUnits)})`
+              : ""}
           </li>
-        )}
-        <li data-testid="estimate-refresh">
-          A refresh drops today&apos;s cache and sends {refreshCount} again: {e.upperBound ? "up to " : ""}
-          {unitsText(e.refreshUnits)} of the monthly quota.
-        </li>
-        <li data-testid="estimate-projection">
-          {projectionText(projectMonthly(e.refreshUnits, leftOf(usage)))}
-        </li>
-      </ul>
+          <li data-testid="estimate-cached">
+            {e.cachedCells} of {e.cells} cells already cached
+          </li>
+          {e.unplanned.length > 0 && (
+            <li data-testid="estimate-unplanned">
+              {plural(e.unplanned.length, "cell cannot be planned", "cells cannot be planned")} (no request):
+              <ul className={styles.list}>
+                {e.unplanned.slice(0, MAX_LISTED).map((u) => (
+                  <li key={u.address} data-testid="estimate-unplanned-cell">
+                    {u.address}: {u.reason}
+                  </li>
+                ))}
+                {e.unplanned.length > MAX_LISTED && (
+                  <li>and {e.unplanned.length - MAX_LISTED} more (see Cells in error)</li>
+                )}
+              </ul>
+            </li>
+          )}
+          <li data-testid="estimate-refresh">
+            A refresh drops today&apos;s cache and sends {refreshCount} again: {e.upperBound ? "up to " : ""}
+            {unitsText(e.refreshUnits)} of the monthly quota.
+          </li>
+          <li data-testid="estimate-projection">
+            {projectionText(projectMonthly(e.refreshUnits, leftOf(usage)))}
+          </li>
+          {keepDays !== undefined && (
+            <li data-testid="estimate-saver">
+              {withSaverText(monthlyWithSaver(e.refreshUnits, e.savableUnits, keepDays), keepDays)}
+            </li>
+          )}
+        </ul>
+        {proposal && <SaverProposalBar proposal={proposal} quota={quota} />}
+      </>
     );
   }
   if (s.phase === "running") {
@@ -143,7 +203,15 @@ interface PendingRefresh {
   readonly standing: QuotaStanding;
 }
 
-export function RefreshPanel({ control, usage }: { control: RefreshControl; usage: Usage }) {
+export function RefreshPanel({
+  control,
+  usage,
+  quota,
+}: {
+  control: RefreshControl;
+  usage: Usage;
+  quota: QuotaSettingsControl;
+}) {
   const styles = useStyles();
   const { prefs, api } = useServices();
   const [auto, setAuto] = useState(true);
@@ -188,7 +256,7 @@ export function RefreshPanel({ control, usage }: { control: RefreshControl; usag
           Refresh all FDQ cells
         </Button>
       </div>
-      <RefreshStatus control={control} usage={usage} />
+      <RefreshStatus control={control} usage={usage} quota={quota} />
       <Dialog
         open={pending !== undefined}
         modalType="alert"

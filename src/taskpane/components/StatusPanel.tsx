@@ -1,5 +1,6 @@
 // "Status": requests today, cache hits, last refresh, the refresh day in use, and the month's quota: units
-// used of the plan (its size editable), and when the service said "Limit Exceeded", until when.
+// used of the plan (its size editable), and when the service said "Limit Exceeded", until when; then how the
+// account is billed and the quota saver, saved with the connection settings and applied to the client at once.
 import {
   Button,
   Card,
@@ -8,14 +9,20 @@ import {
   MessageBarActions,
   MessageBarBody,
   MessageBarTitle,
+  Radio,
+  RadioGroup,
+  Switch,
   Text,
   makeStyles,
   tokens,
 } from "@fluentui/react-components";
-import { useState } from "react";
+import { useId, useState } from "react";
+import type { BillingModel } from "../../api";
 import { formatUnits, parsePlanUnits, unitsText, type QuotaStanding } from "../logic/quota";
 import { messageOf } from "../logic/message";
+import { DEFAULT_KEEP_DAYS, keepDaysOf, parseKeepDays, saverRuleText } from "../logic/saver";
 import { useServices } from "../services";
+import type { QuotaSettingsControl } from "./useQuotaSettings";
 import type { Usage } from "./useUsage";
 
 const useStyles = makeStyles({
@@ -31,6 +38,8 @@ const useStyles = makeStyles({
   },
   plan: { display: "flex", alignItems: "center", gap: tokens.spacingHorizontalXS },
   planInput: { width: "7rem" },
+  daysInput: { width: "3.5rem" },
+  choices: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalXXS },
   note: { color: tokens.colorNeutralForeground3 },
 });
 
@@ -104,7 +113,100 @@ function Exhausted({ quota, onChanged }: { quota: QuotaStanding; onChanged: () =
   );
 }
 
-export function StatusPanel({ usage, onChanged }: { usage: Usage; onChanged: () => void }) {
+const BILLING_LABELS: Readonly<Record<BillingModel, string>> = {
+  "per-datapoint": "Per datapoint (the vendor's unit)",
+  "per-request": "Per request (accounts billed per HTTP call)",
+};
+
+/** What one unit is, under the billing model. */
+const UNIT_NOTES: Readonly<Record<BillingModel, string>> = {
+  "per-datapoint":
+    "One unit is one datapoint, for one security, for one period (a whole dataset: one per datapoint).",
+  "per-request": "One unit is one request to the service, whatever it returns.",
+};
+
+/** Billing and the quota saver: each change is saved with the connection settings and applies at once. */
+function QuotaChoices({ quota }: { quota: QuotaSettingsControl }) {
+  const styles = useStyles();
+  const s = quota.settings;
+  const saverOn = s?.refreshPolicy.kind === "saver";
+  /** The days typed while the saver is off, used when it is turned on. */
+  const [offDays, setOffDays] = useState(DEFAULT_KEEP_DAYS);
+  const [draft, setDraft] = useState<string>();
+  const days = keepDaysOf(s?.refreshPolicy) ?? offDays;
+  const invalid = draft !== undefined && parseKeepDays(draft) === undefined;
+  const billingLabel = useId();
+  return (
+    <div className={styles.choices}>
+      <Text weight="semibold" size={200} id={billingLabel}>
+        Billing
+      </Text>
+      <RadioGroup
+        aria-labelledby={billingLabel}
+        value={s?.billing ?? "per-datapoint"}
+        disabled={!s}
+        data-testid="billing"
+        onChange={(_, d) => void quota.save({ billing: d.value as BillingModel })}
+      >
+        {(Object.keys(BILLING_LABELS) as BillingModel[]).map((b) => (
+          <Radio key={b} value={b} label={BILLING_LABELS[b]} data-testid={`billing-${b}`} />
+        ))}
+      </RadioGroup>
+      <Switch
+        checked={saverOn}
+        disabled={!s}
+        label="Quota saver"
+        data-testid="saver-switch"
+        onChange={(_, d) => {
+          if (!d.checked) setOffDays(days);
+          void quota.save({
+            refreshPolicy: d.checked ? { kind: "saver", keepDays: days } : { kind: "strict" },
+          });
+        }}
+      />
+      <div className={styles.plan}>
+        <Text size={200}>keep closed periods up to</Text>
+        <Input
+          size="small"
+          className={styles.daysInput}
+          inputMode="numeric"
+          aria-label="Days the quota saver keeps closed periods"
+          aria-invalid={invalid}
+          disabled={!s}
+          data-testid="saver-days"
+          value={draft ?? String(days)}
+          onChange={(_, d) => {
+            setDraft(d.value);
+            const n = parseKeepDays(d.value);
+            if (n === undefined) return;
+            if (saverOn) void quota.save({ refreshPolicy: { kind: "saver", keepDays: n } });
+            else setOffDays(n);
+          }}
+          onBlur={() => !invalid && setDraft(undefined)}
+        />
+        <Text size={200}>{invalid ? "1 to 31 days" : "days"}</Text>
+      </div>
+      <Text size={200} className={styles.note} data-testid="saver-rule">
+        {saverRuleText(days)}
+      </Text>
+      {quota.error && (
+        <Text size={200} role="alert" data-testid="quota-settings-error">
+          {quota.error}
+        </Text>
+      )}
+    </div>
+  );
+}
+
+export function StatusPanel({
+  usage,
+  quota,
+  onChanged,
+}: {
+  usage: Usage;
+  quota: QuotaSettingsControl;
+  onChanged: () => void;
+}) {
   const styles = useStyles();
   const q = usage.quota;
   return (
@@ -127,11 +229,11 @@ export function StatusPanel({ usage, onChanged }: { usage: Usage; onChanged: () 
         </dd>
       </dl>
       <Text size={200} className={styles.note}>
-        One unit is one datapoint, for one security, for one period (a whole dataset: one per datapoint). The
-        service reports no usage: these are the units this add-in counted on this computer this month (US
-        Central).
+        {UNIT_NOTES[quota.settings?.billing ?? "per-datapoint"]} The service reports no usage: these are the
+        units this add-in counted on this computer this month (US Central).
       </Text>
       {q?.exhausted && <Exhausted quota={q} onChanged={onChanged} />}
+      <QuotaChoices quota={quota} />
     </Card>
   );
 }

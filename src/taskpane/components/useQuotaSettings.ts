@@ -1,6 +1,6 @@
 // The billing model and refresh policy (the quota saver), saved with the connection settings: read once,
 // and saved and applied to the shared client at once by Status's controls and the estimate's proposal.
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { QuotaSettings } from "../api-access";
 import { messageOf } from "../logic/message";
 import { useServices } from "../services";
@@ -19,6 +19,8 @@ export function useQuotaSettings(onSaved: () => void): QuotaSettingsControl {
   const { api } = useServices();
   const [settings, setSettings] = useState<QuotaSettings>();
   const [error, setError] = useState("");
+  /** Saves run one after another, so the last change typed is the one saved. */
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
   useEffect(() => {
     let live = true;
     void api.loadQuotaSettings().then((s) => live && setSettings(s));
@@ -27,19 +29,23 @@ export function useQuotaSettings(onSaved: () => void): QuotaSettingsControl {
     };
   }, [api]);
   const save = useCallback(
-    async (changes: Partial<QuotaSettings>): Promise<boolean> => {
+    (changes: Partial<QuotaSettings>): Promise<boolean> => {
       setError("");
       // Shown at once; the saved value follows.
       setSettings((s) => s && { ...s, ...changes });
-      try {
-        setSettings(await api.saveQuotaSettings(changes));
-        onSaved();
-        return true;
-      } catch (err) {
-        setError(messageOf(err));
-        setSettings(await api.loadQuotaSettings().catch(() => undefined));
-        return false;
-      }
+      const run = queue.current.then(async () => {
+        try {
+          setSettings(await api.saveQuotaSettings(changes));
+          onSaved();
+          return true;
+        } catch (err) {
+          setError(messageOf(err));
+          setSettings(await api.loadQuotaSettings().catch(() => undefined));
+          return false;
+        }
+      });
+      queue.current = run;
+      return run;
     },
     [api, onSaved],
   );

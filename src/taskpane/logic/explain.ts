@@ -1,7 +1,14 @@
 // "Explain this cell": for each FDQ call of the selected cell's formula, what it resolved to (cell references
 // read, arguments read as the functions read them), where its value comes from and the request it makes.
 // Answers from the shared client's cache only; it never sends a request of its own.
-import type { DatapointRecord, DatapointRequest, DatasetRequest } from "../../api";
+import {
+  DEFAULTS,
+  RefreshDayClock,
+  type DatapointRecord,
+  type DatapointRequest,
+  type DatasetRequest,
+  type RequestPlan as ClientPlan,
+} from "../../api";
 import { findDatapoint, findDataset, type CatalogDatapoint, type Dataset } from "../../catalog";
 import { isFdqFormula, type CellSnapshot, type CellValue, type WorkbookAccess } from "../office/workbook";
 import { requestsOf, type ServiceRequest } from "./call-requests";
@@ -10,6 +17,7 @@ import { messageOf } from "./message";
 import type { PaneClient } from "./pane-client";
 import { periodDetail, periodLabel } from "./period";
 import { unitsText } from "./quota";
+import { DEFAULT_KEEP_DAYS, saverVerdict, type Serving } from "./saver";
 
 export type ValueSource =
   | {
@@ -65,6 +73,8 @@ export interface SeriesYear {
   readonly url: string;
   readonly cached: boolean;
   readonly units: number;
+  /** How the year's answer was served (policy, the day it was fetched). */
+  readonly serving: Serving;
 }
 
 interface CallBase {
@@ -81,6 +91,8 @@ export type CallExplanation =
       readonly period: string;
       readonly periodDetail: string;
       readonly request: RequestPlan;
+      /** Which refresh policy serves the value and the day it was fetched; undefined without a request. */
+      readonly serving?: Serving;
       readonly source: ValueSource;
     })
   | (CallBase & {
@@ -99,6 +111,8 @@ export type CallExplanation =
       readonly period: string;
       readonly periodDetail: string;
       readonly request: RequestPlan;
+      /** Which refresh policy serves the answer and the day it was fetched; undefined without a request. */
+      readonly serving?: Serving;
       readonly source: DatasetSource;
     })
   | (CallBase & {
@@ -125,6 +139,22 @@ export interface ExplainOptions {
   readonly workbook: Pick<WorkbookAccess, "cellValues">;
   /** Description by datapoint name: the service's /v1/datapoint text where loaded, else the catalog's. */
   readonly describe: (name: string) => string;
+  /** Today's refresh day; the default boundary's day now when left out. */
+  readonly today?: string;
+  /** The quota saver's keep days (the saved settings'); 7 when left out. */
+  readonly keepDays?: number;
+}
+
+/** How the client serves a planned request's answer, in the terms Explain shows. */
+function servingOf(plan: ClientPlan, options: ExplainOptions): Serving {
+  const today = options.today ?? new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now());
+  return {
+    policy: plan.policy,
+    fetchedOn: plan.cached ? plan.fetchedOn : undefined,
+    today,
+    keepDays: options.keepDays ?? DEFAULT_KEEP_DAYS,
+    verdict: saverVerdict(plan.key, today),
+  };
 }
 
 function factsOf(request: DatapointRequest, describe: (name: string) => string): DatapointFacts {
@@ -145,23 +175,25 @@ function factsOf(request: DatapointRequest, describe: (name: string) => string):
  * answer (or a remembered "not found") sends no request, so Explain never does.
  */
 async function planAndPeek<Cached>(
-  plan: () => RequestPlan | Promise<RequestPlan>,
+  plan: () => ClientPlan,
   readCached: () => Promise<Cached>,
-): Promise<{ planned: RequestPlan; source: Source<Cached> }> {
+  options: ExplainOptions,
+): Promise<{ planned: RequestPlan; serving?: Serving; source: Source<Cached> }> {
   let planned: RequestPlan;
+  let serving: Serving;
   try {
-    const p = await plan();
-    if (!("url" in p)) throw new Error(p.invalid);
+    const p = plan();
     planned = { url: p.url, cached: p.cached, units: p.units };
+    serving = servingOf(p, options);
   } catch (err) {
     const invalid = messageOf(err);
     return { planned: { invalid }, source: { kind: "error", message: invalid } };
   }
-  if (!planned.cached) return { planned, source: { kind: "not-cached" } };
+  if (!planned.cached) return { planned, serving, source: { kind: "not-cached" } };
   try {
-    return { planned, source: await readCached() };
+    return { planned, serving, source: await readCached() };
   } catch (err) {
-    return { planned, source: { kind: "error", message: messageOf(err) } };
+    return { planned, serving, source: { kind: "error", message: messageOf(err) } };
   }
 }
 
@@ -191,14 +223,16 @@ export function priceText(p: CallPrice): string {
 async function explainDatapoint(
   base: CallBase,
   request: DatapointRequest,
-  { client, describe }: ExplainOptions,
+  options: ExplainOptions,
 ): Promise<CallExplanation> {
-  const { planned, source } = await planAndPeek<ValueSource>(
+  const { client, describe } = options;
+  const { planned, serving, source } = await planAndPeek<ValueSource>(
     () => client.plan({ kind: "datapoint", request }),
     async () => {
       const result = await client.datapoint(request);
       return { kind: "cache", refreshDay: result.refreshDay, record: result.record, value: result.value };
     },
+    options,
   );
   return {
     ...base,
@@ -207,6 +241,7 @@ async function explainDatapoint(
     period: periodLabel(request),
     periodDetail: periodDetail(request),
     request: planned,
+    ...(serving && { serving }),
     source,
   };
 }
@@ -214,13 +249,20 @@ async function explainDatapoint(
 function explainSeries(
   base: CallBase,
   requests: readonly DatapointRequest[],
-  { client, describe }: ExplainOptions,
+  options: ExplainOptions,
 ): CallExplanation {
+  const { client, describe } = options;
   let years: readonly SeriesYear[] | { invalid: string };
   try {
     years = requests.map((r) => {
       const plan = client.plan({ kind: "datapoint", request: r });
-      return { period: periodLabel(r), url: plan.url, cached: plan.cached, units: plan.units };
+      return {
+        period: periodLabel(r),
+        url: plan.url,
+        cached: plan.cached,
+        units: plan.units,
+        serving: servingOf(plan, options),
+      };
     });
   } catch (err) {
     years = { invalid: messageOf(err) };
@@ -233,14 +275,16 @@ function explainSeries(
 async function explainDataset(
   base: CallBase,
   request: DatasetRequest,
-  { client }: ExplainOptions,
+  options: ExplainOptions,
 ): Promise<CallExplanation> {
-  const { planned, source } = await planAndPeek<DatasetSource>(
+  const { client } = options;
+  const { planned, serving, source } = await planAndPeek<DatasetSource>(
     () => client.plan({ kind: "dataset", request }),
     async () => {
       const result = await client.dataset(request);
       return { kind: "cache", refreshDay: result.refreshDay, rows: result.records.length };
     },
+    options,
   );
   return {
     ...base,
@@ -251,6 +295,7 @@ async function explainDataset(
     period: periodLabel(request),
     periodDetail: periodDetail(request),
     request: planned,
+    ...(serving && { serving }),
     source,
   };
 }

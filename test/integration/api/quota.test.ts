@@ -163,7 +163,7 @@ describe("the usage ledger", () => {
 
 describe("Limit Exceeded", () => {
   const message =
-    "The monthly quota of this FDQ API key is used up (429: Limit Exceeded). It resets on 2024-04-01 (US Central). Cells keep their last values until they are recalculated; no request is sent until then. If your plan was raised, say so in the FDQ task pane (Usage).";
+    "The monthly quota of this FDQ API key is used up (429: Limit Exceeded). It resets on 2024-04-01 (US Central). No request is sent until then. Cells keep their last values until they are recalculated. If your plan was raised, say so in the FDQ task pane (Usage).";
 
   it("is never retried, stops the account at once, and says when the quota resets", async () => {
     const sb = await sandbox({ quota: 2 });

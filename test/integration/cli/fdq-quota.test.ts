@@ -132,7 +132,7 @@ describe("fdq usage", () => {
     const plain = await fdq("usage", ["--plan", "1000"], cacheDir);
     expect(plain.code).toBe(0);
     expect(plain.stdout.split("\n")).toEqual([
-      `FDQ quota units of ${report.month}, as counted by fdq in ${cacheDir}${path.sep}127.0.0.1_${new URL(sandbox.baseUrl).port}_v1.json (days and months in US Central time):`,
+      `FDQ quota units of ${report.month} (US Central time), as counted by fdq in ${cacheDir}${path.sep}127.0.0.1_${new URL(sandbox.baseUrl).port}_v1.json:`,
       `  4 of 1,000 used (0.4%), 996 left; the quota resets on ${report.resetsOn}.`,
       "By day:",
       `  ${today}  4`,

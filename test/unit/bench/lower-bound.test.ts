@@ -1,8 +1,9 @@
-import { idealSeconds, lowerBoundRequests, requestKey } from "../../../bench/lower-bound";
+import { idealSeconds, lowerBoundRequests, requestKey, unitsBound } from "../../../bench/lower-bound";
 import { boundUrl } from "../../../bench/wire";
 import {
   buildWorkload,
   cellFetches,
+  monthModelWorkload,
   workloadCells,
   type Formula,
   type WorkloadId,
@@ -80,5 +81,57 @@ describe("lower-bound calculator", () => {
     // W1: 1,500 requests 6 at a time = 250 rounds of 80 ms.
     expect(idealSeconds(1500, 6, 80)).toBe(20);
     expect(idealSeconds(880, 6, 80)).toBeCloseTo(11.76, 10);
+  });
+});
+
+describe("units bound", () => {
+  const units = (formulas: readonly Formula[]): number => unitsBound(formulas.flatMap(cellFetches));
+
+  it("counts one unit per distinct datapoint x security x period, even where one request answers several", () => {
+    const roic = point("metrics/roic", "ROIC", 2023);
+    const nopat = point("metrics/roic", "NOPAT", 2023);
+    expect(units([roic, nopat])).toBe(2);
+    expect(bound([roic, nopat])).toBe(1);
+    expect(units([roic, roic, { ...roic, ticker: "aapl" }])).toBe(1);
+    expect(units([roic, point("metrics/roic", "ROIC", 2023, { quarter: 1 })])).toBe(2);
+    expect(units([roic, { ...roic, ticker: "MSFT" }, point("metrics/ebv", "ROIC", 2023)])).toBe(3);
+  });
+
+  it("counts a whole dataset as its catalog's datapoints, once with the cells that ask some of them", () => {
+    const spill: Formula = { fn: "DATASET", ticker: "AAPL", dataset: "metrics/roic", period: { year: 2023 } };
+    expect(units([spill])).toBe(19);
+    expect(units([spill, point("metrics/roic", "ROIC", 2023), point("metrics/roic", "ROIC", 2022)])).toBe(20);
+  });
+
+  it("counts each year of a series and one unit per rated security whatever the fields", () => {
+    const series: Formula = {
+      fn: "SERIES",
+      ticker: "AAPL",
+      dataset: "fundamentals/reported",
+      name: "REVENUE",
+      fromYear: 2015,
+      toYear: 2024,
+    };
+    expect(units([series, point("fundamentals/reported", "REVENUE", 2024)])).toBe(10);
+    const ratings: Formula[] = [
+      { fn: "RATING", ticker: "AAPL", field: "overall" },
+      { fn: "RATING", ticker: "aapl", field: "roic" },
+      { fn: "RATING", ticker: "XLF", field: "overall" },
+    ];
+    expect(units(ratings)).toBe(2);
+  });
+
+  it.each([
+    ["W1", 22_500],
+    ["W2", 13_500],
+    ["W3", 3000],
+    // Per ticker, 139 cells of which 4 annual cells repeat a series year or a spilled datapoint: 135.
+    ["W4", 20 * 135],
+  ])("gives %s a bound of %i units", (id, expected) => {
+    expect(unitsBound(workloadCells(buildWorkload(id as WorkloadId, universe)))).toBe(expected);
+  });
+
+  it("gives M1 one unit per cell: 2,700", () => {
+    expect(unitsBound(workloadCells(monthModelWorkload(universe)))).toBe(2700);
   });
 });

@@ -1,8 +1,11 @@
 import { parseFormula } from "../../../src/functions/formula";
+import { isSpCell } from "../../../bench/staleness";
 import {
   buildWorkload,
   cellFetches,
   formulaText,
+  M1_SHAPE,
+  monthModelWorkload,
   spread,
   workloadCells,
   type CellFetch,
@@ -123,5 +126,34 @@ describe("workload generators", () => {
   it("spreads picks over the whole list and refuses a list that is too short", () => {
     expect(spread(["a", "b", "c", "d", "e", "f"], 3)).toEqual(["a", "c", "e"]);
     expect(() => spread(["a"], 2)).toThrow("A workload needs 2 items; the universe has 1");
+  });
+});
+
+describe("M1, the month's model", () => {
+  const workload = monthModelWorkload(universe);
+  const cells = workloadCells(workload);
+
+  it("is 3 tickers x 10 fiscal years x 90 names of 4 datasets = 2,700 cells, none asking a whole dataset", () => {
+    expect(workload.id).toBe("M1");
+    expect(cells).toHaveLength(2700);
+    const datapoints = cells.flatMap((c) => (c.kind === "datapoint" ? [c] : []));
+    expect(new Set(datapoints.map((c) => c.ticker)).size).toBe(3);
+    expect(new Set(datapoints.map((c) => c.period.year))).toEqual(
+      new Set([2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022, 2023, 2024]),
+    );
+    const groups = new Set(datapoints.map((c) => c.dataset.group));
+    expect(groups).toEqual(new Set(["metrics", "screens", "reconciliation"]));
+    for (const [path, count] of M1_SHAPE) {
+      const dataset = datapoints.find((c) => c.dataset.path === path)!.dataset;
+      expect(count).toBeLessThan(dataset.datapoints.length);
+    }
+  });
+
+  it("includes (SP) names, on 2.2% of the cells", () => {
+    const sp = cells.filter(isSpCell);
+    expect(new Set(sp.map((c) => (c.kind === "datapoint" ? c.name : "")))).toEqual(
+      new Set(["BOOK_VALUE_ECONOMIC", "ENTERPRISE_VALUE"]),
+    );
+    expect(sp).toHaveLength(3 * 10 * 2);
   });
 });

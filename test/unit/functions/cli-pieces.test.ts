@@ -280,7 +280,7 @@ describe("fdq's quota messages", () => {
     };
     expect(formatUsage(report, 10_000, "in /c/f.json")).toBe(
       [
-        "FDQ quota units of 2026-11, as counted by fdq in /c/f.json (days and months in US Central time):",
+        "FDQ quota units of 2026-11 (US Central time), as counted by fdq in /c/f.json:",
         "  10,250 of 10,000 used (102.5%), 0 left; the quota resets on 2026-12-01.",
         '  Used up: the service answered "Limit Exceeded" this month, so fdq sends no request until 2026-12-01.',
         '  If your plan was raised, run "fdq usage --plan-raised".',

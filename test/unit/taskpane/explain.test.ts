@@ -209,10 +209,16 @@ describe("explain this cell: the other functions", () => {
     );
     const url = (year: number): string =>
       `${env.sandbox.baseUrl}/fundamentals/reported/NFLX?datapoint=ACCOUNTS_PAYABLE&year=${year}`;
-    expect(s.years).toEqual([
+    expect(s.years).toMatchObject([
       { period: "FY2020", url: url(2020), cached: false, units: 1 },
       { period: "FY2021", url: url(2021), cached: true, units: 1 },
       { period: "FY2022", url: url(2022), cached: false, units: 1 },
+    ]);
+    // Strict per-day caching: the cached year was fetched today; the others are not cached.
+    expect(("invalid" in s.years ? [] : s.years).map((y) => y.serving.fetchedOn)).toEqual([
+      undefined,
+      today(),
+      undefined,
     ]);
     expect(s.price).toEqual({ requests: 3, units: 3, cachedRequests: 1, toSpend: 2, upTo: false });
     expect(priceText(s.price!)).toBe(

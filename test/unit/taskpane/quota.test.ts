@@ -64,6 +64,7 @@ describe("estimate units", () => {
       otherUnits: 0,
       refreshRequests: 3,
       refreshUnits: units,
+      savableUnits: units,
       upperBound: false,
       unplanned: [],
     });

@@ -38,6 +38,8 @@ describe("refresh estimate", () => {
       otherUnits: 1,
       refreshRequests: 8,
       refreshUnits: 7 + roicSize,
+      // Every datapoint request asks a closed fiscal year (2022 closed on 1 January 2024), none (SP).
+      savableUnits: 6 + roicSize,
       upperBound: true,
       unplanned: [],
     });
@@ -74,6 +76,7 @@ describe("refresh estimate", () => {
       otherUnits: 0,
       refreshRequests: 3,
       refreshUnits: 3,
+      savableUnits: 3,
       upperBound: false,
       unplanned: [],
     });

@@ -3,6 +3,7 @@
 import { DEFAULTS, FdqClient, MemoryStorage, RefreshDayClock, type KeyValueStore } from "../../../src/api";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { PanePrefs } from "../../../src/taskpane/logic/pane-prefs";
+import { FakeFetch, makeClient } from "../api/fake-fetch";
 import { RefreshService, type RefreshState } from "../../../src/taskpane/logic/refresh-service";
 import type { DocumentSettings } from "../../../src/taskpane/office/document-settings";
 import { fakeWorkbook, type FakeWorkbook } from "./workbook-fake";
@@ -126,6 +127,70 @@ describe("new-day refresh through the pane's refresh run", () => {
     expect((await prefs.lastRefresh())?.day).toBe(today());
     expect(await service.checkNewDay()).toBe("current");
     expect(workbook.calculations).toBe(1);
+  });
+
+  it("keeps today's cache for the refresh of a new refresh day; a refresh on request drops it", async () => {
+    const { workbook, document, service } = runtime({ documentDay: EARLIER_DAY });
+    // Another workbook (or this one's cells) asked the same today: the new-day refresh reuses the answers.
+    await workbook.calculateFull();
+    await workbook.settled();
+    const before = sandbox.stats().requests;
+    expect(await service.checkNewDay()).toBe("refreshed");
+    expect(workbook.calculations).toBe(2);
+    expect(sandbox.stats().requests).toBe(before);
+    expect(document.day).toBe(today());
+    expect(service.state()).toMatchObject({ phase: "done", summary: { requestsSent: 0 } });
+    // The button's refresh sends every request again.
+    expect(await service.refresh("on request")).toBe(true);
+    expect(sandbox.stats().requests - before).toBe(3);
+  });
+
+  it("under the quota saver, the new-day refresh fetches open periods and (SP) datapoints only", async () => {
+    const clock = new RefreshDayClock(DEFAULTS.refreshDay);
+    const closed = Number(today().slice(0, 4)) - 2;
+    const cells = {
+      "Sheet1!A1": `=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",${closed})`,
+      "Sheet1!A2": `=FDQ.DATAPOINT("AAPL","metrics/roic","NOPAT",${closed})`,
+      "Sheet1!A3": `=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",${closed + 1})`,
+      "Sheet1!A4": `=FDQ.DATAPOINT("AAPL","metrics/ebv","WACC",${closed})`,
+    };
+    const storage = new MemoryStorage();
+    const fake = new FakeFetch();
+    // Two days ago: every cell fetched.
+    const earlier = Date.now() - 2 * 86_400_000;
+    const before = makeClient(fake, { billing: "per-datapoint", storage, now: () => earlier });
+    const old = fakeWorkbook(before, cells);
+    await old.calculateFull();
+    await old.settled();
+    await before.close();
+    expect(fake.count).toBe(4);
+
+    const saver = makeClient(fake, { billing: "per-datapoint", storage, refreshPolicy: { kind: "saver" } });
+    try {
+      const workbook = fakeWorkbook(saver, cells);
+      const document = memoryDocument(clock.label(earlier));
+      const service = new RefreshService({
+        workbook,
+        api: { readyClient: async () => saver, refreshDay: today },
+        prefs: new PanePrefs(new MemoryStorage()),
+        document,
+        timing: { pollMs: 5, quietMs: 50 },
+      });
+      expect(await service.checkNewDay()).toBe("refreshed");
+      // The two closed ROIC and NOPAT values are kept; the open year and WACC (SP) are fetched again.
+      expect(
+        fake.seen
+          .slice(4)
+          .map((r) => `${r.url.pathname}${r.url.search}`)
+          .sort(),
+      ).toEqual([
+        `/v1/metrics/ebv/AAPL?datapoint=WACC&year=${closed}`,
+        `/v1/metrics/roic/AAPL?datapoint=ROIC&year=${closed + 1}`,
+      ]);
+      expect(workbook.cells.get("Sheet1!A1")?.value).toBe(old.cells.get("Sheet1!A1")?.value);
+    } finally {
+      await saver.close();
+    }
   });
 
   it("answers the estimate it shows, with the units a refresh spends (the pane's confirmation reads them)", async () => {
