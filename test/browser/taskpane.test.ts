@@ -972,16 +972,16 @@ describe("task pane in the browser", () => {
         "are fetched every refresh day.",
     );
     await page.getByTestId("estimate-button").click();
-    // 4 units a refresh, 84 a month; the saver keeps the three 2022 values: 3 x 3 + 1 x 21 = 30.
+    // 4 units a refresh, 84 a month; the saver keeps the three 2022 values: 3 x 5 + 1 x 21 = 36.
     await expect(page.getByTestId("saver-proposal-text").textContent()).resolves.toBe(
       "At one refresh per trading day this workbook needs about 84 units a month, more than your 50-unit " +
-        "plan. The quota saver keeps closed periods' values for up to 7 days and would bring it to about 30.",
+        "plan. The quota saver keeps closed periods' values for up to 7 days and would bring it to about 36.",
     );
     await page.screenshot({ path: join(ARTIFACTS, "taskpane-saver-proposal.png"), fullPage: true });
     await page.getByRole("button", { name: "Turn on the quota saver" }).click();
     await page.getByTestId("saver-proposal").waitFor({ state: "detached" });
     await expect(page.getByTestId("estimate-saver").textContent()).resolves.toBe(
-      "With the quota saver on (closed periods kept up to 7 days), about 30 units a month.",
+      "With the quota saver on (closed periods kept up to 7 days), about 36 units a month.",
     );
     await expect(page.getByRole("switch", { name: "Quota saver" }).isChecked()).resolves.toBe(true);
     const stored = await double<Record<string, string>>(page, "storageSnapshot");

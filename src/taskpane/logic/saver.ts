@@ -45,12 +45,15 @@ export function parseKeepDays(text: string): number | undefined {
   return n >= MIN_KEEP_DAYS && n <= MAX_KEEP_DAYS ? n : undefined;
 }
 
+/** Calendar days that a month of trading days spans: the saver's keepDays count calendar days. */
+const CALENDAR_DAYS_PER_MONTH = 30;
+
 /**
- * How often a month of daily refreshes fetches a value the saver keeps: once per `keepDays` refreshes
- * (21 / 7 = 3 for the default), every refresh at most.
+ * How often a month of daily refreshes fetches a value the saver keeps: once per `keepDays` calendar days
+ * (ceil(30 / 7) = 5 for the default), every refresh at most.
  */
 export function fetchesPerMonth(keepDays: number, tradingDays: number = TRADING_DAYS_PER_MONTH): number {
-  return Math.min(tradingDays, Math.ceil(tradingDays / Math.max(1, keepDays)));
+  return Math.min(tradingDays, Math.ceil(CALENDAR_DAYS_PER_MONTH / Math.max(1, keepDays)));
 }
 
 /**

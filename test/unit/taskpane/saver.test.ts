@@ -61,16 +61,17 @@ describe("which requests the saver keeps", () => {
 });
 
 describe("the month with the saver", () => {
-  it("fetches a kept value once per keep days of the 21 trading days: 21/7 = 3 times at the default", () => {
-    expect(fetchesPerMonth(7)).toBe(3);
+  it("fetches a kept value once per keep days of the month's 30 calendar days: 5 times at the default", () => {
+    // keepDays are calendar days; 21 trading days span about 30 of them.
+    expect(fetchesPerMonth(7)).toBe(5);
     expect(fetchesPerMonth(1)).toBe(21);
-    expect(fetchesPerMonth(5)).toBe(5);
+    expect(fetchesPerMonth(5)).toBe(6);
     expect(fetchesPerMonth(31)).toBe(1);
-    // 80 kept units 3 times, the 20 others 21 times.
-    expect(monthlyWithSaver(100, 80, 7)).toBe(80 * 3 + 20 * 21);
+    // 80 kept units 5 times, the 20 others 21 times.
+    expect(monthlyWithSaver(100, 80, 7)).toBe(80 * 5 + 20 * 21);
     expect(monthlyWithSaver(100, 0, 7)).toBe(2_100);
-    expect(withSaverText(660, 7)).toBe(
-      "With the quota saver on (closed periods kept up to 7 days), about 660 units a month.",
+    expect(withSaverText(820, 7)).toBe(
+      "With the quota saver on (closed periods kept up to 7 days), about 820 units a month.",
     );
   });
 
@@ -103,13 +104,13 @@ describe("the pane proposes the saver", () => {
   const strict = { kind: "strict" } as const;
 
   it("when the projected month exceeds the plan, the saver is off and it would lower the month", () => {
-    // 500 units a refresh, 400 of them kept: 10,500 a month strict, 400 x 3 + 100 x 21 = 3,300 with the saver.
+    // 500 units a refresh, 400 of them kept: 10,500 a month strict, 400 x 5 + 100 x 21 = 4,100 with the saver.
     const p = saverProposal({ perRefresh: 500, savableUnits: 400, plan: 10_000, policy: strict });
-    expect(p).toEqual({ monthly: 10_500, plan: 10_000, withSaver: 3_300, keepDays: 7 });
+    expect(p).toEqual({ monthly: 10_500, plan: 10_000, withSaver: 4_100, keepDays: 7 });
     expect(proposalText(p!)).toBe(
       "At one refresh per trading day this workbook needs about 10,500 units a month, more than your " +
         "10,000-unit plan. The quota saver keeps closed periods' values for up to 7 days and would bring it " +
-        "to about 3,300.",
+        "to about 4,100.",
     );
     // No saved policy reads as strict.
     expect(saverProposal({ perRefresh: 500, savableUnits: 400, plan: 10_000, policy: undefined })).toEqual(p);
