@@ -46,7 +46,7 @@ export class Flights {
   /**
    * Per-datapoint billing: the calls of one recalculation asking the same dataset, ticker and period gather
    * for `windowMs`; they share the whole dataset's request when together they ask every name of it (the
-   * same units, one request), and otherwise each asks its own datapoint.
+   * same units, one request) or when the whole is asked meanwhile, and otherwise each asks its own datapoint.
    */
   async choose(
     name: string,
@@ -70,6 +70,8 @@ export class Flights {
     }
     batch.names.add(name);
     const names = await batch.done;
+    // A whole request started meanwhile (an FDQ.DATASET cell of the same recalculation) answers it too.
+    if (this.has(whole, refreshDay)) return whole;
     return asksWholeDataset(whole.fields.dataset, names) ? whole : single;
   }
 }

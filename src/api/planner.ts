@@ -57,7 +57,9 @@ export function estimateRequests(
     const names = new Set(
       singles.map((k) => (k.fields.endpoint === "data" ? (k.fields.datapoint ?? "") : "")),
     );
-    if (!asksWholeDataset(f.dataset, names) && !isCached(whole)) continue;
+    // The whole answer serves them all when they ask every name, when it is cached, or when another call
+    // (FDQ.DATASET) asks it anyway.
+    if (!asksWholeDataset(f.dataset, names) && !isCached(whole) && !distinct.has(whole.serialize())) continue;
     for (const k of singles) distinct.delete(k.serialize());
     distinct.set(whole.serialize(), whole);
   }

@@ -229,3 +229,18 @@ describe("the vendor's refresh window", () => {
     await after.close();
   });
 });
+
+describe("the planner and FDQ.DATASET", () => {
+  it("lets a datapoint join the whole request of an FDQ.DATASET cell of the same recalculation", async () => {
+    const sb = await sandbox();
+    const fdq = client(sb);
+    const [single, whole] = await Promise.all([
+      ask(fdq, "NOPAT"),
+      fdq.dataset({ ticker: "AAPL", dataset: "metrics/roic", year: YEAR }),
+    ]);
+    expect(sb.stats().requests).toBe(1);
+    expect(sb.usage()).toBe(whole.records.length);
+    expect(single.value).toBe(whole.values[whole.records.findIndex((r) => r.datapoint === "NOPAT")]);
+    await fdq.close();
+  });
+});
