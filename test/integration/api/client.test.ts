@@ -14,22 +14,15 @@ import {
 } from "../../../src/api";
 import { FileStorage } from "../../../src/api/storage-file";
 import { findDataset } from "../../../src/catalog";
-import { startSandbox, type RunningSandbox, type SandboxOptions } from "../../../src/sandbox";
+import type { RunningSandbox, SandboxOptions } from "../../../src/sandbox";
+import { sandboxes } from "./sandboxes";
 
 const DAY1 = Date.parse("2024-03-15T10:30:00Z"); // 05:30 Chicago, after the vendor's refresh window
 const DAY2 = Date.parse("2024-03-16T10:30:00Z");
 const sandboxNow = () => new Date("2024-03-15T12:00:00Z");
 const YEAR = 2022;
 
-const open: RunningSandbox[] = [];
-async function sandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const running = await startSandbox({ now: sandboxNow, ...options });
-  open.push(running);
-  return running;
-}
-afterAll(async () => {
-  await Promise.all(open.map((s) => s.close()));
-});
+const sandbox = sandboxes({ now: sandboxNow });
 
 const client = (sb: RunningSandbox, options: Partial<ClientOptions> = {}) =>
   new FdqClient({ baseUrl: sb.baseUrl, apiKey: sb.demoKey, now: () => DAY1, ...options });

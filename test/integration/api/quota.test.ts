@@ -9,7 +9,8 @@ import {
 } from "../../../src/api";
 import { findDataset } from "../../../src/catalog";
 import { MemoryStorage } from "../../../src/api/storage";
-import { startSandbox, type RunningSandbox, type SandboxOptions } from "../../../src/sandbox";
+import type { RunningSandbox } from "../../../src/sandbox";
+import { sandboxes } from "./sandboxes";
 
 const NOW = Date.parse("2024-03-15T15:00:00Z"); // 10:00 Chicago
 const sandboxNow = () => new Date(NOW);
@@ -17,15 +18,7 @@ const YEAR = 2022;
 const ROIC = findDataset("metrics/roic")!;
 const N = ROIC.datapoints.length;
 
-const open: RunningSandbox[] = [];
-async function sandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const running = await startSandbox({ now: sandboxNow, ...options });
-  open.push(running);
-  return running;
-}
-afterAll(async () => {
-  await Promise.all(open.map((s) => s.close()));
-});
+const sandbox = sandboxes({ now: sandboxNow });
 
 const client = (sb: RunningSandbox, options: Partial<ClientOptions> = {}) =>
   new FdqClient({ baseUrl: sb.baseUrl, apiKey: sb.demoKey, now: () => NOW, ...options });
