@@ -1,9 +1,9 @@
 // FdqClient: one method per endpoint group. Every call checks its arguments, names its request by one
 // RequestKey, answers from the refresh-day cache when it can, and otherwise shares one request with every
-// other caller of the same answer.
-// Single-datapoint calls of datasets with all-datapoints mode always become (or join) the request for the
-// whole dataset of that ticker and period, even a call that is alone in its window: the answer costs about
-// the same as one datapoint and fills the cache for the siblings that a worksheet almost always asks next.
+// other caller of the same answer. Which request a datapoint call makes depends on the billing model
+// (src/api/planner.ts): under per-datapoint billing it asks its own datapoint unless the cells of the same
+// recalculation ask the whole dataset; under per-request billing it asks the whole dataset of its ticker
+// and period (one unit that fills the cache for the siblings a worksheet asks next).
 import { json, recordsAnswerOf } from "./answers";
 import type { CacheValue, RecordsAnswer } from "./cache-codec";
 import { buildClientParts, type ClientParts } from "./client-setup";
