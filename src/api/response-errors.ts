@@ -18,6 +18,14 @@ import { centralDay, nextMonthStart } from "./usage-ledger";
 
 const QUOTA_WORDS = /limit|quota/i;
 
+/** The most characters of the service's text an error keeps. */
+export const MAX_SERVICE_TEXT = 300;
+
+const clip = (text: string): string =>
+  text.length <= MAX_SERVICE_TEXT
+    ? text
+    : `${text.slice(0, MAX_SERVICE_TEXT)}… (${text.length} characters in all)`;
+
 const SPEC_BY_STATUS_AND_MESSAGE = new Map(
   Object.entries(SPEC_ERRORS).map(([name, e]) => [`${e.status} ${e.message}`, name as SpecErrorName]),
 );
@@ -43,7 +51,8 @@ export interface AnswerContext {
 export function errorFromAnswer(answer: FailedAnswer, context: AnswerContext = {}): FdqError {
   const { status, retryAfterMs } = answer;
   const hints = context.hints;
-  const clean = (text: string): string => redactKey(text, context.apiKey ?? "");
+  // Redacted first (a cut could split the key), then cut: a cell shows a message, not a body.
+  const clean = (text: string): string => clip(redactKey(text, context.apiKey ?? ""));
   const serviceMessage = answer.message === undefined ? undefined : clean(answer.message).trim();
   const detail = clean(answer.detail);
   const options = { status, serviceMessage, detail, retryAfterMs, hints };

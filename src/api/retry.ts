@@ -18,14 +18,24 @@ export function backoffDelay(retry: number, options: RetryOptions, random: () =>
   return Math.floor(random() * ceiling);
 }
 
-/** Retry-After as a delay in ms: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+/**
+ * Retry-After as RFC 9110 defines it: delay-seconds (a non-negative integer) or an HTTP-date (IMF-fixdate,
+ * or the obsolete RFC 850 and asctime forms, all naming GMT); undefined for anything else, which is ignored
+ * ("-5", "1.5", "soon", an ISO date). A date in the past is no wait.
+ */
 export function parseRetryAfter(header: string | null | undefined, nowMs: number): number | undefined {
   if (!header) return undefined;
   const text = header.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
+  if (/^\d{1,9}$/.test(text)) return Number(text) * 1000;
+  if (!HTTP_DATE.test(text)) return undefined;
+  // asctime names no zone; HTTP dates are GMT.
+  const at = Date.parse(text.endsWith("GMT") ? text : `${text} GMT`);
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
+
+/** IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"), RFC 850 ("Sunday, 06-Nov-94 08:49:37 GMT"), asctime. */
+const HTTP_DATE =
+  /^(?:[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
 
 /** The wait before the next attempt, or undefined when no retry fits the options. */
 export function nextDelay(

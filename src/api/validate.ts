@@ -54,7 +54,15 @@ function hasControlCharacter(text: string): boolean {
   return false;
 }
 
-function identifier(value: unknown, argument: string): string {
+/**
+ * The longest identifiers sent. Tickers and sector/industry ids: the longest the spec shows is an inactive
+ * ticker such as ENRN:1 and the sandbox's longest industry id has 24 characters, so 40 leaves room;
+ * datapoint names: the catalog's longest has 83 characters. A longer argument is a typing or paste
+ * mistake: refused here, it never becomes a request (and a 431 from the service).
+ */
+export const MAX_LENGTH = { identifier: 40, name: 120 } as const;
+
+function identifier(value: unknown, argument: string, max: number): string {
   if (typeof value !== "string" || value.trim() === "") {
     throw new InvalidArgumentError({
       argument: argument,
@@ -62,6 +70,12 @@ function identifier(value: unknown, argument: string): string {
     });
   }
   const text = value.trim().toUpperCase();
+  if (text.length > max) {
+    throw new InvalidArgumentError({
+      argument,
+      message: `${argument} is ${text.length} characters long; at most ${max} are allowed.`,
+    });
+  }
   // "." and ".." would be resolved away as path segments even when URL-encoded.
   if (/^\.+$/.test(text) || hasControlCharacter(text)) {
     throw new InvalidArgumentError({
@@ -72,8 +86,10 @@ function identifier(value: unknown, argument: string): string {
   return text;
 }
 
-export const checkTicker = (value: unknown, argument = "ticker"): string => identifier(value, argument);
-export const checkName = (value: unknown, argument = "datapoint"): string => identifier(value, argument);
+export const checkTicker = (value: unknown, argument = "ticker"): string =>
+  identifier(value, argument, MAX_LENGTH.identifier);
+export const checkName = (value: unknown, argument = "datapoint"): string =>
+  identifier(value, argument, MAX_LENGTH.name);
 
 export function checkYear(value: unknown, argument = "year", example = 2023): number {
   const problem = fiscalYearProblem(value, argument, example);

@@ -103,6 +103,13 @@ describe("the service's own words are kept", () => {
     }
   });
 
+  it("cuts the service's text to 300 characters: a cell shows a message, not a body", async () => {
+    const { error } = await failWith(() => json(400, { message: "x".repeat(8_000_000) }));
+    expect(error?.message).toBe(
+      `The FDQ service answered 400 (${"x".repeat(300)}… (8000000 characters in all)). Check the function's arguments.`,
+    );
+  });
+
   it("keeps a 429's own message inside the rate-limit text", async () => {
     const { error } = await failWith(() => json(429, { message: "Slow down" }));
     expect(error?.message).toBe(

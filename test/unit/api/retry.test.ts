@@ -63,6 +63,12 @@ describe("retry timing", () => {
     expect(parseRetryAfter(new Date(T0 + 12_000).toUTCString(), T0)).toBe(12_000);
     expect(parseRetryAfter(new Date(T0 - 5_000).toUTCString(), T0)).toBe(0);
     expect(parseRetryAfter("soon", T0)).toBeUndefined();
+    // Anything else the RFC does not allow is ignored, never read as a date.
+    for (const odd of ["-5", "1.5", "+3", "2024-03-15T10:00:00Z", "5 seconds", "99999999999"]) {
+      expect([odd, parseRetryAfter(odd, T0)]).toEqual([odd, undefined]);
+    }
+    expect(parseRetryAfter("Sunday, 06-Nov-94 08:49:37 GMT", Date.parse("1994-11-06T08:49:30Z"))).toBe(7000);
+    expect(parseRetryAfter("Sun Nov  6 08:49:37 1994", Date.parse("1994-11-06T08:49:30Z"))).toBe(7000);
     expect(parseRetryAfter(null, T0)).toBeUndefined();
   });
 });

@@ -42,6 +42,7 @@ describe("argument checks (no request is sent)", () => {
     [{ dataset: null }, "dataset", "dataset must be non-empty text (got nothing)."],
     [{ dataset: true }, "dataset", "dataset must be non-empty text (got TRUE)."],
     [{ year: true }, "year", "year must be a whole fiscal year such as 2023 (got TRUE)."],
+    [{ year: 3001 }, "year", "year must be a fiscal year from 1900 to 2100 (got 3001)."],
   ])("rejects %j as InvalidArgumentError (#VALUE!) naming %s", async (change, argument, message) => {
     const client = makeClient(fake);
     const error = await rejection(client.datapoint({ ...roic, ...(change as object) }));
@@ -49,6 +50,20 @@ describe("argument checks (no request is sent)", () => {
     expect((error as InvalidArgumentError).argument).toBe(argument);
     expect(error.message).toBe(message);
     expect(excelCodeOf(error)).toBe("#VALUE!");
+    expect(fake.count).toBe(0);
+  });
+
+  it("refuses identifiers over their length limit before any request (40 for tickers and ids, 120 for names)", async () => {
+    const client = makeClient(fake);
+    const long = await rejection(client.datapoint({ ...roic, ticker: "A".repeat(20_000) }));
+    expect([(long as InvalidArgumentError).argument, long.message]).toEqual([
+      "ticker",
+      "ticker is 20000 characters long; at most 40 are allowed.",
+    ]);
+    const name = await rejection(client.datapoint({ ...roic, name: "N".repeat(121) }));
+    expect(name.message).toBe("name is 121 characters long; at most 120 are allowed.");
+    const sector = await rejection(client.sector({ id: "S".repeat(41), name: "ROIC_AVG" }));
+    expect(sector.message).toBe("id is 41 characters long; at most 40 are allowed.");
     expect(fake.count).toBe(0);
   });
 
