@@ -71,7 +71,8 @@ export function FreezePanel() {
             </DialogTitle>
             <DialogContent>
               The formulas in the selection are replaced by their current values, which will no longer
-              refresh.
+              refresh. Text that starts with =, +, - or @ is written as text (with Excel&apos;s leading
+              apostrophe), never as a formula.
             </DialogContent>
             <DialogActions>
               <Button appearance="primary" onClick={freeze} data-testid="freeze-confirm">

@@ -1,6 +1,7 @@
 // Everything the task pane does to the workbook, through Excel's JavaScript API. Components receive a
 // WorkbookAccess, so they can be exercised with a fake one and this file is the only one that calls
 // Excel.run.
+import { asLiteral, literalRows } from "./literal";
 import { cellAddress, parseAddress } from "./a1";
 
 export type CellValue = string | number | boolean;
@@ -123,10 +124,9 @@ export function excelWorkbook(): WorkbookAccess {
         });
         await context.sync();
         for (const t of targets) {
-          if (t.spill && !t.spill.isNullObject) {
-            const spilled = t.spill.values;
-            t.spill.values = spilled;
-          } else t.anchor.values = [[t.value]];
+          // Service text is written as text, never as a formula (asLiteral).
+          if (t.spill && !t.spill.isNullObject) t.spill.values = literalRows(t.spill.values);
+          else t.anchor.values = [[asLiteral(t.value)]];
         }
         await context.sync();
         return cells.length;
