@@ -2,7 +2,7 @@
 import { RecordsAnswer, type CacheValue } from "./cache-codec";
 import type { DataKey } from "./call-keys";
 import { decodeDatapointRecords, deepFreeze, toValue } from "./decode";
-import { DataNotFoundError } from "./errors";
+import { BadResponseError, DataNotFoundError } from "./errors";
 import type { DatapointRecord } from "./types";
 
 /**
@@ -18,9 +18,22 @@ export function recordsAnswerOf(results: unknown, key: DataKey, name?: string): 
   }
   if (records.length === 0) throw new DataNotFoundError();
   deepFreeze(records);
-  const values = records.map((r) => toValue(r.datavalue));
-  return RecordsAnswer.fromRecords(records, values, toValue);
+  return RecordsAnswer.fromRecords(records, records.map(numberOf), toValue);
 }
 
 /** The decoded answer of the endpoints other than data, and how it is cached. */
 export const json = (data: unknown): CacheValue => ({ kind: "json", data: deepFreeze(data) });
+
+/**
+ * The value of a dataset record: every datapoint of the datasets is a number, so its datavalue must be a
+ * finite decimal ("1e999" would be Infinity, "" a blank text cell): anything else is a BadResponse naming
+ * the datapoint, never a value.
+ */
+function numberOf(record: DatapointRecord): number {
+  const value = toValue(record.datavalue);
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  const shown = record.datavalue.length > 40 ? `${record.datavalue.slice(0, 40)}…` : record.datavalue;
+  throw new BadResponseError({
+    detail: `datapoint ${record.datapoint} has no finite decimal value (got "${shown}")`,
+  });
+}

@@ -123,6 +123,9 @@ export class FdqClient {
       else if (e.pricing.billing === "per-request") windowMs = e.windowMs;
       else if (!this.flights.has(whole, refreshDay)) {
         key = await this.flights.choose(t.name, whole, single, refreshDay, e.windowMs);
+        // A whole answer asked by another cell may have arrived during the window: it serves this one too.
+        const arrived = key === whole ? undefined : this.cachedValue(e, whole);
+        if (arrived) [key, cached] = [whole, arrived];
       }
     }
     const answer = (cached ??

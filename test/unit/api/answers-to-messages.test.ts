@@ -2,7 +2,7 @@
 // kept after the stock text, a status the spec does not list explained with what to do, and the "what to
 // do" taken from the client's hints (the CLI's flags instead of the task pane).
 import type { ClientEvent, ClientOptions, FdqError } from "../../../src/api";
-import { FakeFetch, json, makeClient, type Handler } from "./fake-fetch";
+import { FakeFetch, envelope, json, makeClient, type Handler } from "./fake-fetch";
 
 const KEY = "TOPSECRET42";
 const ODD_KEY = "top secret/42+x"; // sent as is, echoed URL-encoded by some gateways
@@ -109,6 +109,19 @@ describe("the service's own words are kept", () => {
       `The FDQ service answered 400 (${"x".repeat(300)}… (8000000 characters in all)). Check the function's arguments.`,
     );
   });
+
+  it.each(["1e999", "", "NaN", "n/a"])(
+    "refuses a datavalue %j as a BadResponse naming the datapoint",
+    async (bad) => {
+      const { error } = await failWith(() =>
+        envelope([
+          { ticker: "AAPL", year: 2023, period: 5, periodtype: "ANNUAL", datapoint: "ROIC", datavalue: bad },
+        ]),
+      );
+      expect(error?.name).toBe("BadResponseError");
+      expect(error?.message).toContain(`(datapoint ROIC has no finite decimal value (got "${bad}"))`);
+    },
+  );
 
   it("keeps a 429's own message inside the rate-limit text", async () => {
     const { error } = await failWith(() => json(429, { message: "Slow down" }));
