@@ -4,7 +4,7 @@ import type { HttpBindings } from "@hono/node-server";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { GATEWAY_MESSAGES } from "../catalog";
-import { allowedOrigin } from "./cors-origin";
+import { allowedOrigin, type CorsMode } from "./cors-origin";
 import { DEMO_API_KEY } from "./demo";
 import { ApiError } from "./errors";
 import { loadMiddleware, type LoadOptions } from "./faults";
@@ -24,6 +24,8 @@ export interface AppOptions extends LoadOptions {
   readonly quota?: number;
   /** Answer /v1 requests with 503 from 05:00 to 05:20 America/Chicago. */
   readonly refreshWindow?: boolean;
+  /** "permissive" (default): CORS for the task pane; "off": no CORS header anywhere, preflights 403. */
+  readonly cors?: CorsMode;
 }
 
 /** The sandbox's own endpoint for tests and operators (not under /v1, no key needed). */
@@ -46,15 +48,25 @@ export function createApp(opts: AppOptions): {
     if (!isUsagePath(c.req.path)) requests++;
     await next();
   });
-  app.use(
-    cors({
-      origin: allowedOrigin,
-      allowMethods: ["GET", "OPTIONS"],
-      allowHeaders: ["x-api-key", "content-type", "accept"],
-      exposeHeaders: ["Retry-After"],
-      maxAge: 600,
-    }),
-  );
+  const corsOff = opts.cors === "off";
+  if (corsOff)
+    // A preflight never carries the key, so a gateway that requires it on every method (OPTIONS included)
+    // refuses it like any keyless request: 403 Forbidden, and (like every answer here) no CORS header.
+    app.use(async (c, next) => {
+      if (c.req.method === "OPTIONS" && c.req.header("access-control-request-method") !== undefined)
+        throw new ApiError(403, GATEWAY_MESSAGES.forbidden);
+      await next();
+    });
+  else
+    app.use(
+      cors({
+        origin: allowedOrigin,
+        allowMethods: ["GET", "OPTIONS"],
+        allowHeaders: ["x-api-key", "content-type", "accept"],
+        exposeHeaders: ["Retry-After"],
+        maxAge: 600,
+      }),
+    );
   // Usage by key tag (or for one key with ?key=), never the keys themselves; no faults, no key check.
   app.get(USAGE_PATH, (c) => {
     const quota = opts.quota ?? null;
@@ -70,7 +82,7 @@ export function createApp(opts: AppOptions): {
     // A spent quota answers before any work, without Retry-After: retrying is useless until next month.
     if (meter.exhausted(key)) throw new ApiError(429, LIMIT_EXCEEDED);
     if (c.req.method !== "GET" && c.req.method !== "HEAD") {
-      c.header("Allow", "GET, OPTIONS");
+      c.header("Allow", corsOff ? "GET, HEAD" : "GET, OPTIONS");
       throw new ApiError(405, "Method Not Allowed");
     }
     if (opts.refreshWindow && isApiPath(c.req.path) && inRefreshWindow(opts.context.now()))

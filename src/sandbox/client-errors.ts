@@ -1,10 +1,11 @@
 // Requests that Node's HTTP parser rejects before the app sees them (request line and headers over the
 // size limit, a malformed request line or header, a request that takes too long to arrive). Node would
 // answer them with a bare status line and an empty body; the sandbox answers them like every other
-// error: a JSON object with a `message`, and the CORS header so that the task pane can read it.
+// error: a JSON object with a `message`, and (unless CORS is off) the CORS header so that the task pane can
+// read it.
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { allowedOrigin } from "./cors-origin";
+import { allowedOrigin, type CorsMode } from "./cors-origin";
 
 /**
  * Request line plus headers, in bytes: Node's default, fixed here so that a `--max-http-header-size`
@@ -31,7 +32,7 @@ function originIn(raw: Buffer | undefined): string | undefined {
 }
 
 /** The answer to a request the parser rejected, as raw HTTP/1.1 text. */
-function clientErrorResponse(err: ParserError): string {
+function clientErrorResponse(err: ParserError, cors: CorsMode): string {
   const [status, message] = ANSWERS[err.code ?? ""] ?? BAD_REQUEST;
   const body = JSON.stringify({ message });
   return [
@@ -39,15 +40,16 @@ function clientErrorResponse(err: ParserError): string {
     "Content-Type: application/json",
     `Content-Length: ${Buffer.byteLength(body)}`,
     // allowedOrigin echoes only a localhost origin, so no header text from the request reaches the answer.
-    `Access-Control-Allow-Origin: ${allowedOrigin(originIn(err.rawPacket))}`,
-    "Vary: Origin",
+    ...(cors === "off"
+      ? []
+      : [`Access-Control-Allow-Origin: ${allowedOrigin(originIn(err.rawPacket))}`, "Vary: Origin"]),
     "Connection: close",
     "",
     body,
   ].join("\r\n");
 }
 
-export function answerClientErrors(server: Server): void {
+export function answerClientErrors(server: Server, cors: CorsMode = "permissive"): void {
   server.on("clientError", (err: ParserError, socket: Duplex) => {
     // Node keeps the response being written on a keep-alive socket in _httpMessage: answering then would
     // interleave two responses, so (like Node's own handler) the socket is only closed.
@@ -56,6 +58,6 @@ export function answerClientErrors(server: Server): void {
       socket.destroy();
       return;
     }
-    socket.end(clientErrorResponse(err));
+    socket.end(clientErrorResponse(err, cors));
   });
 }

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { createApp } from "./app";
 import { answerClientErrors, MAX_HEADER_BYTES } from "./client-errors";
+import { CORS_MODES, type CorsMode } from "./cors-origin";
 import { DEMO_API_KEY } from "./demo";
 import type { EndpointNames } from "./endpoint-groups";
 import type { FaultOptions } from "./faults";
@@ -11,6 +12,7 @@ import { parseRestatement } from "./restate";
 import { universeFor } from "./universe";
 
 export { DEMO_API_KEY, DEFAULT_SANDBOX_PORT } from "./demo";
+export type { CorsMode } from "./cors-origin";
 export type { EndpointNames } from "./endpoint-groups";
 export type { FaultOptions } from "./faults";
 
@@ -44,6 +46,12 @@ export interface SandboxOptions {
   restate?: string;
   /** `endpoints` of /v1/datapoint records: dataset paths ("paths", default) or production's group names. */
   endpointNames?: EndpointNames;
+  /**
+   * "permissive" (default): Access-Control-Allow-Origin on every answer (errors included) and 204 to preflights.
+   * "off": as a service with no CORS support (wire-notes 17): no CORS header on any answer, and a preflight
+   * (OPTIONS with Access-Control-Request-Method) answers 403 {"message":"Forbidden"}; plain GETs work as before.
+   */
+  cors?: CorsMode;
 }
 
 export interface RunningSandbox {
@@ -64,6 +72,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     throw new Error(`quota must be >= 0, got ${opts.quota}`);
   if (opts.endpointNames !== undefined && !["paths", "groups"].includes(opts.endpointNames))
     throw new Error(`endpointNames must be "paths" or "groups", got "${String(opts.endpointNames)}"`);
+  if (opts.cors !== undefined && !CORS_MODES.includes(opts.cors))
+    throw new Error(`cors must be "permissive" or "off", got "${String(opts.cors)}"`);
+  const cors = opts.cors ?? "permissive";
   const { app, stats, usage } = createApp({
     context: {
       universe: universeFor(seed),
@@ -76,6 +87,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     seed,
     ...(opts.quota !== undefined ? { quota: opts.quota } : {}),
     refreshWindow: opts.refreshWindow ?? false,
+    cors,
     ...(opts.apiKeys ? { apiKeys: opts.apiKeys } : {}),
     ...(opts.latencyMs !== undefined ? { latencyMs: opts.latencyMs } : {}),
     ...(opts.maxConcurrent !== undefined ? { maxConcurrent: opts.maxConcurrent } : {}),
@@ -87,7 +99,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     hostname: host,
     serverOptions: { maxHeaderSize: MAX_HEADER_BYTES },
   }) as Server;
-  answerClientErrors(server);
+  answerClientErrors(server, cors);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port ?? 0, host, () => resolve());

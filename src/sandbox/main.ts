@@ -1,13 +1,17 @@
 // `npm run sandbox -- --port 4010 [--api-key KEY]... [--body-object] [--latency-ms N] [--max-concurrent N]
 //  [--fault-429 R] [--fault-503 R] [--fault-drop R] [--fault-malformed R] [--seed N]
-//  [--quota N] [--refresh-window] [--restate YYYY-MM-DD] [--endpoint-names paths|groups]`
-// The last four behave like production (README "The sandbox"): --quota N meters quota units per key and answers
+//  [--quota N] [--refresh-window] [--restate YYYY-MM-DD] [--endpoint-names paths|groups]
+//  [--cors off|permissive]`
+// The last five behave like production (README "The sandbox"): --quota N meters quota units per key and answers
 // 429 "Limit Exceeded" once a key has spent N (usage at GET /__usage); --refresh-window answers 503 from 05:00
 // to 05:20 America/Chicago; --restate DAY restates the years closed on DAY from DAY on; --endpoint-names groups
-// serves /v1/datapoint's `endpoints` as group names ("Model Data, Adjusted Fundamentals.").
+// serves /v1/datapoint's `endpoints` as group names ("Model Data, Adjusted Fundamentals."); --cors off sends no
+// CORS header on any answer and refuses preflights with 403 Forbidden, as a service without CORS support does
+// (wire-notes 17; default permissive: CORS for the task pane).
 // FDQ_SANDBOX_API_KEYS (comma-separated) adds keys without putting them on a command line that npm echoes.
 // Ctrl+C, SIGTERM or SIGHUP closes the server and exits; so does losing npm's script shell (see stopWhenOrphaned).
 import { parseArgs } from "node:util";
+import { CORS_MODES, type CorsMode } from "./cors-origin";
 import { DEFAULT_SANDBOX_PORT, startSandbox, type EndpointNames, type SandboxOptions } from "./index";
 import { parseRestatement } from "./restate";
 
@@ -21,6 +25,13 @@ function number(value: string | undefined, flag: string): number | undefined {
 function endpointNames(value: string | undefined): EndpointNames {
   if (value === undefined || value === "paths" || value === "groups") return value ?? "paths";
   throw new Error(`--endpoint-names needs "paths" or "groups", got "${value}"`);
+}
+
+function corsMode(value: string | undefined): CorsMode {
+  if (value === undefined) return "permissive";
+  const mode = CORS_MODES.find((m) => m === value);
+  if (mode === undefined) throw new Error(`--cors needs "off" or "permissive", got "${value}"`);
+  return mode;
 }
 
 /** Checked here, so that a bad date fails with the flag's name before anything starts. */
@@ -54,6 +65,7 @@ export function optionsFromArgs(args: readonly string[], env: NodeJS.ProcessEnv 
       "refresh-window": { type: "boolean" },
       restate: { type: "string" },
       "endpoint-names": { type: "string" },
+      cors: { type: "string" },
     },
     strict: true,
   });
@@ -76,6 +88,7 @@ export function optionsFromArgs(args: readonly string[], env: NodeJS.ProcessEnv 
     refreshWindow: values["refresh-window"] ?? false,
     ...(values.restate !== undefined ? { restate: restateDay(values.restate) } : {}),
     endpointNames: endpointNames(values["endpoint-names"]),
+    cors: corsMode(values.cors),
   };
 }
 
@@ -91,6 +104,7 @@ async function main(): Promise<void> {
     console.log(`Quota: ${opts.quota} units per key and month (usage: ${usage}).`);
   if (opts.refreshWindow) console.log("Refresh window: /v1 answers 503 from 05:00 to 05:20 America/Chicago.");
   if (opts.restate) console.log(`Restatement: closed years change from ${opts.restate} on.`);
+  if (opts.cors === "off") console.log("CORS off: no CORS headers, preflights answer 403 Forbidden.");
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;

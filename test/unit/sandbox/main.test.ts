@@ -14,6 +14,7 @@ describe("optionsFromArgs", () => {
       faults: { rate429: 0, rate503: 0, dropRate: 0, malformedRate: 0 },
       refreshWindow: false,
       endpointNames: "paths",
+      cors: "permissive",
     });
     expect(Object.keys(optionsFromArgs([]))).not.toContain("quota");
     expect(Object.keys(optionsFromArgs([]))).not.toContain("restate");
@@ -49,6 +50,8 @@ describe("optionsFromArgs", () => {
       "2025-09-01",
       "--endpoint-names",
       "groups",
+      "--cors",
+      "off",
     ]);
     expect(opts).toMatchObject({
       port: 0,
@@ -61,6 +64,7 @@ describe("optionsFromArgs", () => {
       refreshWindow: true,
       restate: "2025-09-01",
       endpointNames: "groups",
+      cors: "off",
     });
     expect(opts.faults).toEqual({ rate429: 0.1, rate503: 0.2, dropRate: 0.05, malformedRate: 0.03 });
   });
@@ -100,5 +104,14 @@ describe("optionsFromArgs", () => {
     expect(() => optionsFromArgs(["--endpoint-names", "names"])).toThrow(
       '--endpoint-names needs "paths" or "groups", got "names"',
     );
+  });
+
+  it("accepts only off or permissive for --cors, naming both", () => {
+    expect(optionsFromArgs(["--cors", "permissive"]).cors).toBe("permissive");
+    expect(optionsFromArgs(["--cors=off"]).cors).toBe("off");
+    for (const bad of ["on", "OFF", "none", ""])
+      expect(() => optionsFromArgs(["--cors", bad])).toThrow(
+        `--cors needs "off" or "permissive", got "${bad}"`,
+      );
   });
 });
