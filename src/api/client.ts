@@ -56,6 +56,7 @@ import {
 export class FdqClient {
   private readonly counters: Counters = {
     requestsSent: 0,
+    redirects: 0,
     unitsSpent: 0,
     cacheHits: 0,
     coalescedCalls: 0,

@@ -24,6 +24,8 @@ import type { ClientEvent, RetryOptions } from "./types";
 
 export interface Counters {
   requestsSent: number;
+  /** Same-origin redirects followed (each also counts as a request sent). */
+  redirects: number;
   unitsSpent: number;
   cacheHits: number;
   coalescedCalls: number;
@@ -49,6 +51,9 @@ export interface TransportOptions {
   /** Told of a "Limit Exceeded" before the slot is given back, so no queued request starts after it. */
   onQuotaExhausted?: () => void;
 }
+
+/** Same-origin redirects followed for one attempt, at most. */
+const MAX_REDIRECTS = 3;
 
 /** Shortest per-attempt timeout when the retry budget is almost spent. */
 const MIN_ATTEMPT_TIMEOUT_MS = 1_000;
@@ -180,22 +185,66 @@ export class Transport {
       this.o.emit({ type: "request", url, attempt });
       let response: Response;
       let text: string;
+      let target = url;
       try {
-        const fetched = this.o.fetch(url, {
-          method: "GET",
-          headers: this.headers,
-          signal: controller.signal,
-        });
-        response = await Promise.race([fetched, timedOut]);
+        for (let hop = 0; ; hop++) {
+          // Redirects are never followed by fetch: it would resend x-api-key to wherever they point.
+          const fetched = this.o.fetch(target, {
+            method: "GET",
+            headers: this.headers,
+            signal: controller.signal,
+            redirect: "manual",
+          });
+          response = await Promise.race([fetched, timedOut]);
+          const next = this.redirectTarget(response, target, hop);
+          if (next === undefined) break;
+          await response.body?.cancel().catch(() => undefined);
+          target = next;
+          this.o.counters.requestsSent++;
+          this.o.counters.redirects++;
+          this.o.emit({ type: "request", url: target, attempt });
+        }
         text = await Promise.race([response.text(), timedOut]);
       } catch (cause) {
-        throw fail(cause);
+        throw cause instanceof FdqError ? cause : fail(cause);
       }
       this.o.emit({ type: "response", url, status: response.status, ms: this.o.now() - sent });
       return this.interpret(response, text);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * Where a redirect answer points, when it may be followed: the same origin (a small bounded number of
+   * times); undefined for an answer that is no redirect. Another origin, https to http, a browser's opaque
+   * redirect or too many hops are a BadResponse naming the target's origin, never the key.
+   */
+  private redirectTarget(response: Response, from: string, hop: number): string | undefined {
+    const hints = this.o.hints;
+    if (response.type === "opaqueredirect") {
+      throw new BadResponseError({ detail: "a redirect, which is not followed with the API key", hints });
+    }
+    if (response.status < 300 || response.status > 399 || response.status === 304) return undefined;
+    const location = response.headers.get("location");
+    if (!location) return undefined;
+    let next: URL;
+    try {
+      next = new URL(location, from);
+    } catch {
+      throw new BadResponseError({ detail: "a redirect to an unreadable location", hints });
+    }
+    const origin = new URL(from).origin;
+    if (next.origin !== origin) {
+      throw new BadResponseError({
+        detail: `a redirect to ${next.origin}, another origin, where the API key is not sent`,
+        hints,
+      });
+    }
+    if (hop >= MAX_REDIRECTS) {
+      throw new BadResponseError({ detail: `more than ${MAX_REDIRECTS} redirects`, hints });
+    }
+    return next.href;
   }
 
   private interpret(response: Response, text: string): unknown {

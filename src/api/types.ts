@@ -195,8 +195,10 @@ export interface RequestPlan {
 }
 
 export interface ClientStats {
-  /** HTTP requests sent, retries included. */
+  /** HTTP requests sent, retries and followed redirects included. */
   requestsSent: number;
+  /** Same-origin redirects followed. */
+  redirects: number;
   cacheHits: number;
   /** Calls answered by a request another call had already started or scheduled. */
   coalescedCalls: number;

@@ -136,7 +136,7 @@ export function formatStats(stats: ClientStats): string {
     .map(([name, n]) => `${name} ${n}`)
     .join(", ");
   return (
-    `fdq stats: requests sent ${stats.requestsSent}, units spent ${stats.unitsSpent}, cache hits ${stats.cacheHits}, ` +
+    `fdq stats: requests sent ${stats.requestsSent}${stats.redirects ? ` (${stats.redirects} redirects)` : ""}, units spent ${stats.unitsSpent}, cache hits ${stats.cacheHits}, ` +
     `coalesced calls ${stats.coalescedCalls}, retries ${stats.retries}, failures ${failures || "0"}`
   );
 }

@@ -244,6 +244,7 @@ describe("fdq's quota messages", () => {
     expect(
       formatStats({
         requestsSent: 4,
+        redirects: 0,
         unitsSpent: 27,
         cacheHits: 1,
         coalescedCalls: 2,
