@@ -2,6 +2,7 @@
 import { RecordsAnswer, type CacheValue } from "./cache-codec";
 import type { DataKey } from "./call-keys";
 import { decodeDatapointRecords, deepFreeze, toValue } from "./decode";
+import { periodType } from "../catalog";
 import { BadResponseError, DataNotFoundError } from "./errors";
 import type { DatapointRecord } from "./types";
 
@@ -12,13 +13,42 @@ import type { DatapointRecord } from "./types";
 export function recordsAnswerOf(results: unknown, key: DataKey, name?: string): RecordsAnswer {
   const { ticker, year, period, datapoint } = key.fields;
   let records: readonly DatapointRecord[] = decodeDatapointRecords(results, { ticker, year, period });
-  if (datapoint !== undefined) {
-    const found = records.find((r) => r.datapoint === (name ?? datapoint)) ?? records[0];
-    records = found ? [found] : [];
-  }
   if (records.length === 0) throw new DataNotFoundError();
+  checkAgainstRequest(records, key);
+  if (datapoint !== undefined) {
+    const wanted = name ?? datapoint;
+    const found = records.find((r) => r.datapoint === wanted);
+    if (!found) {
+      throw new BadResponseError({
+        detail: `an answer for datapoint ${records[0]!.datapoint}, not ${wanted}`,
+      });
+    }
+    records = [found];
+  }
   deepFreeze(records);
   return RecordsAnswer.fromRecords(records, records.map(numberOf), toValue);
+}
+
+/**
+ * Every record must answer the request: its year, its period and period type (spec rules 1-3), and each
+ * datapoint once. A record that does not is a BadResponse, never a value and never cached. (The ticker is
+ * not compared: the spec answers a second share class with the company's primary ticker, which the
+ * client cannot tell from the request.)
+ */
+function checkAgainstRequest(records: readonly DatapointRecord[], key: DataKey): void {
+  const { year, period } = key.fields;
+  const type = periodType(period);
+  const seen = new Set<string>();
+  for (const r of records) {
+    if (r.year !== year || r.period !== period.n || r.periodtype !== type) {
+      throw new BadResponseError({
+        detail: `an answer for ${r.periodtype} period ${r.period} of ${r.year}, not ${type} period ${period.n} of ${year} (datapoint ${r.datapoint})`,
+      });
+    }
+    if (seen.has(r.datapoint))
+      throw new BadResponseError({ detail: `datapoint ${r.datapoint} answered twice` });
+    seen.add(r.datapoint);
+  }
 }
 
 /** The decoded answer of the endpoints other than data, and how it is cached. */

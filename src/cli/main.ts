@@ -6,6 +6,7 @@ import { BudgetExceeded } from "./budget";
 import { runEval } from "./eval-command";
 import { runRefresh } from "./refresh-command";
 import { runSearch } from "./search-command";
+import { runServe } from "./serve-command";
 import { runUsage } from "./usage-command";
 import { DEFAULTS } from "../api/defaults";
 import {
@@ -13,6 +14,7 @@ import {
   parseEvalArgs,
   parseRefreshArgs,
   parseSearchArgs,
+  parseServeArgs,
   parseUsageArgs,
   UsageError,
   wantsHelp,
@@ -35,6 +37,13 @@ export const USAGE = `Usage:
                                        Exceeded" and when the quota resets (--json: the report as JSON;
                                        --plan-raised: send requests again after a "Limit Exceeded").
                                        Sends no request.
+  fdq serve --upstream URL [--port N] [--host H] [--public-url URL] [--store DIR]
+                                       the FDQ gateway of a team: the built add-in at /, the FDQ service
+                                       of --upstream (base URL including /v1) at /v1 with each client's
+                                       own key, one day's answers shared by everyone of an account,
+                                       GET /usage, GET /healthz (--port default 8080, --host 127.0.0.1,
+                                       --public-url default http://HOST:PORT, --store default
+                                       CACHE_DIR/gateway). Prints its URL; stops on SIGTERM or Ctrl+C.
 
 Formulas: =FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023) and the other FDQ functions (DATASET, SERIES,
 RATING, SECTOR, COVERAGE, SECURITY, INFO), any case, with text, number and TRUE/FALSE literals and
@@ -86,6 +95,7 @@ export async function main(args: string[]): Promise<number> {
     if (command === "refresh") return await runRefresh(parseRefreshArgs(rest));
     if (command === "search") return runSearch(parseSearchArgs(rest));
     if (command === "usage") return await runUsage(parseUsageArgs(rest));
+    if (command === "serve") return await runServe(parseServeArgs(rest));
     throw new UsageError(`unknown command "${command}"`);
   } catch (err) {
     if (err instanceof BudgetExceeded) {

@@ -253,3 +253,58 @@ export function parseSearchArgs(args: string[]): SearchOptions {
   }
   return { query, dataset, limit, json: values.json === true };
 }
+
+export interface ServeOptions {
+  /** The FDQ base URL including /v1 (https, or http for localhost only). */
+  upstream: string;
+  port: number;
+  host: string;
+  publicUrl: string | undefined;
+  /** Where the day's answers and the ledgers persist (--store; default CACHE_DIR/gateway). */
+  store: string;
+}
+
+/** `fdq serve`: the FDQ gateway of a team (src/gateway). */
+export function parseServeArgs(args: string[], env: Env = process.env): ServeOptions {
+  const { values, positionals } = parse(args, {
+    upstream: { type: "string" },
+    port: { type: "string" },
+    host: { type: "string" },
+    "public-url": { type: "string" },
+    store: { type: "string" },
+    help: { type: "boolean", short: "h", default: false },
+  });
+  if (positionals.length > 0) {
+    throw new UsageError(`fdq serve takes no arguments (got "${positionals.join(" ")}").`);
+  }
+  const upstream = values.upstream?.trim();
+  if (!upstream) {
+    throw new UsageError("--upstream is required: the FDQ base URL including /v1, e.g. https://HOST/v1");
+  }
+  let port = 8080;
+  if (values.port !== undefined) {
+    port = Number(values.port);
+    if (!/^\s*\d+\s*$/.test(values.port) || port > 65535) {
+      throw new UsageError(`--port must be a whole number from 0 to 65535, not "${values.port}".`);
+    }
+  }
+  const publicUrl = values["public-url"]?.trim();
+  if (publicUrl !== undefined) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(publicUrl);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || (parsed.protocol !== "https:" && parsed.protocol !== "http:")) {
+      throw new UsageError(`--public-url must be an http(s) URL, not "${publicUrl}".`);
+    }
+  }
+  return {
+    upstream,
+    port,
+    host: values.host?.trim() || "127.0.0.1",
+    publicUrl: publicUrl || undefined,
+    store: values.store ?? path.join((env.FDQ_CACHE_DIR ?? "") || defaultCacheDir(env), "gateway"),
+  };
+}

@@ -175,3 +175,32 @@ describe("hints from the client's options", () => {
     expect(stats.failures).toEqual({ BadResponseError: 1 });
   });
 });
+
+describe("an answer that does not match its request", () => {
+  const record = (o: object) => ({
+    ticker: "AAPL",
+    year: 2023,
+    period: 5,
+    periodtype: "ANNUAL",
+    datapoint: "ROIC",
+    datavalue: "0.1",
+    ...o,
+  });
+
+  it.each([
+    [{ year: 2022 }, "an answer for ANNUAL period 5 of 2022, not ANNUAL period 5 of 2023 (datapoint ROIC)"],
+    [
+      { period: 2, periodtype: "QUARTERLY" },
+      "an answer for QUARTERLY period 2 of 2023, not ANNUAL period 5 of 2023",
+    ],
+  ])("is a BadResponse for another year or period: %j", async (change, detail) => {
+    const { error } = await failWith(() => envelope([record(change)]));
+    expect(error?.name).toBe("BadResponseError");
+    expect(error?.message).toContain(detail);
+  });
+
+  it("is a BadResponse for a datapoint answered twice, never a value", async () => {
+    const { error } = await failWith(() => envelope([record({}), record({ datavalue: "0.2" })]));
+    expect(error?.message).toContain("datapoint ROIC answered twice");
+  });
+});

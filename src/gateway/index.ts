@@ -1,0 +1,143 @@
+// startGateway: `fdq serve`, the FDQ gateway of a team: the built add-in and the FDQ service on one origin,
+// the client's own key passed through, one refresh day's answers shared by everyone of an account, the
+// account's ledger, and a stop after "Limit Exceeded". Embedded store (memory + files) only for now; a
+// shared store (Redis), team keys and TLS fit behind AnswerStore, Accounts and the server set-up below.
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { createAdaptorServer } from "@hono/node-server";
+import { DEFAULTS } from "../api/defaults";
+import { DEFAULT_PRICING, type PricingOptions } from "../api/pricing";
+import { RefreshDayClock } from "../api/refresh-day";
+import { checkBaseUrl } from "../api/settings";
+import { FileStorage } from "../api/storage-file";
+import type { RefreshDayBoundary } from "../api/types";
+import { Accounts } from "./accounts";
+import { isBuilt, NOT_BUILT } from "./addin";
+import { createGatewayApp } from "./app";
+import { EmbeddedStore } from "./store";
+
+export { isBuilt, NOT_BUILT, rewriteManifest } from "./addin";
+
+export const GATEWAY_DEFAULTS = {
+  host: "127.0.0.1",
+  port: 8080,
+  /** Upstream requests open at once per account: the browsers' six connections per host. */
+  concurrency: DEFAULTS.concurrency,
+  /** Below the 60 s after which some Excel platforms fail a fetch. */
+  timeoutMs: DEFAULTS.timeoutMs,
+  maxBodyBytes: 8 * 1024 * 1024,
+  maxMemoryBytes: 256 * 1024 * 1024,
+} as const;
+
+/** dist/ at the repository's root, where `npm run build` writes the add-in. */
+export const DEFAULT_DIST_DIR = path.resolve(__dirname, "../../dist");
+
+export interface GatewayOptions {
+  /** The FDQ base URL including /v1: https, or http for localhost only. */
+  upstream: string;
+  /** 0 picks a free port (default 8080). */
+  port?: number;
+  host?: string;
+  /** The URL clients reach the gateway at (default http://HOST:PORT); the manifest names it. */
+  publicUrl?: string;
+  /** Directory of the persisted answers and ledgers; undefined: memory only. */
+  store?: string | undefined;
+  distDir?: string;
+  concurrency?: number;
+  timeoutMs?: number;
+  maxBodyBytes?: number;
+  maxMemoryBytes?: number;
+  refreshDay?: RefreshDayBoundary;
+  pricing?: PricingOptions;
+  now?: () => number;
+  /** Access-log lines (default: stdout). */
+  log?: (line: string) => void;
+  /** Warnings and the start-up notes (default: stderr). */
+  onWarning?: (message: string) => void;
+}
+
+export interface RunningGateway {
+  /** Where the gateway listens, e.g. http://127.0.0.1:PORT. */
+  url: string;
+  /** The URL the manifest names (--public-url, or `url`). */
+  publicUrl: string;
+  port: number;
+  /** Refuses new connections, lets the requests in flight finish, saves the ledgers and answers. */
+  close(): Promise<void>;
+}
+
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const upstream = checkBaseUrl(options.upstream);
+  const host = options.host ?? GATEWAY_DEFAULTS.host;
+  const now = options.now ?? Date.now;
+  const onWarning = options.onWarning ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const distDir = options.distDir ?? DEFAULT_DIST_DIR;
+  const store = new EmbeddedStore({
+    dir: options.store,
+    maxMemoryBytes: options.maxMemoryBytes ?? GATEWAY_DEFAULTS.maxMemoryBytes,
+    onWarning,
+  });
+  const accounts = new Accounts({
+    storage:
+      options.store === undefined ? undefined : new FileStorage(path.join(options.store, "usage.json")),
+    concurrency: options.concurrency ?? GATEWAY_DEFAULTS.concurrency,
+    now,
+    onWarning,
+  });
+  const clock = new RefreshDayClock(options.refreshDay ?? DEFAULTS.refreshDay);
+  await store.dropBefore(clock.label(now()));
+
+  // The public URL is known once the port is; the app reads it through this holder.
+  const addin = { distDir, publicUrl: "" };
+  const app = createGatewayApp({
+    upstream,
+    accounts,
+    store,
+    clock,
+    pricing: options.pricing ?? DEFAULT_PRICING,
+    now,
+    timeoutMs: options.timeoutMs ?? GATEWAY_DEFAULTS.timeoutMs,
+    maxBodyBytes: options.maxBodyBytes ?? GATEWAY_DEFAULTS.maxBodyBytes,
+    get distDir() {
+      return addin.distDir;
+    },
+    get publicUrl() {
+      return addin.publicUrl;
+    },
+    log,
+    onWarning,
+  });
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? GATEWAY_DEFAULTS.port, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const local = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  addin.publicUrl = (options.publicUrl ?? local).replace(/\/+$/, "");
+  if (!isBuilt(distDir)) onWarning(`fdq serve: ${NOT_BUILT} (${distDir} holds no build).`);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: local,
+    publicUrl: addin.publicUrl,
+    port,
+    close: () =>
+      (closing ??= new Promise<void>((resolve, reject) => {
+        // New connections are refused at once; a request in flight finishes, and its connection is
+        // closed as soon as it is idle (a keep-alive connection would otherwise hold the close for 5 s).
+        const idle = setInterval(() => server.closeIdleConnections(), 50);
+        server.close((err) => {
+          clearInterval(idle);
+          if (err) reject(err);
+          else resolve();
+        });
+        server.closeIdleConnections();
+      }).then(async () => {
+        await accounts.flush();
+        await store.flush();
+      })),
+  };
+}

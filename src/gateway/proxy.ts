@@ -1,0 +1,165 @@
+// /v1/*: the FDQ service on the gateway's origin, with the client's own key (pass-through). A request
+// that names a request of the spec (RequestKey.parse) is answered from the account's refresh day when it
+// can be: identical requests in flight go upstream once, and 200 answers and the spec's "does not exist"
+// answers are kept for the day under the account tag. Anything else is relayed as the service answered.
+// The account's ledger counts the units of what went upstream; after a "Limit Exceeded" the account
+// stops until the month turns.
+import { Hono, type MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { accountTag } from "../api/account-tag";
+import { decodeEnvelope, errorMessageOf, parseJson } from "../api/decode";
+import { priceOf, type PricingOptions } from "../api/pricing";
+import type { RefreshDayClock } from "../api/refresh-day";
+import { RequestKey } from "../api/request-key";
+import { SPEC_ERRORS } from "../catalog/service";
+import type { Account, Accounts } from "./accounts";
+import type { GatewayEnv } from "./env";
+import { GATEWAY_SUFFIX, GatewayError, noKey } from "./errors";
+import type { AnswerStore, StoredAnswer } from "./store";
+import { fetchUpstream, type UpstreamAnswer, type UpstreamOptions } from "./upstream";
+
+export interface ProxyOptions extends UpstreamOptions {
+  /** The FDQ base URL including /v1, without a trailing slash. */
+  upstream: string;
+  accounts: Accounts;
+  store: AnswerStore;
+  clock: RefreshDayClock;
+  pricing: PricingOptions;
+  now: () => number;
+}
+
+/** The spec's "does not exist" answers: the same all day, so kept like a 200. */
+const REMEMBERED = new Set<string>(
+  (["DataPointNotFound", "SectorDataPointNotFound", "DataNotFound", "RatingNotFound"] as const).map(
+    (name) => SPEC_ERRORS[name].message,
+  ),
+);
+
+/** Whether an answer of the service may be kept for the day, and the records of a data answer. */
+export function keepable(answer: UpstreamAnswer): { keep: boolean; records?: number } {
+  const parsed = parseJson(answer.body);
+  if (!parsed) return { keep: false };
+  if (answer.status === 200) {
+    try {
+      const envelope = decodeEnvelope(parsed.json);
+      if (!envelope.ok) return { keep: false };
+      const results = envelope.results;
+      return { keep: true, ...(Array.isArray(results) ? { records: results.length } : {}) };
+    } catch {
+      return { keep: false }; // a malformed 200 is relayed, never kept
+    }
+  }
+  if (answer.status === 404 || answer.status === 400) {
+    return { keep: REMEMBERED.has(errorMessageOf(parsed.json) ?? "") };
+  }
+  return { keep: false };
+}
+
+const isLimitExceeded = (a: UpstreamAnswer): boolean =>
+  a.status === 429 &&
+  a.retryAfter === undefined &&
+  /limit exceeded/i.test(errorMessageOf(parseJson(a.body)?.json) ?? "");
+
+/** Only reads: OPTIONS is answered here, anything but GET/HEAD is refused before the key is looked at. */
+export const onlyReads: MiddlewareHandler<GatewayEnv> = async (c, next) => {
+  const method = c.req.method;
+  if (method === "OPTIONS") {
+    c.set("cache", "bypass");
+    return c.body(null, 204, { Allow: "GET, HEAD, OPTIONS" });
+  }
+  if (method !== "GET" && method !== "HEAD") {
+    throw new GatewayError(405, `Method Not Allowed${GATEWAY_SUFFIX}`, { Allow: "GET, HEAD, OPTIONS" });
+  }
+  await next();
+};
+
+/** A request without x-api-key gets 403 from the gateway: nothing goes upstream. */
+export const requireKey: MiddlewareHandler<GatewayEnv> = async (c, next) => {
+  const key = c.req.header("x-api-key");
+  if (key === undefined || key.trim() === "") throw noKey();
+  await next();
+};
+
+function relay(answer: StoredAnswer & { retryAfter?: string | undefined }): Response {
+  const headers: Record<string, string> = { "Content-Type": answer.contentType };
+  if (answer.retryAfter !== undefined) headers["Retry-After"] = answer.retryAfter;
+  return new Response(answer.body, { status: answer.status as ContentfulStatusCode, headers });
+}
+
+function quotaSpent(account: Account): GatewayError {
+  return new GatewayError(
+    429,
+    `Limit Exceeded${GATEWAY_SUFFIX}: the account's quota was spent this month; it resets on ${account.ledger.resetsOn}.`,
+  );
+}
+
+export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
+  const flights = new Map<string, Promise<UpstreamAnswer>>();
+  let today = "";
+  const app = new Hono<GatewayEnv>();
+
+  /** One upstream request in the account's limiter; learns of a spent quota. */
+  const send = (account: Account, url: string, apiKey: string): Promise<UpstreamAnswer> =>
+    account.limiter.run(async () => {
+      if (account.ledger.exhausted) throw quotaSpent(account);
+      const answer = await fetchUpstream(url, "GET", apiKey, o);
+      if (isLimitExceeded(answer)) account.ledger.markExhausted();
+      return answer;
+    });
+
+  app.use("*", onlyReads, requireKey);
+  app.get("*", async (c) => {
+    const apiKey = c.req.header("x-api-key") as string;
+    const account = await o.accounts.get(accountTag(apiKey));
+    const url = new URL(c.req.url);
+    const tail = url.pathname.replace(/^\/v1\/?/, "") + url.search;
+    const key = RequestKey.parse(tail);
+    c.set("units", 0);
+    if (!key) {
+      c.set("cache", "bypass");
+      if (account.ledger.exhausted) throw quotaSpent(account);
+      return relay(await send(account, `${o.upstream}/${tail}`, apiKey));
+    }
+
+    const day = o.clock.label(o.now());
+    if (day !== today) {
+      today = day;
+      void o.store.dropBefore(day);
+    }
+    const id = key.serialize();
+    const stored = await o.store.get(day, account.tag, id);
+    if (stored) {
+      c.set("cache", "hit");
+      return relay(stored);
+    }
+    if (account.ledger.exhausted) {
+      c.set("cache", "bypass");
+      throw quotaSpent(account);
+    }
+    const flightKey = `${day}\n${account.tag}\n${id}`;
+    const joined = flights.get(flightKey);
+    if (joined) {
+      c.set("cache", "hit");
+      return relay(await joined);
+    }
+    c.set("cache", "miss");
+    const flight = (async () => {
+      const answer = await send(account, key.url(o.upstream), apiKey);
+      const { keep, records } = keepable(answer);
+      if (answer.status === 200) {
+        const units = priceOf(key, o.pricing, records);
+        account.ledger.record(key, units);
+        c.set("units", units);
+      }
+      if (keep) await o.store.set(day, account.tag, id, answer);
+      return answer;
+    })();
+    flights.set(flightKey, flight);
+    try {
+      return relay(await flight);
+    } finally {
+      flights.delete(flightKey);
+    }
+  });
+  return app;
+}

@@ -1,0 +1,129 @@
+// The gateway's embedded store: one refresh day's answers per account tag, in memory (an LRU bounded by
+// bytes) and on disk under the store directory (one file per answer, so a restart keeps the day), and
+// the usage ledgers of the accounts. Nothing here holds an API key: answers are filed under the account
+// tag (a one-way hash) and the request's serialised RequestKey.
+//
+// Layout: DIR/answers/<refresh day>/<account tag>/<sha256 of the key>.json, DIR/usage.json. Days other than
+// the current one are removed when the day turns (old days go first); the memory LRU drops the least used.
+// A team store (Redis) can implement AnswerStore later without touching the routes.
+import { createHash } from "node:crypto";
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { LRUCache } from "lru-cache";
+
+/** An upstream answer worth keeping: status, content type and body text. */
+export interface StoredAnswer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+}
+
+export interface AnswerStore {
+  get(day: string, account: string, key: string): Promise<StoredAnswer | undefined>;
+  set(day: string, account: string, key: string, answer: StoredAnswer): Promise<void>;
+  /** Forgets every day before `day`. */
+  dropBefore(day: string): Promise<void>;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const TAG = /^[0-9a-f]{1,64}$/;
+
+const fileName = (key: string): string => `${createHash("sha256").update(key).digest("hex")}.json`;
+
+const isAnswer = (o: unknown): o is StoredAnswer & { key: string } => {
+  const a = o as Partial<StoredAnswer & { key: string }>;
+  return (
+    typeof a === "object" &&
+    a !== null &&
+    typeof a.status === "number" &&
+    typeof a.contentType === "string" &&
+    typeof a.body === "string" &&
+    typeof a.key === "string"
+  );
+};
+
+export interface EmbeddedStoreOptions {
+  /** Directory of the persisted answers; undefined keeps them in memory only. */
+  dir: string | undefined;
+  /** Bytes of answers kept in memory. */
+  maxMemoryBytes: number;
+  onWarning: (message: string) => void;
+}
+
+export class EmbeddedStore implements AnswerStore {
+  private readonly memory: LRUCache<string, StoredAnswer>;
+  private writing = new Set<Promise<void>>();
+
+  constructor(private readonly o: EmbeddedStoreOptions) {
+    this.memory = new LRUCache<string, StoredAnswer>({
+      maxSize: o.maxMemoryBytes,
+      sizeCalculation: (a) => Math.max(1, a.body.length * 2 + a.contentType.length + 64),
+    });
+  }
+
+  private answerFile(day: string, account: string, key: string): string | undefined {
+    if (this.o.dir === undefined || !DAY.test(day) || !TAG.test(account)) return undefined;
+    return path.join(this.o.dir, "answers", day, account, fileName(key));
+  }
+
+  async get(day: string, account: string, key: string): Promise<StoredAnswer | undefined> {
+    const id = `${day}\n${account}\n${key}`;
+    const hit = this.memory.get(id);
+    if (hit) return hit;
+    const file = this.answerFile(day, account, key);
+    if (file === undefined) return undefined;
+    let text: string;
+    try {
+      text = await fs.readFile(file, "utf8");
+    } catch {
+      return undefined;
+    }
+    try {
+      const o: unknown = JSON.parse(text);
+      // The key is stored beside the answer: a hash collision or a foreign file is a miss.
+      if (!isAnswer(o) || o.key !== key) return undefined;
+      const answer: StoredAnswer = { status: o.status, contentType: o.contentType, body: o.body };
+      this.memory.set(id, answer);
+      return answer;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async set(day: string, account: string, key: string, answer: StoredAnswer): Promise<void> {
+    this.memory.set(`${day}\n${account}\n${key}`, answer);
+    const file = this.answerFile(day, account, key);
+    if (file === undefined) return;
+    const write = (async () => {
+      await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+      const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+      await fs.writeFile(temp, JSON.stringify({ key, ...answer }), { encoding: "utf8", mode: 0o600 });
+      await fs.rename(temp, file);
+    })().catch((e: unknown) => {
+      this.o.onWarning(`fdq serve: an answer could not be saved (${(e as Error).message}).`);
+    });
+    this.writing.add(write);
+    void write.finally(() => this.writing.delete(write));
+    await write;
+  }
+
+  async dropBefore(day: string): Promise<void> {
+    for (const id of [...this.memory.keys()]) if (id.slice(0, 10) < day) this.memory.delete(id);
+    if (this.o.dir === undefined) return;
+    const root = path.join(this.o.dir, "answers");
+    let days: string[];
+    try {
+      days = await fs.readdir(root);
+    } catch {
+      return;
+    }
+    for (const d of days) {
+      if (DAY.test(d) && d < day) await fs.rm(path.join(root, d), { recursive: true, force: true });
+    }
+  }
+
+  /** Waits for the answers being written. */
+  async flush(): Promise<void> {
+    await Promise.all([...this.writing]);
+  }
+}

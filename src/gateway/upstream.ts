@@ -1,0 +1,82 @@
+// One request to the FDQ service with the client's own key: GET only, no body, no redirect followed (a
+// redirect could carry the key to another origin), a timeout below Excel's 60 s, and the body read as a
+// stream up to a cap. Answers the status, content type and body text, or throws a GatewayError.
+import { GATEWAY_SUFFIX, GatewayError } from "./errors";
+
+export interface UpstreamAnswer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+  readonly retryAfter: string | undefined;
+}
+
+export interface UpstreamOptions {
+  timeoutMs: number;
+  maxBodyBytes: number;
+}
+
+async function readCapped(res: Response, maxBytes: number): Promise<string> {
+  const declared = Number(res.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await res.body?.cancel();
+    throw tooLarge(maxBytes);
+  }
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+const tooLarge = (maxBytes: number): GatewayError =>
+  new GatewayError(502, `The FDQ service's answer is larger than ${maxBytes} bytes${GATEWAY_SUFFIX}`);
+
+export async function fetchUpstream(
+  url: string,
+  method: "GET" | "HEAD",
+  apiKey: string,
+  o: UpstreamOptions,
+): Promise<UpstreamAnswer> {
+  const signal = AbortSignal.timeout(o.timeoutMs);
+  try {
+    const res = await fetch(url, {
+      method,
+      headers: { "x-api-key": apiKey, accept: "application/json" },
+      redirect: "manual",
+      signal,
+    });
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel();
+      throw new GatewayError(
+        502,
+        `The FDQ service answered a redirect (${res.status}), which the gateway does not follow with the key${GATEWAY_SUFFIX}`,
+      );
+    }
+    const body = await readCapped(res, o.maxBodyBytes);
+    return {
+      status: res.status,
+      contentType: res.headers.get("content-type") ?? "application/json",
+      body,
+      retryAfter: res.headers.get("retry-after") ?? undefined,
+    };
+  } catch (e) {
+    if (e instanceof GatewayError) throw e;
+    if (signal.aborted) {
+      throw new GatewayError(
+        504,
+        `The FDQ service did not answer within ${o.timeoutMs / 1000} s${GATEWAY_SUFFIX}`,
+      );
+    }
+    throw new GatewayError(502, `The FDQ service could not be reached${GATEWAY_SUFFIX}`);
+  }
+}
