@@ -23,6 +23,18 @@ export function optionalNumberArg(value: unknown): unknown {
   return isOmitted(value) ? undefined : numberArg(value);
 }
 
+/**
+ * Whether an optional argument for which 0 is no valid value was left empty. Excel on Windows passes an
+ * empty referenced cell to a parameter typed `any` as 0, Excel on the web as null (office-js#4702): 0 counts
+ * as omitted, so both platforms give the same value.
+ */
+export const isEmptyCell = (value: unknown): boolean => isOmitted(value) || value === 0;
+
+/** quarter or ttm: undefined when omitted or 0 (an empty cell on Windows), else as numberArg. */
+export function optionalPeriodArg(value: unknown): unknown {
+  return isEmptyCell(value) ? undefined : numberArg(value);
+}
+
 /** A required whole number checked here (for arguments the request module never sees). */
 export function wholeNumber(value: unknown, argument: string, what: string): number {
   const n = numberArg(value);
@@ -40,9 +52,12 @@ export function fiscalYear(value: unknown, argument: string, example: number): n
   return checkYear(numberArg(value), argument, example);
 }
 
-/** Text that names a choice (a field, a period): trimmed and lower-cased; undefined when omitted. */
+/**
+ * Text that names a choice (a field, a type, a period): trimmed and lower-cased; undefined when omitted or 0
+ * (no choice is numbered 0: an empty cell on Windows, see isEmptyCell).
+ */
 export function choiceArg(value: unknown, argument: string): string | undefined {
-  if (isOmitted(value)) return undefined;
+  if (isEmptyCell(value)) return undefined;
   if (typeof value === "string") return value.trim().toLowerCase();
   if (typeof value === "number") return String(value);
   throw new InvalidArgumentError({

@@ -1,4 +1,4 @@
-import { numberArg, optionalNumberArg } from "./args";
+import { numberArg, optionalPeriodArg } from "./args";
 import { forwarded, type FdqApi } from "./client";
 
 export interface DatapointArgs {
@@ -22,8 +22,8 @@ export function datapoint(client: FdqApi, args: DatapointArgs): Promise<number |
         dataset: forwarded(args.dataset),
         name: forwarded(args.name),
         year: forwarded(numberArg(args.year)),
-        quarter: forwarded(optionalNumberArg(args.quarter)),
-        ttm: forwarded(optionalNumberArg(args.ttm)),
+        quarter: forwarded(optionalPeriodArg(args.quarter)),
+        ttm: forwarded(optionalPeriodArg(args.ttm)),
       })
       .then(valueOf);
   } catch (err) {

@@ -1,6 +1,6 @@
 import { DataNotFoundError, InvalidArgumentError } from "../../api/errors";
 import { findDatapoint, findDataset } from "../../catalog";
-import { booleanArg, numberArg, optionalNumberArg } from "./args";
+import { booleanArg, numberArg, optionalPeriodArg } from "./args";
 import { forwarded, type FdqApi } from "./client";
 
 export interface DatasetArgs {
@@ -29,8 +29,8 @@ export async function dataset(client: FdqApi, args: DatasetArgs): Promise<(numbe
     ticker: forwarded(args.ticker),
     dataset: forwarded(args.dataset),
     year: forwarded(numberArg(args.year)),
-    quarter: forwarded(optionalNumberArg(args.quarter)),
-    ttm: forwarded(optionalNumberArg(args.ttm)),
+    quarter: forwarded(optionalPeriodArg(args.quarter)),
+    ttm: forwarded(optionalPeriodArg(args.ttm)),
   });
   // Excel cannot spill an empty array; an empty answer is "no data" like any other.
   if (result.records.length === 0) throw new DataNotFoundError();
