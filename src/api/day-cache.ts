@@ -3,6 +3,7 @@
 // (one entry per answer: a whole-dataset answer is one entry holding all its datapoints); the base URL and the
 // account tag are the cache's scope, written once into the store and checked when loading.
 import { LRUCache } from "lru-cache";
+import { BatchedWrites } from "./batched-writes";
 import { decodeValue, encodeValue, weightOf, type CacheValue } from "./cache-codec";
 import { RequestKey } from "./request-key";
 import type { RefreshDayClock } from "./refresh-day";
@@ -85,8 +86,7 @@ export class DayCache {
   private day: string | undefined;
   private generation = 0;
   private dirty = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private writing: Promise<void> = Promise.resolve();
+  private readonly writes: BatchedWrites;
   /** The parts the store's meta names now: removed once a new meta replaces it. */
   private storedParts: PartsRef | undefined;
   loaded = false;
@@ -94,6 +94,11 @@ export class DayCache {
 
   constructor(private readonly o: DayCacheOptions) {
     this.entries = this.newEntries();
+    this.writes = new BatchedWrites(
+      o.persistDelayMs,
+      () => this.write(),
+      (e) => this.warn(`The FDQ cache could not be saved (${e.message}).`),
+    );
     this.ready = this.load().finally(() => {
       this.loaded = true;
     });
@@ -187,10 +192,8 @@ export class DayCache {
   /** Writes pending changes now. */
   async flush(): Promise<void> {
     await this.ready;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.dirty) await this.persist();
-    await this.writing;
+    if (this.dirty) await this.writes.now();
+    await this.writes.settled();
   }
 
   /** Flushes and stops the write timer. */
@@ -200,13 +203,7 @@ export class DayCache {
 
   private markDirty(): void {
     this.dirty = true;
-    if (!this.o.storage || this.timer !== undefined) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.persist();
-    }, this.o.persistDelayMs);
-    // A pending cache write must not keep a Node process (CLI, tests) alive.
-    (this.timer as { unref?: () => void }).unref?.();
+    if (this.o.storage) this.writes.schedule();
   }
 
   private warn(message: string): void {
@@ -285,14 +282,6 @@ export class DayCache {
   /** A discarded store's parts would hold storage quota forever: the next write replaces and removes them. */
   private markStaleStore(): void {
     if (this.storedParts && this.storedParts.chunks > 0) this.markDirty();
-  }
-
-  private persist(): Promise<void> {
-    const run = this.writing.then(() => this.write());
-    this.writing = run.catch((e: unknown) => {
-      this.warn(`The FDQ cache could not be saved (${(e as Error).message}).`);
-    });
-    return this.writing;
   }
 
   private async write(): Promise<void> {

@@ -4,6 +4,7 @@
 // reports no usage, so the client counts: refused requests cost nothing. The ledger also remembers that
 // the quota was found spent this month, so no request is sent until the month turns or the user says
 // the plan was raised.
+import { BatchedWrites } from "./batched-writes";
 import type { RequestKey } from "./request-key";
 import type { KeyValueStore } from "./storage";
 
@@ -93,12 +94,16 @@ export class UsageLedger {
   private byDay: Record<string, number> = {};
   private byDataset: Record<string, number> = {};
   private exhaustedFlag = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private writing: Promise<void> = Promise.resolve();
+  private readonly writes: BatchedWrites;
   readonly ready: Promise<void>;
 
   constructor(private readonly o: UsageLedgerOptions) {
     this.month = centralDay(o.now()).slice(0, 7);
+    this.writes = new BatchedWrites(
+      o.persistDelayMs,
+      () => this.write(),
+      (e) => o.onWarning(`The FDQ usage ledger could not be saved (${e.message}).`),
+    );
     this.ready = this.load();
   }
 
@@ -150,12 +155,8 @@ export class UsageLedger {
 
   async flush(): Promise<void> {
     await this.ready;
-    if (this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-      await this.persist();
-    }
-    await this.writing;
+    if (this.writes.scheduled) await this.writes.now();
+    await this.writes.settled();
   }
 
   /** Today's US Central day; entering a new month starts the ledger afresh. */
@@ -191,32 +192,20 @@ export class UsageLedger {
   }
 
   private schedule(): void {
-    if (!this.o.storage || this.timer !== undefined) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.persist();
-    }, this.o.persistDelayMs);
-    // A pending ledger write must not keep a Node process (CLI, tests) alive.
-    (this.timer as { unref?: () => void }).unref?.();
+    if (this.o.storage) this.writes.schedule();
   }
 
-  private persist(): Promise<void> {
+  private async write(): Promise<void> {
     const storage = this.o.storage;
-    if (!storage) return Promise.resolve();
-    const run = this.writing.then(async () => {
-      await this.ready;
-      const stored: Stored = {
-        v: 1,
-        month: this.month,
-        byDay: this.byDay,
-        byDataset: this.byDataset,
-        exhausted: this.exhaustedFlag,
-      };
-      await storage.set(this.o.storageKey, JSON.stringify(stored));
-    });
-    this.writing = run.catch((e: unknown) => {
-      this.o.onWarning(`The FDQ usage ledger could not be saved (${(e as Error).message}).`);
-    });
-    return this.writing;
+    if (!storage) return;
+    await this.ready;
+    const stored: Stored = {
+      v: 1,
+      month: this.month,
+      byDay: this.byDay,
+      byDataset: this.byDataset,
+      exhausted: this.exhaustedFlag,
+    };
+    await storage.set(this.o.storageKey, JSON.stringify(stored));
   }
 }
