@@ -9,6 +9,7 @@ import { DEFAULTS, FdqClient, MemoryStorage, RefreshDayClock, centralDay } from 
 import { sleep } from "../../src/api/sleep";
 import { nextMonthStart } from "../../src/api/usage-ledger";
 import { findDataset } from "../../src/catalog";
+import { startGateway } from "../../src/gateway";
 import { rating } from "../../src/functions/impl";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox";
 import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
@@ -230,6 +231,79 @@ describe("task pane in the browser", () => {
     });
     await context.close();
     await new Promise<void>((done) => noCors.close(() => done()));
+  });
+
+  it('served by `fdq serve`, offers "This gateway" first and fills cells from a service without CORS; straight to it, CORS blocks', async () => {
+    // Like the real service: no CORS headers, preflights refused.
+    const service = await startSandbox({ port: 0, cors: "off" });
+    const gateway = await startGateway({
+      upstream: service.baseUrl,
+      distDir: dist,
+      port: 0,
+      log: () => undefined,
+      onWarning: () => undefined,
+    });
+    const direct = new FdqClient({ baseUrl: service.baseUrl, apiKey: service.demoKey });
+    try {
+      const gatewayUrl = `${gateway.url}/v1`;
+      const pane = await openPane(browser, { url: gateway.url, close: async () => undefined });
+      const { context, page } = pane;
+      // A first-time user: the pane opens on Connect, on the gateway's preset and base URL.
+      await page.getByRole("tab", { name: "Connect", selected: true }).waitFor();
+      const presets = page.getByTestId("preset");
+      await presets
+        .locator("option", { hasText: `This gateway (${gatewayUrl})` })
+        .waitFor({ state: "attached" });
+      const labels = await presets.locator("option").allTextContents();
+      expect(labels.slice(0, 2)).toEqual(["Custom URL", `This gateway (${gatewayUrl})`]);
+      await expect(page.getByTestId("base-url").inputValue()).resolves.toBe(gatewayUrl);
+      await expect(presets.inputValue()).resolves.toBe(gatewayUrl);
+
+      // Chosen from the presets after another URL, with the sandbox's key: connected, saved.
+      await presets.selectOption({ label: "Production" });
+      await presets.selectOption({ label: `This gateway (${gatewayUrl})` });
+      await expect(page.getByTestId("base-url").inputValue()).resolves.toBe(gatewayUrl);
+      await page.getByTestId("api-key").fill(service.demoKey);
+      await page.getByTestId("test-connection").click();
+      const result = page.getByTestId("connection-result");
+      await result.waitFor();
+      expect(await result.getAttribute("data-kind")).toBe("connected");
+      await page.getByRole("button", { name: "Save" }).click();
+      await page.getByTestId("save-result").getByText("Saved in this computer's add-in storage").waitFor();
+      const stored = await double<Record<string, string>>(page, "storageSnapshot");
+      expect(JSON.parse(stored["fdq.settings"] ?? "{}")).toEqual({
+        baseUrl: gatewayUrl,
+        apiKey: service.demoKey,
+      });
+
+      // The functions of the page the gateway serves fill the cell with the service's own answer.
+      await double(page, "seed", { "Sheet1!A1": '=FDQ.DATAPOINT("MSFT","metrics/roic","ROIC",2022)' });
+      await settled(page);
+      const expected = await direct.datapoint({
+        ticker: "MSFT",
+        dataset: "metrics/roic",
+        name: "ROIC",
+        year: 2022,
+      });
+      expect(typeof expected.value).toBe("number");
+      expect(await double(page, "cell", "Sheet1!A1")).toMatchObject({ value: expected.value, error: null });
+      expect(pane.requests.filter((u) => u.startsWith(`${gatewayUrl}/datapoint`)).length).toBeGreaterThan(0);
+      expect(pane.requests.filter((u) => u.startsWith(service.baseUrl))).toEqual([]);
+
+      // The same pane pointed straight at the service: the browser withholds its answers.
+      await page.getByTestId("base-url").fill(service.baseUrl);
+      await expect(presets.inputValue()).resolves.toBe("");
+      await page.getByTestId("test-connection").click();
+      await page.getByTestId("connection-result").and(page.locator('[data-kind="cors"]')).waitFor();
+      await expect(page.getByTestId("connection-result").textContent()).resolves.toContain(
+        `Blocked by CORS: ${new URL(service.baseUrl).origin} answers`,
+      );
+      await context.close();
+    } finally {
+      await direct.close();
+      await gateway.close();
+      await service.close();
+    }
   });
 
   it("finds datapoints by name, description words and with typos, within the filters", async () => {

@@ -11,8 +11,10 @@ import {
   makeStyles,
   tokens,
 } from "@fluentui/react-components";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { DEFAULT_BASE_URL } from "../../api/settings";
 import { testConnection, type ConnectionOutcome } from "../logic/connection-test";
+import { detectGateway, gatewayPresetLabel } from "../logic/gateway-origin";
 import { useServices } from "../services";
 import { messageOf } from "../logic/message";
 
@@ -21,6 +23,23 @@ export const BASE_URL_PRESETS = [
   { label: "Local sandbox (127.0.0.1)", url: "http://127.0.0.1:4010/v1" },
   { label: "Local sandbox (localhost)", url: "http://localhost:4010/v1" },
 ] as const;
+
+export interface BaseUrlPreset {
+  readonly label: string;
+  readonly url: string;
+}
+
+/** The presets, "This gateway (<origin>/v1)" first when `fdq serve` hosts the pane. */
+export function presetsFor(gatewayUrl: string | undefined): readonly BaseUrlPreset[] {
+  return gatewayUrl
+    ? [{ label: gatewayPresetLabel(gatewayUrl), url: gatewayUrl }, ...BASE_URL_PRESETS]
+    : BASE_URL_PRESETS;
+}
+
+/** One look per page load: whether the page's own origin is an FDQ gateway (its /healthz). */
+let gatewayDetection: Promise<string | undefined> | undefined;
+const detectOwnGateway = (): Promise<string | undefined> =>
+  (gatewayDetection ??= detectGateway({ origin: globalThis.location?.origin ?? "" }));
 
 const TITLES: Readonly<Record<ConnectionOutcome["kind"], string>> = {
   connected: "Connected",
@@ -53,15 +72,34 @@ export function ConnectPanel({ onSaved }: ConnectPanelProps) {
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState<{ ok: boolean; text: string }>();
   const [outcome, setOutcome] = useState<ConnectionOutcome>();
+  const [gatewayUrl, setGatewayUrl] = useState<string>();
+  /** Whether the user changed the base URL (then the gateway's default does not replace it). */
+  const edited = useRef(false);
 
   useEffect(() => {
-    void api.loadSettings().then((s) => {
+    let live = true;
+    void (async () => {
+      const s = await api.loadSettings();
+      if (!live) return;
       setBaseUrl(s.baseUrl);
       setApiKey(s.apiKey);
-    });
+      const gateway = await detectOwnGateway();
+      if (!live || !gateway) return;
+      setGatewayUrl(gateway);
+      // A first-time user (nothing saved: no key, the default URL) starts on the gateway that serves the pane.
+      if (s.apiKey === "" && s.baseUrl === DEFAULT_BASE_URL && !edited.current) setBaseUrl(gateway);
+    })();
+    return () => {
+      live = false;
+    };
   }, [api]);
 
-  const preset = BASE_URL_PRESETS.find((p) => p.url === baseUrl)?.url ?? "";
+  const presets = presetsFor(gatewayUrl);
+  const preset = presets.find((p) => p.url === baseUrl)?.url ?? "";
+  const changeBaseUrl = (url: string): void => {
+    edited.current = true;
+    setBaseUrl(url);
+  };
 
   const save = async (): Promise<void> => {
     try {
@@ -86,9 +124,9 @@ export function ConnectPanel({ onSaved }: ConnectPanelProps) {
   return (
     <section className={styles.root} aria-label="Connect">
       <Field label="Service preset">
-        <Select value={preset} onChange={(_, d) => d.value && setBaseUrl(d.value)} data-testid="preset">
+        <Select value={preset} onChange={(_, d) => d.value && changeBaseUrl(d.value)} data-testid="preset">
           <option value="">Custom URL</option>
-          {BASE_URL_PRESETS.map((p) => (
+          {presets.map((p) => (
             <option key={p.url} value={p.url}>
               {p.label}
             </option>
@@ -96,7 +134,7 @@ export function ConnectPanel({ onSaved }: ConnectPanelProps) {
         </Select>
       </Field>
       <Field label="Base URL" hint="Includes the version, e.g. https://api.newconstructs.com/v1">
-        <Input value={baseUrl} onChange={(_, d) => setBaseUrl(d.value)} data-testid="base-url" />
+        <Input value={baseUrl} onChange={(_, d) => changeBaseUrl(d.value)} data-testid="base-url" />
       </Field>
       <div className={styles.keyRow}>
         <Field label="API key" className={styles.grow}>
