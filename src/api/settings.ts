@@ -33,7 +33,8 @@ export const SETTINGS_KEY = "fdq.settings";
 /** The vendor's production service (wire-notes 1): only the starting value of an editable setting. */
 export const DEFAULT_BASE_URL = "https://api.newconstructs.com/v1";
 
-const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+/** Hosts a base URL may name over plain http: this machine (the sandbox, a local gateway). */
+export const LOCAL_HOSTS: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
  * Checks a base URL and answers it without a trailing slash. https is required except for localhost and
