@@ -44,6 +44,11 @@ export const USAGE = `Usage:
                                        GET /usage, GET /healthz (--port default 8080, --host 127.0.0.1,
                                        --public-url default http://HOST:PORT, --store default
                                        CACHE_DIR/gateway). Prints its URL; stops on SIGTERM or Ctrl+C.
+                                       --tokens FILE (or FDQ_GATEWAY_TOKENS): team mode, the key of
+                                       FDQ_UPSTREAM_API_KEY upstream and a personal gateway token per
+                                       analyst in x-api-key, FILE holding "name:sha256hex" lines.
+  fdq serve --hash-token TOKEN [--name NAME]
+                                       prints the tokens-file line of TOKEN (NAME default "analyst").
 
 Formulas: =FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023) and the other FDQ functions (DATASET, SERIES,
 RATING, SECTOR, COVERAGE, SECURITY, INFO), any case, with text, number and TRUE/FALSE literals and

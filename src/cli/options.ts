@@ -262,6 +262,12 @@ export interface ServeOptions {
   publicUrl: string | undefined;
   /** Where the day's answers and the ledgers persist (--store; default CACHE_DIR/gateway). */
   store: string;
+  /** Team mode: the tokens file (--tokens or FDQ_GATEWAY_TOKENS); undefined: pass-through keys. */
+  tokensFile: string | undefined;
+  /** Team mode: FDQ_UPSTREAM_API_KEY of the gateway's environment. */
+  upstreamApiKey: string | undefined;
+  /** --hash-token: print the tokens-file line of this token (under --name, default "analyst") and exit. */
+  hashToken?: { token: string; name: string };
 }
 
 /** `fdq serve`: the FDQ gateway of a team (src/gateway). */
@@ -272,10 +278,39 @@ export function parseServeArgs(args: string[], env: Env = process.env): ServeOpt
     host: { type: "string" },
     "public-url": { type: "string" },
     store: { type: "string" },
+    tokens: { type: "string" },
+    "hash-token": { type: "string" },
+    name: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
   });
   if (positionals.length > 0) {
     throw new UsageError(`fdq serve takes no arguments (got "${positionals.join(" ")}").`);
+  }
+  const store = values.store ?? path.join((env.FDQ_CACHE_DIR ?? "") || defaultCacheDir(env), "gateway");
+  if (values["hash-token"] !== undefined) {
+    const token = values["hash-token"];
+    if (token.trim() === "") throw new UsageError("--hash-token needs the token to hash.");
+    const name = values.name?.trim() || "analyst";
+    const hashToken = { token, name };
+    return {
+      upstream: "",
+      port: 0,
+      host: "",
+      publicUrl: undefined,
+      store,
+      tokensFile: undefined,
+      upstreamApiKey: undefined,
+      hashToken,
+    };
+  }
+  if (values.name !== undefined) throw new UsageError("--name goes with --hash-token only.");
+  const tokensFile = (values.tokens ?? env.FDQ_GATEWAY_TOKENS ?? "").trim() || undefined;
+  const upstreamApiKey = tokensFile === undefined ? undefined : env.FDQ_UPSTREAM_API_KEY?.trim() || undefined;
+  if (tokensFile !== undefined && upstreamApiKey === undefined) {
+    throw new UsageError(
+      "team mode (--tokens or FDQ_GATEWAY_TOKENS) needs the FDQ API key of the team in FDQ_UPSTREAM_API_KEY " +
+        "in the gateway's environment; it is not set.",
+    );
   }
   const upstream = values.upstream?.trim();
   if (!upstream) {
@@ -305,6 +340,8 @@ export function parseServeArgs(args: string[], env: Env = process.env): ServeOpt
     port,
     host: values.host?.trim() || "127.0.0.1",
     publicUrl: publicUrl || undefined,
-    store: values.store ?? path.join((env.FDQ_CACHE_DIR ?? "") || defaultCacheDir(env), "gateway"),
+    store,
+    tokensFile,
+    upstreamApiKey,
   };
 }

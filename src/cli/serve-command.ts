@@ -1,10 +1,19 @@
 // `fdq serve`: runs the FDQ gateway (src/gateway) until SIGTERM or SIGINT, then lets the requests in flight
-// finish, refuses new ones and exits with status 0.
+// finish, refuses new ones and exits with status 0. `--tokens FILE` (or FDQ_GATEWAY_TOKENS) is team mode
+// with FDQ_UPSTREAM_API_KEY upstream; `--hash-token TOKEN` prints the tokens-file line of a token.
 import { InvalidArgumentError } from "../api/errors";
-import { startGateway } from "../gateway";
+import { startGateway, TeamModeError, tokenLine, TokensFileError } from "../gateway";
 import { UsageError, type ServeOptions } from "./options";
 
 export async function runServe(o: ServeOptions): Promise<number> {
+  if (o.hashToken) {
+    try {
+      process.stdout.write(`${tokenLine(o.hashToken.name, o.hashToken.token)}\n`);
+    } catch (e) {
+      throw new UsageError(`--name: ${(e as Error).message}`);
+    }
+    return 0;
+  }
   let gateway;
   try {
     gateway = await startGateway({
@@ -13,16 +22,23 @@ export async function runServe(o: ServeOptions): Promise<number> {
       host: o.host,
       publicUrl: o.publicUrl,
       store: o.store,
+      tokensFile: o.tokensFile,
+      upstreamApiKey: o.upstreamApiKey,
     });
   } catch (e) {
     if (e instanceof InvalidArgumentError) throw new UsageError(`--upstream: ${e.message}`);
+    if (e instanceof TokensFileError) throw new UsageError(`--tokens: ${e.message}`);
+    if (e instanceof TeamModeError) throw new UsageError(e.message);
     throw e;
   }
   const running = gateway;
   process.stderr.write(
     `fdq serve: listening on ${running.url}` +
       (running.publicUrl !== running.url ? ` (public URL ${running.publicUrl})` : "") +
-      `\n  add-in manifest: ${running.publicUrl}/manifest.xml\n  FDQ service: ${running.publicUrl}/v1 -> ${o.upstream}\n  store: ${o.store}\n`,
+      `\n  add-in manifest: ${running.publicUrl}/manifest.xml\n  FDQ service: ${running.publicUrl}/v1 -> ${o.upstream}\n  store: ${o.store}\n` +
+      (o.tokensFile === undefined
+        ? "  keys: pass-through (each client's own x-api-key)\n"
+        : `  keys: team mode (gateway tokens of ${o.tokensFile}; FDQ_UPSTREAM_API_KEY upstream)\n`),
   );
   process.stdout.write(`${running.url}\n`);
   await new Promise<void>((resolve) => {

@@ -1,5 +1,6 @@
 // One JSON line per request on the log (stdout by default): method, path, status, ms, cache outcome and
-// units. The query is kept only for names of the spec (datapoint, year, ...); the API key is never logged.
+// units, and in team mode the analyst (the token's name). The query is kept only for names of the spec
+// (datapoint, year, ...); neither the API key nor a gateway token is ever logged.
 import type { MiddlewareHandler } from "hono";
 import { redactKey } from "../api/redact";
 import type { GatewayEnv } from "./env";
@@ -15,18 +16,23 @@ export function loggedPath(url: string, apiKey: string): string {
   return redactKey(query ? `${u.pathname}?${query}` : u.pathname, apiKey);
 }
 
-export function accessLog(write: (line: string) => void): MiddlewareHandler<GatewayEnv> {
+export function accessLog(
+  write: (line: string) => void,
+  upstreamApiKey?: string,
+): MiddlewareHandler<GatewayEnv> {
   return async function accessLogMiddleware(c, next) {
     const start = performance.now();
     c.set("cache", "bypass");
     c.set("units", 0);
+    c.set("analyst", undefined);
     try {
       await next();
     } finally {
       const entry = {
         time: new Date().toISOString(),
         method: c.req.method,
-        path: loggedPath(c.req.url, c.req.header("x-api-key") ?? ""),
+        ...(upstreamApiKey === undefined ? {} : { analyst: c.get("analyst") ?? null }),
+        path: redactKey(loggedPath(c.req.url, c.req.header("x-api-key") ?? ""), upstreamApiKey ?? ""),
         status: c.res.status,
         ms: Math.round(performance.now() - start),
         cache: c.get("cache"),

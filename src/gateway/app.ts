@@ -1,5 +1,5 @@
-// The gateway's HTTP surface: the access log, /healthz, /usage, /v1/* (the FDQ service, pass-through keys,
-// one refresh day's answers per account) and the built add-in at /, with the one error handler that writes
+// The gateway's HTTP surface: the access log, /healthz, /usage, /v1/* (the FDQ service, pass-through keys
+// or team mode's gateway tokens, one refresh day's answers per account) and the built add-in at /, with the one error handler that writes
 // every answer the gateway makes itself as {"message": ...}.
 import { Hono } from "hono";
 import { accountTag } from "../api/account-tag";
@@ -8,7 +8,7 @@ import { accessLog } from "./access-log";
 import { addinRoutes, type AddinOptions } from "./addin";
 import type { GatewayEnv } from "./env";
 import { GatewayError } from "./errors";
-import { onlyReads, proxyRoutes, requireKey, type ProxyOptions } from "./proxy";
+import { authenticate, onlyReads, proxyRoutes, type ProxyOptions } from "./proxy";
 
 export interface GatewayAppOptions extends ProxyOptions, AddinOptions {
   accounts: Accounts;
@@ -18,12 +18,13 @@ export interface GatewayAppOptions extends ProxyOptions, AddinOptions {
 
 export function createGatewayApp(o: GatewayAppOptions): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>({ strict: false });
-  app.use(accessLog(o.log));
+  app.use(accessLog(o.log, o.team?.upstreamApiKey));
   app.get("/healthz", (c) => c.json({ ok: true }));
-  // The account's units this month as the gateway counted them (the account of the client's key).
-  app.use("/usage", onlyReads, requireKey);
+  // The account's units this month as the gateway counted them (the account of the client's key; in team
+  // mode the team's account, to any valid gateway token).
+  app.use("/usage", onlyReads, authenticate(o));
   app.get("/usage", async (c) => {
-    const account = await o.accounts.get(accountTag(c.req.header("x-api-key") as string));
+    const account = await o.accounts.get(accountTag(c.get("upstreamKey")));
     return c.json(account.ledger.report());
   });
   app.route("/v1", proxyRoutes(o));

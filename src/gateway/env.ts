@@ -10,5 +10,9 @@ export interface GatewayEnv {
     cache: CacheOutcome;
     /** Quota units the answer cost the account (0 from the store). */
     units: number;
+    /** The key the upstream request carries: the client's own (pass-through) or the gateway's (team). */
+    upstreamKey: string;
+    /** Team mode: the analyst (the token's name in the tokens file) the access log names. */
+    analyst: string | undefined;
   };
 }

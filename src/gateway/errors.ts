@@ -19,3 +19,7 @@ export class GatewayError extends Error {
 
 /** Forbidden before any upstream request: the gateway never sends a request without the client's key. */
 export const noKey = (): GatewayError => new GatewayError(403, `Forbidden: no API key${GATEWAY_SUFFIX}`);
+
+/** Team mode: no token, or one the tokens file does not hold; nothing goes upstream. */
+export const unknownToken = (): GatewayError =>
+  new GatewayError(403, `Forbidden: unknown gateway token${GATEWAY_SUFFIX}`);

@@ -1,7 +1,8 @@
 // startGateway: `fdq serve`, the FDQ gateway of a team: the built add-in and the FDQ service on one origin,
-// the client's own key passed through, one refresh day's answers shared by everyone of an account, the
-// account's ledger, and a stop after "Limit Exceeded". Embedded store (memory + files) only for now; a
-// shared store (Redis), team keys and TLS fit behind AnswerStore, Accounts and the server set-up below.
+// the client's own key passed through or (team mode, tokensFile) the gateway's own key behind each
+// analyst's gateway token, one refresh day's answers shared by everyone of an account, the account's
+// ledger, and a stop after "Limit Exceeded". Embedded store (memory + files) only for now; a shared store
+// (Redis) and TLS fit behind AnswerStore and the server set-up below.
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -16,8 +17,15 @@ import { Accounts } from "./accounts";
 import { isBuilt, NOT_BUILT } from "./addin";
 import { createGatewayApp } from "./app";
 import { EmbeddedStore } from "./store";
+import { GatewayTokens } from "./tokens";
 
 export { isBuilt, NOT_BUILT, rewriteManifest } from "./addin";
+export { hashToken, tokenLine, TokensFileError } from "./tokens";
+
+/** Team mode asked for without the gateway's key (the server does not start). */
+export const NO_UPSTREAM_KEY =
+  "team mode (--tokens or FDQ_GATEWAY_TOKENS) needs the FDQ API key of the team in FDQ_UPSTREAM_API_KEY " +
+  "in the gateway's environment; it is not set";
 
 export const GATEWAY_DEFAULTS = {
   host: "127.0.0.1",
@@ -41,6 +49,13 @@ export interface GatewayOptions {
   host?: string;
   /** The URL clients reach the gateway at (default http://HOST:PORT); the manifest names it. */
   publicUrl?: string;
+  /**
+   * Team mode: the tokens file (`name:sha256hex` a line, re-read when it changes). Analysts present their
+   * gateway token in x-api-key and `upstreamApiKey` goes upstream. Undefined: pass-through keys.
+   */
+  tokensFile?: string | undefined;
+  /** Team mode: the FDQ API key of the team (FDQ_UPSTREAM_API_KEY); required with `tokensFile`. */
+  upstreamApiKey?: string | undefined;
   /** Directory of the persisted answers and ledgers; undefined: memory only. */
   store?: string | undefined;
   distDir?: string;
@@ -55,6 +70,11 @@ export interface GatewayOptions {
   log?: (line: string) => void;
   /** Warnings and the start-up notes (default: stderr). */
   onWarning?: (message: string) => void;
+}
+
+/** The gateway cannot start in team mode as asked. */
+export class TeamModeError extends Error {
+  override name = "TeamModeError";
 }
 
 export interface RunningGateway {
@@ -74,6 +94,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const onWarning = options.onWarning ?? ((m: string) => process.stderr.write(`${m}\n`));
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const distDir = options.distDir ?? DEFAULT_DIST_DIR;
+  let team: { upstreamApiKey: string; tokens: GatewayTokens } | undefined;
+  if (options.tokensFile !== undefined) {
+    const upstreamApiKey = options.upstreamApiKey?.trim();
+    if (!upstreamApiKey) throw new TeamModeError(NO_UPSTREAM_KEY);
+    const tokens = new GatewayTokens(options.tokensFile, onWarning);
+    if (tokens.size === 0)
+      onWarning(`fdq serve: ${options.tokensFile} holds no token yet: every request gets 403.`);
+    team = { upstreamApiKey, tokens };
+  } else if (options.upstreamApiKey !== undefined) {
+    throw new TeamModeError("an upstream API key is used only in team mode: give the tokens file too");
+  }
   const store = new EmbeddedStore({
     dir: options.store,
     maxMemoryBytes: options.maxMemoryBytes ?? GATEWAY_DEFAULTS.maxMemoryBytes,
@@ -93,6 +124,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const addin = { distDir, publicUrl: "" };
   const app = createGatewayApp({
     upstream,
+    team,
     accounts,
     store,
     clock,

@@ -1,4 +1,5 @@
-// /v1/*: the FDQ service on the gateway's origin, with the client's own key (pass-through). A request
+// /v1/*: the FDQ service on the gateway's origin, with the client's own key (pass-through) or, in team
+// mode, the gateway's key behind each analyst's gateway token (authenticate). A request
 // that names a request of the spec (RequestKey.parse) is answered from the account's refresh day when it
 // can be: identical requests in flight go upstream once, and 200 answers and the spec's "does not exist"
 // answers are kept for the day under the account tag. Anything else is relayed as the service answered.
@@ -7,6 +8,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { accountTag } from "../api/account-tag";
+import { redactKey } from "../api/redact";
 import { decodeEnvelope, errorMessageOf, parseJson } from "../api/decode";
 import { priceOf, type PricingOptions } from "../api/pricing";
 import type { RefreshDayClock } from "../api/refresh-day";
@@ -14,11 +16,23 @@ import { RequestKey } from "../api/request-key";
 import { SPEC_ERRORS } from "../catalog/service";
 import type { Account, Accounts } from "./accounts";
 import type { GatewayEnv } from "./env";
-import { GATEWAY_SUFFIX, GatewayError, noKey } from "./errors";
+import { GATEWAY_SUFFIX, GatewayError, noKey, unknownToken } from "./errors";
+import type { GatewayTokens } from "./tokens";
 import type { AnswerStore, StoredAnswer } from "./store";
 import { fetchUpstream, type UpstreamAnswer, type UpstreamOptions } from "./upstream";
 
-export interface ProxyOptions extends UpstreamOptions {
+/** Team mode: the gateway's own key upstream, and the analysts' tokens that unlock it. */
+export interface TeamOptions {
+  upstreamApiKey: string;
+  tokens: GatewayTokens;
+}
+
+export interface AuthOptions {
+  /** Undefined: pass-through keys. */
+  team: TeamOptions | undefined;
+}
+
+export interface ProxyOptions extends UpstreamOptions, AuthOptions {
   /** The FDQ base URL including /v1, without a trailing slash. */
   upstream: string;
   accounts: Accounts;
@@ -73,12 +87,26 @@ export const onlyReads: MiddlewareHandler<GatewayEnv> = async (c, next) => {
   await next();
 };
 
-/** A request without x-api-key gets 403 from the gateway: nothing goes upstream. */
-export const requireKey: MiddlewareHandler<GatewayEnv> = async (c, next) => {
-  const key = c.req.header("x-api-key");
-  if (key === undefined || key.trim() === "") throw noKey();
-  await next();
-};
+/**
+ * Which key goes upstream. Pass-through: the client's x-api-key (none: 403 from the gateway). Team mode:
+ * x-api-key is the analyst's gateway token, which the tokens file must hold (else 403 from the gateway),
+ * and the gateway's own key goes upstream. Either way nothing goes upstream before this passes.
+ */
+export function authenticate(o: AuthOptions): MiddlewareHandler<GatewayEnv> {
+  return async function authenticateMiddleware(c, next) {
+    const key = c.req.header("x-api-key");
+    if (o.team) {
+      const analyst = await o.team.tokens.lookup(key);
+      if (analyst === undefined) throw unknownToken();
+      c.set("analyst", analyst);
+      c.set("upstreamKey", o.team.upstreamApiKey);
+    } else {
+      if (key === undefined || key.trim() === "") throw noKey();
+      c.set("upstreamKey", key);
+    }
+    await next();
+  };
+}
 
 function relay(answer: StoredAnswer & { retryAfter?: string | undefined }): Response {
   const headers: Record<string, string> = { "Content-Type": answer.contentType };
@@ -102,14 +130,16 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
   const send = (account: Account, url: string, apiKey: string): Promise<UpstreamAnswer> =>
     account.limiter.run(async () => {
       if (account.ledger.exhausted) throw quotaSpent(account);
-      const answer = await fetchUpstream(url, "GET", apiKey, o);
+      const fetched = await fetchUpstream(url, "GET", apiKey, o);
+      // Team mode: should the service ever echo the gateway's key, no analyst, store or log sees it.
+      const answer = o.team ? { ...fetched, body: redactKey(fetched.body, apiKey) } : fetched;
       if (isLimitExceeded(answer)) account.ledger.markExhausted();
       return answer;
     });
 
-  app.use("*", onlyReads, requireKey);
+  app.use("*", onlyReads, authenticate(o));
   app.get("*", async (c) => {
-    const apiKey = c.req.header("x-api-key") as string;
+    const apiKey = c.get("upstreamKey");
     const account = await o.accounts.get(accountTag(apiKey));
     const url = new URL(c.req.url);
     const tail = url.pathname.replace(/^\/v1\/?/, "") + url.search;

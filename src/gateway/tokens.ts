@@ -1,0 +1,129 @@
+// Team mode's gateway tokens: each analyst presents a personal token in x-api-key; the gateway holds only
+// its SHA-256 in the tokens file, one `name:sha256hex` a line (blank lines and `#` comments ignored), and
+// re-reads the file when its mtime or size changes, looked at most once a second, so a token added or
+// removed takes effect without a restart. A file that cannot be read or parsed on reload keeps the last
+// good table (with a warning); at start-up it is an error. Tokens and hashes are never logged.
+import { createHash } from "node:crypto";
+import { promises as fs, readFileSync, statSync } from "node:fs";
+
+/** The SHA-256 of a token, 64 lowercase hex digits: what the tokens file holds. */
+export const hashToken = (token: string): string => createHash("sha256").update(token, "utf8").digest("hex");
+
+const NAME = /^[A-Za-z0-9._@-]{1,64}$/;
+const HASH = /^[0-9a-f]{64}$/;
+
+/** The line to paste into the tokens file for `token`, under `name`. */
+export function tokenLine(name: string, token: string): string {
+  if (!NAME.test(name)) throw new Error(tokenNameRule);
+  return `${name}:${hashToken(token)}`;
+}
+
+export const tokenNameRule =
+  "a token's name is 1 to 64 letters, digits, '.', '_', '@' or '-' (it names the analyst in the access log)";
+
+export class TokensFileError extends Error {
+  override name = "TokensFileError";
+}
+
+/** The tokens file's text as a map from hash to analyst name; throws TokensFileError on a bad line. */
+export function parseTokens(text: string, file: string): Map<string, string> {
+  const byHash = new Map<string, string>();
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) return;
+    const at = line.indexOf(":");
+    const name = at < 0 ? "" : line.slice(0, at).trim();
+    const hash =
+      at < 0
+        ? ""
+        : line
+            .slice(at + 1)
+            .trim()
+            .toLowerCase();
+    // The line itself is never quoted: it could be a raw token pasted by mistake.
+    if (!NAME.test(name) || !HASH.test(hash)) {
+      throw new TokensFileError(
+        `${file} line ${i + 1} is not "name:sha256hex" (${tokenNameRule}; the hash is 64 hex digits, ` +
+          "see `fdq serve --hash-token TOKEN`)",
+      );
+    }
+    byHash.set(hash, name);
+  });
+  return byHash;
+}
+
+interface Stamp {
+  mtimeMs: number;
+  size: number;
+  ino: number;
+}
+
+export class GatewayTokens {
+  private byHash: Map<string, string>;
+  private stamp: Stamp;
+  private checkedAt = performance.now();
+  private checking: Promise<void> | undefined;
+  private lastWarning = "";
+
+  /** Reads the file now: a missing, unreadable or malformed file throws TokensFileError. */
+  constructor(
+    private readonly file: string,
+    private readonly onWarning: (message: string) => void,
+    private readonly intervalMs = 1_000,
+  ) {
+    try {
+      const stat = statSync(file);
+      this.byHash = parseTokens(readFileSync(file, "utf8"), file);
+      this.stamp = { mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino };
+    } catch (e) {
+      if (e instanceof TokensFileError) throw e;
+      throw new TokensFileError(
+        `the tokens file ${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? "error"})`,
+      );
+    }
+  }
+
+  /** How many tokens the table holds. */
+  get size(): number {
+    return this.byHash.size;
+  }
+
+  /** The analyst's name of `token`, or undefined when the token is unknown. */
+  async lookup(token: string | undefined): Promise<string | undefined> {
+    await this.refresh();
+    if (token === undefined || token.trim() === "") return undefined;
+    return this.byHash.get(hashToken(token));
+  }
+
+  /** Re-reads the file when its mtime or size changed, at most once per interval. */
+  private refresh(): Promise<void> {
+    const now = performance.now();
+    if (this.checking) return this.checking;
+    if (now - this.checkedAt < this.intervalMs) return Promise.resolve();
+    this.checkedAt = now;
+    this.checking = this.reload().finally(() => (this.checking = undefined));
+    return this.checking;
+  }
+
+  private async reload(): Promise<void> {
+    try {
+      const stat = await fs.stat(this.file);
+      const s = this.stamp;
+      if (stat.mtimeMs === s.mtimeMs && stat.size === s.size && stat.ino === s.ino) return;
+      // A bad version is reported once and read again only when the file changes again.
+      this.stamp = { mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino };
+      const text = await fs.readFile(this.file, "utf8");
+      this.byHash = parseTokens(text, this.file);
+      this.lastWarning = "";
+      this.onWarning(`fdq serve: reloaded ${this.file} (${this.byHash.size} token(s)).`);
+    } catch (e) {
+      const why =
+        e instanceof TokensFileError
+          ? e.message
+          : `cannot be read (${(e as NodeJS.ErrnoException).code ?? "error"})`;
+      const warning = `fdq serve: the tokens file was not reloaded, the previous tokens stay: ${why}.`;
+      if (warning !== this.lastWarning) this.onWarning(warning);
+      this.lastWarning = warning;
+    }
+  }
+}
