@@ -25,7 +25,10 @@ describe("fdq serve: /v1 pass-through", () => {
     const again = await rig.get("/v1/metrics/roic/aapl?year=2023&datapoint=roic");
     expect(again.status).toBe(200);
     expect(rig.upstream() - before).toBe(1);
-    const log = rig.lines.map((l) => JSON.parse(l) as { cache: string; units: number; status: number });
+    // Access-log lines are JSON; start-up notes (e.g. "no build" on a fresh clone) are not.
+    const log = rig.lines
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { cache: string; units: number; status: number });
     expect(log.filter((l) => l.status === 200).map((l) => [l.cache, l.units])).toEqual([
       ["miss", 1],
       ["hit", 0],
