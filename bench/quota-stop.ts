@@ -5,9 +5,8 @@
 // has its answer (#N/A with the quota message), which must be under 2 s. One JSON line.
 import { FdqClient, QuotaExhaustedError } from "../src/api";
 import { DEFAULTS } from "../src/api/defaults";
-import { findDataset } from "../src/catalog";
 import { startSandbox } from "../src/sandbox";
-import { sandboxUniverse } from "./universe";
+import { twoDatasetModel } from "./universe";
 
 const QUOTA = 600;
 const LATENCY_MS = 80;
@@ -21,39 +20,24 @@ async function main(): Promise<void> {
     now: () => new Date(NOW),
   });
   const client = new FdqClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey, now: () => NOW });
-  // 10 tickers covered for all 10 years x 10 fiscal years x 20 names of two datasets = 2,000 cells, every one
-  // a single-datapoint request under per-datapoint billing.
-  const universe = sandboxUniverse(1, new Date(NOW));
-  const years = Array.from({ length: 10 }, (_, i) => universe.lastYear - 9 + i);
-  const tickers = universe.stocks
-    .filter((s) => s.firstYear <= years[0]!)
-    .slice(0, 10)
-    .map((s) => s.ticker);
-  const names = ["metrics/roic", "screens/traditional"].flatMap((path) =>
-    findDataset(path)!
-      .datapoints.slice(0, 10)
-      .map((d) => ({ dataset: path, name: d.name })),
-  );
+  // 2,000 cells, every one a single-datapoint request under per-datapoint billing.
+  const model = twoDatasetModel(1, new Date(NOW));
   let firstRefusal: number | undefined;
   let requestsAtRefusal = 0;
   let lastSettled = 0;
   let refused = 0;
-  const cells = tickers.flatMap((ticker) =>
-    years.flatMap((year) =>
-      names.map(({ dataset, name }) =>
-        client.datapoint({ ticker, dataset, name, year }).then(
-          () => (lastSettled = performance.now()),
-          (err: unknown) => {
-            lastSettled = performance.now();
-            if (!(err instanceof QuotaExhaustedError)) return;
-            refused++;
-            if (firstRefusal === undefined) {
-              firstRefusal = lastSettled;
-              requestsAtRefusal = sandbox.stats().requests;
-            }
-          },
-        ),
-      ),
+  const cells = model.map(({ ticker, dataset, name, year }) =>
+    client.datapoint({ ticker, dataset, name, year }).then(
+      () => (lastSettled = performance.now()),
+      (err: unknown) => {
+        lastSettled = performance.now();
+        if (!(err instanceof QuotaExhaustedError)) return;
+        refused++;
+        if (firstRefusal === undefined) {
+          firstRefusal = lastSettled;
+          requestsAtRefusal = sandbox.stats().requests;
+        }
+      },
     ),
   );
   await Promise.all(cells);

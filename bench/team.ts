@@ -7,16 +7,15 @@
 // its analyst's start to its answer), against one analyst alone on a fresh gateway and sandbox: the team
 // must cost exactly the single analyst's requests, and its p95 cell latency be within 1.3x of the single
 // analyst's. One JSON line.
-import { FdqClient } from "../src/api";
+import { FdqClient, sleep } from "../src/api";
 import { DEFAULTS } from "../src/api/defaults";
-import { findDataset } from "../src/catalog";
 import { startGateway } from "../src/gateway";
 import { seededRandom } from "../src/sandbox/prng";
 import { startSandbox } from "../src/sandbox";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { sandboxUniverse } from "./universe";
+import { twoDatasetModel, type ModelCell } from "./universe";
 
 const ANALYSTS = 10;
 const LATENCY_MS = 80;
@@ -24,30 +23,10 @@ const START_WINDOW_MS = 5_000;
 const SEED = 7;
 const NOW = Date.parse("2026-03-02T15:00:00Z");
 
-interface Cell {
-  ticker: string;
-  dataset: string;
-  name: string;
-  year: number;
-}
+type Cell = ModelCell;
 
 /** 10 tickers covered for all 10 years x 10 fiscal years x 20 names of two datasets = 2,000 cells. */
-function model(): Cell[] {
-  const universe = sandboxUniverse(1, new Date(NOW));
-  const years = Array.from({ length: 10 }, (_, i) => universe.lastYear - 9 + i);
-  const tickers = universe.stocks
-    .filter((s) => s.firstYear <= years[0]!)
-    .slice(0, 10)
-    .map((s) => s.ticker);
-  const names = ["metrics/roic", "screens/traditional"].flatMap((p) =>
-    findDataset(p)!
-      .datapoints.slice(0, 10)
-      .map((d) => ({ dataset: p, name: d.name })),
-  );
-  return tickers.flatMap((ticker) => years.flatMap((year) => names.map((n) => ({ ticker, year, ...n }))));
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const model = (): Cell[] => twoDatasetModel(1, new Date(NOW));
 
 function p95(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
