@@ -13,7 +13,9 @@ import { decodeEnvelope, errorMessageOf, parseJson } from "../api/decode";
 import { priceOf, type PricingOptions } from "../api/pricing";
 import type { RefreshDayClock } from "../api/refresh-day";
 import { RequestKey } from "../api/request-key";
-import { SPEC_ERRORS } from "../catalog/service";
+import { QuotaExhaustedError, type FdqError } from "../api/errors";
+import { errorFromAnswer } from "../api/response-errors";
+import { parseRetryAfter } from "../api/retry";
 import type { Account, Accounts } from "./accounts";
 import type { GatewayEnv } from "./env";
 import { GATEWAY_SUFFIX, GatewayError, noKey, unknownToken } from "./errors";
@@ -42,12 +44,17 @@ export interface ProxyOptions extends UpstreamOptions, AuthOptions {
   now: () => number;
 }
 
-/** The spec's "does not exist" answers: the same all day, so kept like a 200. */
-const REMEMBERED = new Set<string>(
-  (["DataPointNotFound", "SectorDataPointNotFound", "DataNotFound", "RatingNotFound"] as const).map(
-    (name) => SPEC_ERRORS[name].message,
-  ),
-);
+/**
+ * What the request module makes of a failed answer (its one status-and-message table): a "does not exist"
+ * answer is remembered for the day, "Limit Exceeded" is a spent quota.
+ */
+const errorOf = (a: UpstreamAnswer): FdqError =>
+  errorFromAnswer({
+    status: a.status,
+    message: errorMessageOf(parseJson(a.body)?.json),
+    detail: "",
+    retryAfterMs: parseRetryAfter(a.retryAfter, Date.now()),
+  });
 
 /** Whether an answer of the service may be kept for the day, and the records of a data answer. */
 export function keepable(answer: UpstreamAnswer): { keep: boolean; records?: number } {
@@ -63,16 +70,11 @@ export function keepable(answer: UpstreamAnswer): { keep: boolean; records?: num
       return { keep: false }; // a malformed 200 is relayed, never kept
     }
   }
-  if (answer.status === 404 || answer.status === 400) {
-    return { keep: REMEMBERED.has(errorMessageOf(parsed.json) ?? "") };
-  }
-  return { keep: false };
+  return { keep: answer.status >= 400 && answer.status < 500 && errorOf(answer).remembered };
 }
 
 const isLimitExceeded = (a: UpstreamAnswer): boolean =>
-  a.status === 429 &&
-  a.retryAfter === undefined &&
-  /limit exceeded/i.test(errorMessageOf(parseJson(a.body)?.json) ?? "");
+  a.status === 429 && errorOf(a) instanceof QuotaExhaustedError;
 
 /** Only reads: OPTIONS is answered here, anything but GET/HEAD is refused before the key is looked at. */
 export const onlyReads: MiddlewareHandler<GatewayEnv> = async (c, next) => {
