@@ -4,7 +4,7 @@
 // answer. A run whose estimate is over the budget is refused: nothing is sent, exit status 3.
 import type { FdqClient, FdqRequest, RequestEstimate } from "../api";
 import type { FdqCall } from "../functions/formula";
-import { requestsOf } from "../taskpane/logic/call-requests";
+import { requestsOf } from "../functions/requests";
 
 /** A run over its --budget (exit status 3). Its message says what the run would spend. */
 export class BudgetExceeded extends Error {

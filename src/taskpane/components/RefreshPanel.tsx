@@ -83,15 +83,13 @@ function SaverProposalBar({ proposal, quota }: { proposal: SaverProposal; quota:
   );
 }
 
-function RefreshStatus({
-  control,
-  usage,
-  quota,
-}: {
+interface RefreshPanelProps {
   control: RefreshControl;
   usage: Usage;
   quota: QuotaSettingsControl;
-}) {
+}
+
+function RefreshStatus({ control, usage, quota }: RefreshPanelProps) {
   const styles = useStyles();
   const s = control.state;
   if (s.phase === "estimated") {
@@ -203,15 +201,7 @@ interface PendingRefresh {
   readonly standing: QuotaStanding;
 }
 
-export function RefreshPanel({
-  control,
-  usage,
-  quota,
-}: {
-  control: RefreshControl;
-  usage: Usage;
-  quota: QuotaSettingsControl;
-}) {
+export function RefreshPanel({ control, usage, quota }: RefreshPanelProps) {
   const styles = useStyles();
   const { prefs, api } = useServices();
   const [auto, setAuto] = useState(true);

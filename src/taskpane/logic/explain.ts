@@ -11,7 +11,7 @@ import {
 } from "../../api";
 import { findDatapoint, findDataset, type CatalogDatapoint, type Dataset } from "../../catalog";
 import { isFdqFormula, type CellSnapshot, type CellValue, type WorkbookAccess } from "../office/workbook";
-import { requestsOf, type ServiceRequest } from "./call-requests";
+import { requestsOf, type ServiceRequest } from "../../functions/requests";
 import { resolveCells, type ArgInput, type ResolvedCall } from "./fdq-call";
 import { messageOf } from "./message";
 import type { PaneClient } from "./pane-client";

@@ -4,7 +4,7 @@
 // planner groups and prices them (quota units: one per datapoint x security x period, wire-notes 11).
 import { DEFAULTS, RefreshDayClock, type FdqRequest, type PlannedRequest } from "../../api";
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
-import { requestsOf } from "./call-requests";
+import { requestsOf } from "../../functions/requests";
 import { resolveCells } from "./fdq-call";
 import { messageOf } from "./message";
 import type { PaneClient } from "./pane-client";

@@ -3,7 +3,7 @@
 import type { DatapointRequest } from "../../../src/api";
 import { checkDatapointRequest } from "../../../src/api/validate";
 import type { FdqCall } from "../../../src/functions/formula";
-import { requestsOf } from "../../../src/taskpane/logic/call-requests";
+import { requestsOf } from "../../../src/functions/requests";
 
 /** The requests of a call with its empty cells passed as the desktop (0) and the web (null) pass them. */
 async function bothPlatforms(name: FdqCall["name"], args: (string | number | null)[]) {

@@ -2,9 +2,9 @@
 // (src/functions/impl) against a recorder in place of the client: arguments are read, checked and turned into
 // requests exactly as in a cell (numbers typed as text, SERIES year ranges, rating fields...), and a call the
 // functions refuse throws the same InvalidArgumentError the cell shows. Nothing is sent.
-import { DataNotFoundError, type FdqRequest } from "../../api";
-import type { FdqCall } from "../../functions/formula";
-import { evaluateCall, type FdqApi } from "../../functions/impl";
+import { DataNotFoundError, type FdqRequest } from "../api";
+import type { FdqCall } from "./formula";
+import { evaluateCall, type FdqApi } from "./impl";
 
 /** A request of a call, as the call states it; the client's `plan` names it by its RequestKey. */
 export type ServiceRequest = FdqRequest;
