@@ -6,13 +6,17 @@
 // would at production latency). Measures the upstream requests of the team and each cell's latency (from
 // its analyst's start to its answer), against one analyst alone on a fresh gateway and sandbox: the team
 // must cost exactly the single analyst's requests, and its p95 cell latency be within 1.3x of the single
-// analyst's. One JSON line.
+// analyst's. One JSON line. `npm run bench:team -- --redis`: the team goes through two gateway instances on
+// one redis-server (started here on a free port of 127.0.0.1, stopped by its PID), the analysts alternating
+// between them; the single analyst stays on one instance without Redis.
 import { FdqClient, sleep } from "../src/api";
 import { DEFAULTS } from "../src/api/defaults";
-import { startGateway } from "../src/gateway";
+import { startGateway, type RunningGateway } from "../src/gateway";
 import { seededRandom } from "../src/sandbox/prng";
 import { startSandbox } from "../src/sandbox";
+import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { twoDatasetModel, type ModelCell } from "./universe";
@@ -37,24 +41,32 @@ function p95(values: number[]): number {
 async function run(
   cells: Cell[],
   offsets: number[],
+  redis?: string,
 ): Promise<{ requests: number; units: number; latencies: number[]; failed: number }> {
   const sandbox = await startSandbox({
     latencyMs: LATENCY_MS,
     maxConcurrent: DEFAULTS.concurrency,
     now: () => new Date(NOW),
   });
-  const gateway = await startGateway({
-    upstream: sandbox.baseUrl,
-    port: 0,
-    store: mkdtempSync(path.join(os.tmpdir(), "fdq-bench-team-")),
-    now: () => NOW,
-    log: () => {},
-    onWarning: () => {},
-  });
+  const gateways: RunningGateway[] = [];
+  for (let i = 0; i < (redis === undefined ? 1 : 2); i++) {
+    gateways.push(
+      await startGateway({
+        upstream: sandbox.baseUrl,
+        port: 0,
+        store: mkdtempSync(path.join(os.tmpdir(), "fdq-bench-team-")),
+        redis,
+        now: () => NOW,
+        log: () => {},
+        onWarning: () => {},
+      }),
+    );
+  }
   const latencies: number[] = [];
   let failed = 0;
-  const analyst = async (offset: number): Promise<void> => {
+  const analyst = async (offset: number, index: number): Promise<void> => {
     await sleep(offset);
+    const gateway = gateways[index % gateways.length]!;
     const client = new FdqClient({
       baseUrl: `${gateway.url}/v1`,
       apiKey: sandbox.demoKey,
@@ -74,19 +86,54 @@ async function run(
   };
   await Promise.all(offsets.map(analyst));
   const result = { requests: sandbox.stats().requests, units: sandbox.usage(), latencies, failed };
-  await gateway.close();
+  for (const gateway of gateways) await gateway.close();
   await sandbox.close();
   return result;
+}
+
+/** redis-server on a free port of 127.0.0.1, nothing saved; answers its URL and how to stop it by PID. */
+async function startRedis(): Promise<{ url: string; stop: () => void }> {
+  const port = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port: p } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(p));
+    });
+  });
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    {
+      stdio: "ignore",
+    },
+  );
+  // Ready when it accepts a connection.
+  for (let i = 0; ; i++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on("error", () => resolve(false));
+    });
+    if (ok) break;
+    if (i > 200 || child.exitCode !== null) throw new Error("redis-server did not start (is it installed?)");
+    await sleep(25);
+  }
+  return { url: `redis://127.0.0.1:${port}`, stop: () => process.kill(child.pid as number, "SIGKILL") };
 }
 
 async function main(): Promise<void> {
   const cells = model();
   const random = seededRandom(SEED);
   const offsets = Array.from({ length: ANALYSTS }, () => Math.round(random() * START_WINDOW_MS));
+  const withRedis = process.argv.includes("--redis");
   const single = await run(cells, [0]);
-  const team = await run(cells, offsets);
+  const redis = withRedis ? await startRedis() : undefined;
+  const team = await run(cells, offsets, redis?.url);
+  redis?.stop();
   const line = {
     workload: "T1",
+    ...(withRedis ? { gateway_instances: 2, redis: true } : {}),
     analysts: ANALYSTS,
     cells: cells.length,
     upstream_requests: team.requests,

@@ -4,6 +4,7 @@ import type { DataKey } from "./call-keys";
 import { decodeDatapointRecords, deepFreeze, toValue } from "./decode";
 import { periodType } from "../catalog";
 import { BadResponseError, DataNotFoundError } from "./errors";
+import { checkTicker, clipName } from "./share-class";
 import type { DatapointRecord } from "./types";
 
 /**
@@ -20,7 +21,7 @@ export function recordsAnswerOf(results: unknown, key: DataKey, name?: string): 
     const found = records.find((r) => r.datapoint === wanted);
     if (!found) {
       throw new BadResponseError({
-        detail: `an answer for datapoint ${records[0]!.datapoint}, not ${wanted}`,
+        detail: `an answer for datapoint ${clipName(records[0]!.datapoint)}, not ${wanted}`,
       });
     }
     records = [found];
@@ -30,23 +31,23 @@ export function recordsAnswerOf(results: unknown, key: DataKey, name?: string): 
 }
 
 /**
- * Every record must answer the request: its year, its period and period type (spec rules 1-3), and each
- * datapoint once. A record that does not is a BadResponse, never a value and never cached. (The ticker is
- * not compared: the spec answers a second share class with the company's primary ticker, which the
- * client cannot tell from the request.)
+ * Every record must answer the request: its ticker (or the primary ticker of the requested share class),
+ * its year, its period and period type (spec rules 1-3), and each datapoint once. A record that does not
+ * is a BadResponse, never a value and never cached.
  */
 function checkAgainstRequest(records: readonly DatapointRecord[], key: DataKey): void {
-  const { year, period } = key.fields;
+  const { ticker, year, period } = key.fields;
   const type = periodType(period);
   const seen = new Set<string>();
   for (const r of records) {
+    checkTicker(r.ticker, ticker, `datapoint ${clipName(r.datapoint)}`);
     if (r.year !== year || r.period !== period.n || r.periodtype !== type) {
       throw new BadResponseError({
-        detail: `an answer for ${r.periodtype} period ${r.period} of ${r.year}, not ${type} period ${period.n} of ${year} (datapoint ${r.datapoint})`,
+        detail: `an answer for ${r.periodtype} period ${r.period} of ${r.year}, not ${type} period ${period.n} of ${year} (datapoint ${clipName(r.datapoint)})`,
       });
     }
     if (seen.has(r.datapoint))
-      throw new BadResponseError({ detail: `datapoint ${r.datapoint} answered twice` });
+      throw new BadResponseError({ detail: `datapoint ${clipName(r.datapoint)} answered twice` });
     seen.add(r.datapoint);
   }
 }
@@ -64,6 +65,6 @@ function numberOf(record: DatapointRecord): number {
   if (typeof value === "number" && Number.isFinite(value)) return value;
   const shown = record.datavalue.length > 40 ? `${record.datavalue.slice(0, 40)}…` : record.datavalue;
   throw new BadResponseError({
-    detail: `datapoint ${record.datapoint} has no finite decimal value (got "${shown}")`,
+    detail: `datapoint ${clipName(record.datapoint)} has no finite decimal value (got "${shown}")`,
   });
 }

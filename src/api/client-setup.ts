@@ -71,6 +71,7 @@ export function buildClientParts(options: ClientOptions, counters: Counters): Cl
     timeoutMs: positiveInteger(options.timeoutMs ?? DEFAULTS.timeoutMs, "timeoutMs"),
     retry: { ...DEFAULTS.retry, ...options.retry },
     concurrency: positiveInteger(options.concurrency ?? DEFAULTS.concurrency, "concurrency"),
+    maxBodyBytes: positiveInteger(options.maxBodyBytes ?? DEFAULTS.maxBodyBytes, "maxBodyBytes"),
     counters,
     hints,
     emit,

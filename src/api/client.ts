@@ -182,14 +182,19 @@ export class FdqClient {
   }
 
   async security(type: string, ticker: string): Promise<ApiResult<SecurityRecord>> {
-    return this.data(RequestKey.security(checkSecurityType(type), checkTicker(ticker)), decodeSecurity);
+    const n = checkTicker(ticker);
+    return this.data(RequestKey.security(checkSecurityType(type), n), (results) =>
+      decodeSecurity(results, n),
+    );
   }
 
   /** A sector or industry datapoint; CATEGORY_TYPE and MODEL_DATE stay text. */
   async sector(req: SectorRequest): Promise<SectorResult> {
     const t = checkSectorRequest(req);
     const key = RequestKey.sector(t.id, t.name, t.priorYear);
-    const { data, ...meta } = await this.data<SectorRecord>(key, (results) => decodeSector(results, t.name));
+    const { data, ...meta } = await this.data<SectorRecord>(key, (results) =>
+      decodeSector(results, t.name, t.id),
+    );
     return { ...meta, record: data, value: t.entry.text ? data.datavalue : toValue(data.datavalue) };
   }
 

@@ -3,6 +3,7 @@
 // extra fields.
 import { RATING_FIELDS, isPeriodType, periodType, type Period } from "../catalog";
 import { BadResponseError } from "./errors";
+import { checkTicker, clipName } from "./share-class";
 import type {
   CoverageItem,
   DatapointRecord,
@@ -172,16 +173,34 @@ function pick<K extends string>(raw: unknown, fields: readonly K[]): Record<K, s
 export const decodeCoverageList = (results: unknown): CoverageItem[] =>
   asList(results).map((raw) => pick(raw, COVERAGE_FIELDS));
 
-export function decodeSecurity(results: unknown): SecurityRecord {
+/** The coverage record of `ticker` (another ticker's is a BadResponse, see share-class.ts). */
+export function decodeSecurity(results: unknown, ticker?: string): SecurityRecord {
   const [first] = asList(results);
   if (first === undefined) throw new BadResponseError({ detail: "the answer holds no coverage record" });
-  return pick(first, SECURITY_FIELDS);
+  const record = pick(first, SECURITY_FIELDS);
+  if (ticker !== undefined) checkTicker(record.ticker === "NA" ? ticker : record.ticker, ticker, "coverage");
+  return record;
 }
 
-export function decodeSector(results: unknown, name: string): SectorRecord {
+/**
+ * The record of datapoint `name` of sector or industry `id`: a record for another datapoint or another id
+ * is a BadResponse, never a value. (A record without a datapoint or ticker is taken as the one asked.)
+ */
+export function decodeSector(results: unknown, name: string, id?: string): SectorRecord {
   const list = asList(results).filter(isObject);
-  const raw = list.find((r) => text(r.datapoint).toUpperCase() === name) ?? list[0];
-  if (!raw) throw new BadResponseError({ detail: "the answer holds no sector record" });
+  const raw = list.find((r) => [name, ""].includes(text(r.datapoint).trim().toUpperCase()));
+  if (!raw) {
+    if (list.length === 0) throw new BadResponseError({ detail: "the answer holds no sector record" });
+    throw new BadResponseError({
+      detail: `an answer for datapoint ${clipName(text(list[0]!.datapoint))}, not ${name}`,
+    });
+  }
+  const answered = text(raw.ticker);
+  if (id !== undefined && answered !== "" && answered.toUpperCase() !== id.toUpperCase()) {
+    throw new BadResponseError({
+      detail: `an answer for ${clipName(answered)}, not ${id} (datapoint ${name})`,
+    });
+  }
   return {
     ticker: text(raw.ticker),
     name: text(raw.name),
@@ -200,7 +219,9 @@ export function decodeRatings(results: unknown, ticker: string): RatingsRecord {
     const n = integer(raw[field], Number.NaN);
     if (!Number.isNaN(n)) ratings[field] = n;
   }
-  return { ticker: text(raw.ticker, ticker), name: text(raw.name), ratings };
+  const answered = text(raw.ticker, ticker);
+  checkTicker(answered, ticker, "ratings");
+  return { ticker: answered, name: text(raw.name), ratings };
 }
 
 /** Freezes a decoded answer deeply: cached answers are shared by every caller and must not change. */

@@ -9,7 +9,13 @@ export { sleep } from "./sleep";
 export * from "./errors";
 export * from "./types";
 export { DEFAULTS } from "./defaults";
-export { MemoryStorage, officeStorage, type KeyValueStore, type OfficeStorageLike } from "./storage";
+export {
+  MemoryStorage,
+  officeStorage,
+  partitioned,
+  type KeyValueStore,
+  type OfficeStorageLike,
+} from "./storage";
 export {
   checkBaseUrl,
   loadSettings,
@@ -21,6 +27,8 @@ export {
 export {
   configureSharedClient,
   getSharedClient,
+  cacheStorage,
+  officePartitionKey,
   officeRuntimeStorage,
   onSharedClientEvent,
   resetSharedClient,

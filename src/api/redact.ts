@@ -1,12 +1,199 @@
-// The API key must never reach a cell, a log or an event, even when a service or gateway echoes it back.
+// The API key must never reach a cell, a log, an event, the cache or a file, even when a service, a gateway
+// or a proxy echoes it back, in whatever encoding. One redactor, applied where text leaves the wire
+// (transport.ts, right after a body is read) and to every message built from it.
+//
+// What it finds, for a key K (see README "The request module", hardening):
+// - text encodings of K's characters, each character in any of them, mixed freely: as is in any case,
+//   %XX (either hex case), + for a space (form encoding), \uXXXX, \xXX and \/ (JSON and JS escapes),
+//   &#NN; &#xNN; and the common named entities (&amp; ...), each also escaped again (\\u0041 in a JSON
+//   string inside JSON, %2541, &amp;#65;);
+// - K's UTF-8 bytes as hex (either case) and as base64 or base64url (with or without padding, at every byte
+//   alignment inside a longer base64 text);
+// - in each of these, any fragment of K of MIN_FRAGMENT characters or more (the whole key when shorter),
+//   so a cut, a prefix or a suffix of the key goes too; a fragment of digits only stays (numbers).
+// The key's forms are computed once per key (a Redactor); a text is first scanned for runs of characters
+// that could encode the key at all, so a text without one costs a few regular-expression scans.
+import { decodeBase64Run, decodeHexRun, decodeTextRun, type Decoded } from "./redact-decode";
 
 export const KEY_PLACEHOLDER = "[API key]";
 
-/** `text` with every occurrence of the key, as sent or URL-encoded, replaced by "[API key]". */
+/**
+ * The shortest part of the key that is removed on its own. 10 characters of a random key (60 bits or more)
+ * never occur by chance in an answer; a shorter part gives too little away to be worth the false hits.
+ */
+export const MIN_FRAGMENT = 10;
+
+/** The longest run of possible key characters read in one piece. */
+const RUN_PIECE = 4096;
+
+/** Keys shorter than this (in bytes) are not looked for as hex or base64: by chance hits would be common. */
+const MIN_BINARY_KEY = 6;
+
+/** A character escaped where needed to stand for itself in a regular-expression class. */
+const classEscape = (c: string): string => (/[\\\]^[-]/.test(c) ? `\\${c}` : c);
+
+/** Space and plus compare equal: form encoding writes a space as "+". */
+const canonical = (c: string): string => {
+  const lower = c.toLowerCase();
+  const one = lower.length === 1 ? lower : c;
+  return one === " " ? "+" : one;
+};
+
+interface Matcher {
+  /** Every pair of adjacent characters of the key: a quick test before a window is compared. */
+  pairs: Set<string>;
+  /** The key, as compared (canonical characters, or lower-case UTF-8 bytes as Latin-1). */
+  key: string;
+  /** Every part of the key of `min` characters. */
+  windows: Set<string>;
+  min: number;
+}
+
+function matcher(key: string): Matcher {
+  const min = Math.min(MIN_FRAGMENT, key.length);
+  const windows = new Set<string>();
+  for (let i = 0; i + min <= key.length; i++) windows.add(key.slice(i, i + min));
+  const pairs = new Set<string>();
+  for (let i = 0; i + 2 <= key.length; i++) pairs.add(key.slice(i, i + 2));
+  return { key, windows, pairs, min };
+}
+
+/**
+ * The parts of `units` (one compared character each) that are parts of the key of `min` characters or more,
+ * as [first unit, unit after the last), longest first from the left.
+ */
+function findParts(units: string, m: Matcher): [number, number][] {
+  const found: [number, number][] = [];
+  for (let s = 0; s + m.min <= units.length;) {
+    if ((m.min >= 2 && !m.pairs.has(units.slice(s, s + 2))) || !m.windows.has(units.slice(s, s + m.min))) {
+      s++;
+      continue;
+    }
+    let e = s + m.min;
+    while (e < units.length && m.key.includes(units.slice(s, e + 1))) e++;
+    // Digits alone are what answers are made of (values have 17 decimals): a part of the key that is
+    // only digits goes only as the whole key.
+    if (e - s < m.key.length && /^[0-9]*$/.test(units.slice(s, e))) {
+      s++;
+      continue;
+    }
+    found.push([s, e]);
+    s = e;
+  }
+  return found;
+}
+
+const latin1Lower = (bytes: string): string => bytes.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+export class Redactor {
+  private readonly text: Matcher;
+  private readonly bytes: Matcher | undefined;
+  private readonly textRuns: RegExp;
+  private readonly hexRuns: RegExp | undefined;
+  private readonly base64Runs: RegExp | undefined;
+  /** Characters the longest encoding of the key can take (10 per character: "&#x10FFFF;"). */
+  private readonly overlap: number;
+
+  constructor(readonly apiKey: string) {
+    this.text = matcher([...apiKey].map(canonical).join(""));
+    // One Latin-1 character per UTF-8 byte (TextEncoder: Buffer does not exist in Excel's webview).
+    const utf8 = String.fromCharCode(...new TextEncoder().encode(apiKey));
+    this.bytes = utf8.length >= MIN_BINARY_KEY ? matcher(latin1Lower(utf8)) : undefined;
+    // Raw characters of the key (both cases, space and plus alike), or any escape of one character.
+    const raw = new Set<string>();
+    for (const c of apiKey) for (const v of [c, c.toLowerCase(), c.toUpperCase()]) raw.add(classEscape(v));
+    if (raw.has(" ") || raw.has("+")) raw.add(" ").add("\\+");
+    const escape =
+      '%(?:25)*[0-9a-f]{2}|\\\\+u[0-9a-f]{4}|\\\\+x[0-9a-f]{2}|\\\\+[\\\\/"]|&(?:amp;)*#[0-9]{1,7};?|&(?:amp;)*#x[0-9a-f]{1,6};?|&(?:amp;)*[a-z]{2,8};|\\+';
+    this.overlap = 10 * apiKey.length + 16;
+    // Runs are read in pieces of at most `cap` characters that overlap by more than the key's longest
+    // encoding: an unbounded run of millions of characters overflows the regular-expression stack.
+    const cap = Math.max(RUN_PIECE, 4 * this.overlap);
+    this.textRuns = new RegExp(`(?:${escape}|[${[...raw].join("")}]){${this.text.min},${cap}}`, "giu");
+    if (this.bytes) {
+      const b = this.bytes.min;
+      this.hexRuns = new RegExp(`[0-9a-f]{${2 * b},${cap}}`, "gi");
+      // b bytes take at least ceil(8b/6) characters, whatever their alignment.
+      this.base64Runs = new RegExp(`[A-Za-z0-9+/_-]{${Math.ceil((8 * b) / 6)},${cap}}`, "g");
+    }
+  }
+
+  /** `text` with every encoding and every long fragment of the key replaced by "[API key]". */
+  redact(text: string): string {
+    if (!this.apiKey || text.length < this.text.min) return text;
+    const spans: [number, number][] = [];
+    this.scan(text, this.textRuns, (run) => [decodeTextRun(run, canonical)], this.text, spans);
+    if (this.bytes) {
+      this.scan(text, this.hexRuns!, (run) => [0, 1].map((p) => decodeHexRun(run, p)), this.bytes, spans);
+      this.scan(
+        text,
+        this.base64Runs!,
+        (run) => [0, 1, 2, 3].map((o) => decodeBase64Run(run, o)),
+        this.bytes,
+        spans,
+        true,
+      );
+    }
+    return spans.length === 0 ? text : replaceSpans(text, spans);
+  }
+
+  /** Adds the spans of `text` where a run of `runs`, decoded each way `decode` knows, holds part of the key. */
+  private scan(
+    text: string,
+    runs: RegExp,
+    decode: (run: string) => Decoded[],
+    m: Matcher,
+    spans: [number, number][],
+    padded = false,
+  ): void {
+    runs.lastIndex = 0;
+    const cap = Math.max(RUN_PIECE, 4 * this.overlap);
+    for (let match = runs.exec(text); match; match = runs.exec(text)) {
+      const at = match.index;
+      // A piece of a longer run: the next piece starts early enough to hold a key cut by this one's end.
+      if (match[0].length === cap) runs.lastIndex = at + cap - this.overlap;
+      for (const d of decode(match[0])) {
+        for (const [s, e] of findParts(d.units, m)) {
+          let end = at + d.end(e - 1);
+          // Base64's padding after the key's last character goes with it.
+          while (padded && text[end] === "=") end++;
+          spans.push([at + d.start(s), end]);
+        }
+      }
+    }
+  }
+}
+
+/** `text` with each of `spans` (merged where they overlap or touch) replaced by the placeholder. */
+function replaceSpans(text: string, spans: [number, number][]): string {
+  spans.sort((a, b) => a[0] - b[0]);
+  let out = "";
+  let at = 0;
+  for (let i = 0; i < spans.length;) {
+    const start = spans[i]![0];
+    let end = spans[i]![1];
+    for (i++; i < spans.length && spans[i]![0] <= end; i++) end = Math.max(end, spans[i]![1]);
+    out += text.slice(at, start) + KEY_PLACEHOLDER;
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
+/** The redactors of the last few keys: a gateway redacts every answer with its account's key. */
+const recent = new Map<string, Redactor>();
+const RECENT_KEYS = 8;
+
+/** The redactor of `apiKey`, built once while it is in use. */
+export function redactorFor(apiKey: string): Redactor {
+  let r = recent.get(apiKey);
+  if (r) return r;
+  r = new Redactor(apiKey);
+  if (recent.size >= RECENT_KEYS) recent.delete(recent.keys().next().value as string);
+  recent.set(apiKey, r);
+  return r;
+}
+
+/** `text` with the key, in every encoding the Redactor knows, replaced by "[API key]". */
 export function redactKey(text: string, apiKey: string): string {
-  if (!apiKey) return text;
-  let out = text.split(apiKey).join(KEY_PLACEHOLDER);
-  const encoded = encodeURIComponent(apiKey);
-  if (encoded !== apiKey) out = out.split(encoded).join(KEY_PLACEHOLDER);
-  return out;
+  return apiKey ? redactorFor(apiKey).redact(text) : text;
 }

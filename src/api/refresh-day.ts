@@ -4,7 +4,8 @@ import { InvalidArgumentError } from "./errors";
 import type { RefreshDayBoundary } from "./types";
 
 const MINUTE_MS = 60_000;
-const DAY_MS = 24 * 60 * MINUTE_MS;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
 
 /**
  * Zones every ICU build knows: their check is skipped, because a process's first Intl object costs
@@ -12,6 +13,13 @@ const DAY_MS = 24 * 60 * MINUTE_MS;
  * `adopt`) never needs.
  */
 const KNOWN_ZONES: ReadonlySet<string> = new Set(["UTC", "America/New_York", "America/Chicago"]);
+
+/** The UTC offsets (hours) the known zones use, standard and daylight time. */
+const KNOWN_OFFSETS_H: Readonly<Record<string, readonly number[]>> = {
+  UTC: [0],
+  "America/New_York": [-5, -4],
+  "America/Chicago": [-6, -5],
+};
 
 /** An interval of instants [from, until) (ms since the epoch) that all belong to refresh day `label`. */
 export interface RefreshDayWindow {
@@ -79,13 +87,36 @@ export class RefreshDayClock {
     return this.memo;
   }
 
-  /** Takes a window saved by a clock with the same key; labels inside it then need no Intl call. */
-  adopt(saved: RefreshDayWindow): void {
+  /**
+   * Takes a window saved by a clock with the same key; labels inside it then need no Intl call. Answers
+   * whether it was taken: a window that does not end at its label's boundary is refused, since an edited
+   * span would make an earlier day's answers count as today's (issue 13).
+   */
+  adopt(saved: RefreshDayWindow): boolean {
     const { label, from, until } = saved;
-    if (typeof label !== "string" || !LABEL_PATTERN.test(label)) return;
-    if (!Number.isFinite(from) || !Number.isFinite(until) || from >= until || until - from > 2 * DAY_MS)
-      return;
+    if (typeof label !== "string" || !LABEL_PATTERN.test(label)) return false;
+    if (!Number.isFinite(from) || !Number.isFinite(until) || from >= until || until - from > DAY_MS + HOUR_MS)
+      return false;
+    if (!this.endsAtBoundary(label, until)) return false;
     this.memo = { label, from, until };
+    return true;
+  }
+
+  /**
+   * Whether `until` is the boundary that ends refresh day `label`. For the zones known without Intl, the
+   * boundary's wall time minus one of the zone's UTC offsets; for any other zone Intl is set up already
+   * (the constructor checks the zone), so the window is computed again and compared.
+   */
+  private endsAtBoundary(label: string, until: number): boolean {
+    const dayStart = Date.parse(`${label}T00:00:00Z`);
+    if (!Number.isFinite(dayStart)) return false;
+    const offsets = KNOWN_OFFSETS_H[this.boundary.timeZone];
+    if (offsets) {
+      const wall = dayStart + DAY_MS + this.boundaryMinutes * MINUTE_MS;
+      return offsets.some((h) => until === wall - h * HOUR_MS);
+    }
+    const fresh = this.compute(until - MINUTE_MS);
+    return fresh.label === label && fresh.until === until;
   }
 
   /** Local wall time of an instant as if it were UTC, in ms (whole minutes). */

@@ -13,18 +13,13 @@ import {
   type ErrorHints,
   type SpecErrorClass,
 } from "./errors";
+import { clipText as clip } from "./errors/clip";
 import { redactKey } from "./redact";
 import { centralDay, nextMonthStart } from "./usage-ledger";
 
 const QUOTA_WORDS = /limit|quota/i;
 
-/** The most characters of the service's text an error keeps. */
-export const MAX_SERVICE_TEXT = 300;
-
-const clip = (text: string): string =>
-  text.length <= MAX_SERVICE_TEXT
-    ? text
-    : `${text.slice(0, MAX_SERVICE_TEXT)}… (${text.length} characters in all)`;
+export { MAX_SERVICE_TEXT } from "./errors/clip";
 
 const SPEC_BY_STATUS_AND_MESSAGE = new Map(
   Object.entries(SPEC_ERRORS).map(([name, e]) => [`${e.status} ${e.message}`, name as SpecErrorName]),

@@ -1,10 +1,13 @@
-// The one FdqClient of Excel's shared runtime, used by the custom functions and the task pane alike, with
-// its cache persisted in OfficeRuntime.storage. Outside Excel (tests, CLI) the cache stays in memory
-// unless options name a storage.
+// The one FdqClient of Excel's shared runtime, used by the custom functions and the task pane alike. Its
+// cache and usage ledger persist in IndexedDB, shared safely by every open workbook's runtime
+// (cache-store/indexeddb-store.ts); the settings and the key stay in OfficeRuntime.storage. Both are
+// partitioned by Office.context.partitionKey where Office defines one. Outside Excel (tests, CLI) the cache
+// stays in memory unless options name a storage.
+import { IndexedDbStore, hasIndexedDb } from "./cache-store/indexeddb-store";
 import { FdqClient } from "./client";
 import { NotConfiguredError } from "./errors";
 import { loadSettings, type FdqSettings } from "./settings";
-import { officeStorage, type KeyValueStore } from "./storage";
+import { officeStorage, partitioned, type KeyValueStore } from "./storage";
 import type { ClientEvent, ClientOptions } from "./types";
 
 export type SharedClientOptions = Partial<Omit<ClientOptions, "baseUrl" | "apiKey">>;
@@ -12,11 +15,44 @@ export type SharedClientOptions = Partial<Omit<ClientOptions, "baseUrl" | "apiKe
 let shared: FdqClient | undefined;
 const listeners = new Set<(e: ClientEvent) => void>();
 
-/** OfficeRuntime.storage as a storage adapter, or undefined outside Office. */
+/** Office.context.partitionKey where Office defines one (Excel on the web), else undefined. */
+export function officePartitionKey(): string | undefined {
+  try {
+    const key = typeof Office !== "undefined" ? Office.context?.partitionKey : undefined;
+    return typeof key === "string" && key !== "" ? key : undefined;
+  } catch {
+    return undefined; // Office not initialised yet: no partition is known
+  }
+}
+
+/**
+ * OfficeRuntime.storage as a storage adapter, its keys under the partition key where there is one; undefined
+ * outside Office. In the shared runtime it is the webview's localStorage: about 5 M characters that every
+ * workbook's runtime shares, with no signal when full (office-js#2901), so it keeps the settings only.
+ */
 export function officeRuntimeStorage(): KeyValueStore | undefined {
   return typeof OfficeRuntime !== "undefined" && OfficeRuntime.storage
-    ? officeStorage(OfficeRuntime.storage)
+    ? partitioned(officeStorage(OfficeRuntime.storage), officePartitionKey())
     : undefined;
+}
+
+const indexedDbStores = new Map<string, IndexedDbStore>();
+
+/**
+ * Where the cache and the usage ledger persist: IndexedDB where the runtime has it (the shared runtime
+ * does), one database per partition; OfficeRuntime.storage otherwise, in bounded parts.
+ */
+export function cacheStorage(): KeyValueStore | undefined {
+  if (!hasIndexedDb()) return officeRuntimeStorage();
+  const partition = officePartitionKey();
+  const name = partition === undefined ? "fdq-cache" : `fdq-cache.${partition}`;
+  let store = indexedDbStores.get(name);
+  if (!store) {
+    // The cache and ledger an earlier version kept in OfficeRuntime.storage are imported once, then removed.
+    store = new IndexedDbStore({ name, legacy: officeRuntimeStorage() });
+    indexedDbStores.set(name, store);
+  }
+  return store;
 }
 
 function clientOptions(settings: FdqSettings, options: SharedClientOptions): ClientOptions {
@@ -26,7 +62,7 @@ function clientOptions(settings: FdqSettings, options: SharedClientOptions): Cli
     apiKey: settings.apiKey,
     ...(settings.billing ? { billing: settings.billing } : {}),
     ...(settings.refreshPolicy ? { refreshPolicy: settings.refreshPolicy } : {}),
-    storage: options.storage ?? officeRuntimeStorage(),
+    storage: options.storage ?? cacheStorage(),
     onEvent: (e) => {
       options.onEvent?.(e);
       for (const listener of listeners) listener(e);

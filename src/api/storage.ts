@@ -1,4 +1,5 @@
-// Where the cache (and the settings) persist: OfficeRuntime.storage in Excel, a file in the CLI, memory in tests.
+// Where the settings (and, without IndexedDB, the cache) persist: OfficeRuntime.storage in Excel, a file in
+// the CLI, memory in tests. The cache's stores shared by several writers are in cache-store/.
 
 /** Async string store by key; `get` answers null (or undefined) for a missing key. */
 export interface KeyValueStore {
@@ -35,5 +36,20 @@ export function officeStorage(storage: OfficeStorageLike): KeyValueStore {
     get: (key) => storage.getItem(key),
     set: (key, value) => storage.setItem(key, value),
     remove: (key) => storage.removeItem(key),
+  };
+}
+
+/**
+ * A store whose keys all start with `${partitionKey}/`. Excel on the web partitions add-in storage and asks
+ * add-ins to prefix their keys with Office.context.partitionKey where it is defined (office-platform notes,
+ * "Learned since"; docs: persisting add-in state and settings); elsewhere the store is used as it is.
+ */
+export function partitioned(store: KeyValueStore, partitionKey: string | undefined): KeyValueStore {
+  if (!partitionKey) return store;
+  const key = (k: string): string => `${partitionKey}/${k}`;
+  return {
+    get: (k) => store.get(key(k)),
+    set: (k, value) => store.set(key(k), value),
+    remove: (k) => store.remove(key(k)),
   };
 }

@@ -2,6 +2,7 @@
 // abort for fetches that honour it), concurrency slot, retries with backoff, the 429 pause every queued
 // request waits out, and the translation of every failure into an FdqError without the key.
 // Nothing else in the add-in calls fetch (probe.ts aside).
+import { BodyTooLarge, readBody, sizeText } from "./body";
 import { decodeEnvelope, describeBody, errorMessageOf, parseJson } from "./decode";
 import { inRefreshWindow } from "./refresh-window";
 import {
@@ -15,8 +16,9 @@ import {
   TimeoutError,
   type ErrorHints,
 } from "./errors";
+import { DEFAULTS } from "./defaults";
 import { Limiter } from "./limiter";
-import { redactKey } from "./redact";
+import { redactorFor, type Redactor } from "./redact";
 import type { RequestKey } from "./request-key";
 import { errorFromAnswer } from "./response-errors";
 import { nextDelay, parseRetryAfter } from "./retry";
@@ -50,6 +52,8 @@ export interface TransportOptions {
   refuse?: () => FdqError | undefined;
   /** Told of a "Limit Exceeded" before the slot is given back, so no queued request starts after it. */
   onQuotaExhausted?: () => void;
+  /** The longest body read (default DEFAULTS.maxBodyBytes); a longer one is cancelled unread. */
+  maxBodyBytes?: number;
 }
 
 /** Same-origin redirects followed for one attempt, at most. */
@@ -80,9 +84,14 @@ function refreshing(error: FdqError, nowMs: number): FdqError {
 export class Transport {
   readonly limiter: Limiter;
   private readonly headers: Record<string, string>;
+  /** Built once per key: every body is redacted as soon as it is read. */
+  private readonly redactor: Redactor;
+  private readonly maxBodyBytes: number;
 
   constructor(private readonly o: TransportOptions) {
     this.limiter = new Limiter(o.concurrency);
+    this.redactor = redactorFor(o.apiKey);
+    this.maxBodyBytes = o.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
     this.headers = {
       "x-api-key": o.apiKey,
       "Content-Type": "application/json",
@@ -155,7 +164,7 @@ export class Transport {
   }
 
   private redact(text: string): string {
-    return redactKey(text, this.o.apiKey);
+    return this.redactor.redact(text);
   }
 
   private networkError(cause: unknown): NetworkError {
@@ -183,8 +192,9 @@ export class Transport {
     try {
       this.o.counters.requestsSent++;
       this.o.emit({ type: "request", url, attempt });
-      let response: Response;
-      let text: string;
+      // Assigned by the loop's first fetch: every later use follows it (BodyTooLarge comes after one).
+      let response!: Response;
+      let text: string | undefined;
       let target = url;
       try {
         for (let hop = 0; ; hop++) {
@@ -204,10 +214,16 @@ export class Transport {
           this.o.counters.redirects++;
           this.o.emit({ type: "request", url: target, attempt });
         }
-        text = await Promise.race([response.text(), timedOut]);
+        // The timeout covers the body too: a body that trickles in is cut when the attempt's time is up.
+        text = await Promise.race([readBody(response, this.maxBodyBytes, controller.signal), timedOut]);
       } catch (cause) {
-        throw cause instanceof FdqError ? cause : fail(cause);
+        if (!(cause instanceof BodyTooLarge)) throw cause instanceof FdqError ? cause : fail(cause);
+        // A 200 that large is no answer; an error status keeps its meaning (a 503 is still retried).
+        if (response.ok)
+          throw new BadResponseError({ detail: `an answer ${cause.message}`, hints: this.o.hints });
       }
+      // Every text of the answer (values, names, messages) leaves here without the key, once.
+      if (text !== undefined) text = this.redact(text);
       this.o.emit({ type: "response", url, status: response.status, ms: this.o.now() - sent });
       return this.interpret(response, text);
     } finally {
@@ -237,7 +253,7 @@ export class Transport {
     const origin = new URL(from).origin;
     if (next.origin !== origin) {
       throw new BadResponseError({
-        detail: `a redirect to ${next.origin}, another origin, where the API key is not sent`,
+        detail: this.redact(`a redirect to ${next.origin}, another origin, where the API key is not sent`),
         hints,
       });
     }
@@ -247,13 +263,14 @@ export class Transport {
     return next.href;
   }
 
-  private interpret(response: Response, text: string): unknown {
-    const parsed = parseJson(text);
+  /** `text` undefined: an error body over the size bound, not read. */
+  private interpret(response: Response, text: string | undefined): unknown {
+    const parsed = text === undefined ? undefined : parseJson(text);
     const contentType = response.headers.get("content-type");
     const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), this.o.now());
     if (response.ok) {
       if (!parsed) {
-        const detail = this.redact(`${describeBody(text, contentType)} instead of JSON`);
+        const detail = `${describeBody(text ?? "", contentType)} instead of JSON`;
         throw new BadResponseError({ detail, hints: this.o.hints });
       }
       const envelope = decodeEnvelope(parsed.json);
@@ -264,7 +281,11 @@ export class Transport {
       {
         status: response.status,
         message: parsed ? errorMessageOf(parsed.json) : undefined,
-        detail: parsed ? "a JSON body without a message" : describeBody(text, contentType),
+        detail: parsed
+          ? "a JSON body without a message"
+          : text === undefined
+            ? `a body larger than ${sizeText(this.maxBodyBytes)}`
+            : describeBody(text, contentType),
         retryAfterMs,
       },
       this.o,

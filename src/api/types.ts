@@ -39,7 +39,10 @@ export interface ClientOptions {
   storage?: KeyValueStore;
   coalesceWindowMs?: number;
   concurrency?: number;
+  /** Per attempt, the body's arrival included. */
   timeoutMs?: number;
+  /** The longest response body read (default 4 MB); a longer answer is a BadResponseError. */
+  maxBodyBytes?: number;
   retry?: Partial<RetryOptions>;
   refreshDay?: RefreshDayBoundary;
   /** Most entries kept in memory (least recently used go first). */

@@ -1,11 +1,12 @@
 // The usage ledger: quota units of the answers received, per account tag and calendar month, kept beside
-// the cache (the same KeyValueStore: OfficeRuntime.storage in Excel, the CLI's cache file, a server's
+// the cache (the same store: IndexedDB or OfficeRuntime.storage in Excel, the CLI's cache file, a server's
 // store). The vendor's quota resets on the 1st of the month, US Central (wire-notes 11), and the service
 // reports no usage, so the client counts: refused requests cost nothing. The ledger also remembers that
 // the quota was found spent this month, so no request is sent until the month turns or the user says
 // the plan was raised.
 import { BatchedWrites } from "./batched-writes";
 import type { RequestKey } from "./request-key";
+import { isRecordStore } from "./cache-store/record-store";
 import type { KeyValueStore } from "./storage";
 
 /** The vendor's quota calendar. */
@@ -80,6 +81,35 @@ const add = (counts: Record<string, number>, name: string, n: number): void => {
   counts[name] = (counts[name] ?? 0) + n;
 };
 
+const sum = (a: Record<string, number>, b: Record<string, number>): Record<string, number> => {
+  const out = { ...a };
+  for (const [k, n] of Object.entries(b)) add(out, k, n);
+  return out;
+};
+
+/** Units counted here and not saved yet, and a change of the "spent" flag. */
+interface Delta {
+  month: string;
+  byDay: Record<string, number>;
+  byDataset: Record<string, number>;
+  exhausted: boolean | undefined;
+}
+
+const emptyStored = (month: string): Stored => ({ v: 1, month, byDay: {}, byDataset: {}, exhausted: false });
+const emptyDelta = (month: string): Delta => ({ month, byDay: {}, byDataset: {}, exhausted: undefined });
+
+/** The stored ledger with a delta added (a stored ledger of another month counts as empty). */
+function merge(stored: Stored | undefined, d: Delta): Stored {
+  const base = stored && stored.month === d.month ? stored : emptyStored(d.month);
+  return {
+    v: 1,
+    month: d.month,
+    byDay: sum(base.byDay, d.byDay),
+    byDataset: sum(base.byDataset, d.byDataset),
+    exhausted: d.exhausted ?? base.exhausted,
+  };
+}
+
 export interface UsageLedgerOptions {
   storage: KeyValueStore | undefined;
   /** Storage key of this account's ledger (it holds the account tag, never the key). */
@@ -89,16 +119,22 @@ export interface UsageLedgerOptions {
   onWarning: (message: string) => void;
 }
 
+/**
+ * The month's units: the ledger as last read from the store plus what this runtime counted since. A save
+ * adds this runtime's delta to the stored ledger in one read-modify-write under the store's lock (a
+ * RecordStore: navigator.locks in Excel, the file lock in the CLI), so two workbooks or two `fdq` runs that
+ * count at once both keep their units (issue 12); a plain store gets the same read-add-write, unlocked.
+ */
 export class UsageLedger {
-  private month: string;
-  private byDay: Record<string, number> = {};
-  private byDataset: Record<string, number> = {};
-  private exhaustedFlag = false;
+  private base: Stored;
+  private delta: Delta;
   private readonly writes: BatchedWrites;
   readonly ready: Promise<void>;
 
   constructor(private readonly o: UsageLedgerOptions) {
-    this.month = centralDay(o.now()).slice(0, 7);
+    const month = centralDay(o.now()).slice(0, 7);
+    this.base = emptyStored(month);
+    this.delta = emptyDelta(month);
     this.writes = new BatchedWrites(
       o.persistDelayMs,
       () => this.write(),
@@ -111,45 +147,46 @@ export class UsageLedger {
   record(key: RequestKey, units: number): void {
     if (units <= 0) return;
     const day = this.rollover();
-    add(this.byDay, day, units);
-    add(this.byDataset, usageGroupOf(key), units);
+    add(this.delta.byDay, day, units);
+    add(this.delta.byDataset, usageGroupOf(key), units);
     this.schedule();
   }
 
   /** Whether the quota is known to be spent this month (a new month clears it). */
   get exhausted(): boolean {
     this.rollover();
-    return this.exhaustedFlag;
+    return this.delta.exhausted ?? this.base.exhausted;
   }
 
   markExhausted(): void {
-    this.rollover();
-    if (this.exhaustedFlag) return;
-    this.exhaustedFlag = true;
+    if (this.exhausted) return;
+    this.delta.exhausted = true;
     this.schedule();
   }
 
   /** The user says the plan was raised: requests may be sent again. */
   clearExhausted(): void {
-    this.exhaustedFlag = false;
+    this.rollover();
+    this.delta.exhausted = false;
     this.schedule();
   }
 
   get resetsOn(): string {
     this.rollover();
-    return nextMonthStart(this.month);
+    return nextMonthStart(this.base.month);
   }
 
   report(): UsageReport {
     this.rollover();
-    const units = Object.values(this.byDay).reduce((a, b) => a + b, 0);
+    const now = merge(this.base, this.delta);
+    const units = Object.values(now.byDay).reduce((a, b) => a + b, 0);
     return {
-      month: this.month,
+      month: now.month,
       units,
-      byDay: { ...this.byDay },
-      byDataset: { ...this.byDataset },
-      exhausted: this.exhaustedFlag,
-      resetsOn: nextMonthStart(this.month),
+      byDay: now.byDay,
+      byDataset: now.byDataset,
+      exhausted: now.exhausted,
+      resetsOn: nextMonthStart(now.month),
     };
   }
 
@@ -163,11 +200,9 @@ export class UsageLedger {
   private rollover(): string {
     const day = centralDay(this.o.now());
     const month = day.slice(0, 7);
-    if (month !== this.month) {
-      this.month = month;
-      this.byDay = {};
-      this.byDataset = {};
-      this.exhaustedFlag = false;
+    if (month !== this.base.month) {
+      this.base = emptyStored(month);
+      this.delta = emptyDelta(month);
     }
     return day;
   }
@@ -176,7 +211,8 @@ export class UsageLedger {
     if (!this.o.storage) return;
     let stored: Stored | undefined;
     try {
-      stored = parseStored(await this.o.storage.get(this.o.storageKey));
+      const text = await this.o.storage.get(this.o.storageKey);
+      stored = parseStored(text ?? (await this.importLegacy()));
     } catch (e) {
       this.o.onWarning(
         `The FDQ usage ledger could not be read (${(e as Error).message}); counting from zero.`,
@@ -184,11 +220,28 @@ export class UsageLedger {
       return;
     }
     this.rollover();
-    if (!stored || stored.month !== this.month) return;
-    // Units counted before the load finished are added to the stored ones.
-    for (const [d, n] of Object.entries(stored.byDay)) add(this.byDay, d, n);
-    for (const [d, n] of Object.entries(stored.byDataset)) add(this.byDataset, d, n);
-    this.exhaustedFlag ||= stored.exhausted;
+    // Units counted before the load finished stay in the delta, added to the stored ones.
+    if (stored && stored.month === this.base.month) this.base = stored;
+  }
+
+  /**
+   * The ledger an earlier version kept in the record store's legacy store (OfficeRuntime.storage before
+   * IndexedDB), moved over once so the month's count does not restart; never fails the load.
+   */
+  private async importLegacy(): Promise<string | undefined> {
+    const storage = this.o.storage;
+    if (!isRecordStore(storage) || !storage.legacy) return undefined;
+    const legacy = storage.legacy;
+    try {
+      const old = await legacy.get(this.o.storageKey);
+      if (typeof old !== "string") return undefined;
+      let now: string | undefined;
+      await storage.update(this.o.storageKey, (current) => (now = current ?? old));
+      await legacy.remove(this.o.storageKey);
+      return now;
+    } catch {
+      return undefined;
+    }
   }
 
   private schedule(): void {
@@ -199,13 +252,32 @@ export class UsageLedger {
     const storage = this.o.storage;
     if (!storage) return;
     await this.ready;
-    const stored: Stored = {
-      v: 1,
-      month: this.month,
-      byDay: this.byDay,
-      byDataset: this.byDataset,
-      exhausted: this.exhaustedFlag,
+    this.rollover();
+    const delta = this.delta;
+    this.delta = emptyDelta(delta.month);
+    let saved: Stored | undefined;
+    const apply = (old: string | null | undefined): string => {
+      saved = merge(parseStored(old), delta);
+      return JSON.stringify(saved);
     };
-    await storage.set(this.o.storageKey, JSON.stringify(stored));
+    try {
+      if (isRecordStore(storage)) await storage.update(this.o.storageKey, apply);
+      else await storage.set(this.o.storageKey, apply(await storage.get(this.o.storageKey)));
+    } catch (e) {
+      // Not saved: the units stay counted here and go with the next save.
+      if (this.delta.month === delta.month) this.delta = mergeDeltas(delta, this.delta);
+      throw e;
+    }
+    // The store's ledger now holds every runtime's units, this one's included.
+    if (saved && saved.month === this.base.month) this.base = saved;
   }
+}
+
+function mergeDeltas(a: Delta, b: Delta): Delta {
+  return {
+    month: a.month,
+    byDay: sum(a.byDay, b.byDay),
+    byDataset: sum(a.byDataset, b.byDataset),
+    exhausted: b.exhausted ?? a.exhausted,
+  };
 }

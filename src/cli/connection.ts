@@ -1,17 +1,20 @@
 // The client the CLI evaluates with: the service named by the options, or the local sandbox with its demo
 // key, or (--sandbox) an embedded sandbox started for this run only. The day's cache persists in a file
-// per service under the cache directory, so a second run the same refresh day sends no request again.
+// per service and account under the cache directory, so a second run the same refresh day sends no request
+// again; runs at once on one directory merge their answers into it (FileRecordStore's lock).
 import { accessSync, constants, mkdirSync } from "node:fs";
 import path from "node:path";
 import { FdqClient, FdqError, type ClientStats } from "../api";
 import { DEFAULTS } from "../api/defaults";
-import { FileStorage } from "../api/storage-file";
+import { accountTag } from "../api/account-tag";
+import { FileRecordStore } from "../api/cache-store/file-record-store";
 import type { FdqCall } from "../functions/formula";
 import { startSandbox } from "../sandbox";
 import { DEFAULT_SANDBOX_PORT, DEMO_API_KEY } from "../sandbox/demo";
 import { BudgetExceeded, estimateRun } from "./budget";
 import { evaluateAll, type Outcome } from "./evaluate";
 import { cliHints } from "./hints";
+import { carryLedgerOver } from "./legacy-cache";
 import { UsageError, type ConnectionOptions } from "./options";
 
 export const LOCAL_SANDBOX_URL = `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}/v1`;
@@ -26,14 +29,23 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-/** One cache file per service: "127.0.0.1_4010_v1.json". */
-export function cacheFileFor(cacheDir: string, baseUrl: string): string {
+/**
+ * One cache file per service and account: "127.0.0.1_4010_v1.<account tag>.json". Two keys on one base URL
+ * then never discard each other's file (issue 13); the tag is a one-way hash of the key (account-tag.ts).
+ */
+export function cacheFileFor(cacheDir: string, baseUrl: string, apiKey: string): string {
   const name = baseUrl
     .replace(/^[a-z]+:\/\//i, "")
     .replace(/[^A-Za-z0-9.-]+/g, "_")
     .replace(/_+$/, "");
-  return path.join(cacheDir, `${name}.json`);
+  return path.join(cacheDir, `${name}.${accountTag(apiKey.trim())}.json`);
 }
+
+/**
+ * Largest cache file read: the entries' budget, doubled for JSON escaping, plus the ledger. A larger file
+ * is discarded unread, so a damaged one cannot make a run allocate without bound.
+ */
+const MAX_CACHE_FILE_BYTES = 2 * DEFAULTS.maxFilePersistChars + 1_000_000;
 
 /** Warnings go to stderr, so stdout stays one result per formula. */
 function warn(message: string): void {
@@ -65,13 +77,18 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
   }
   // An embedded sandbox listens on a new port each run: a cache file for it would never be read again.
   const persistent = !options.noCache && !options.sandbox && writableDir(options.cacheDir);
-  const cacheFile = persistent ? cacheFileFor(options.cacheDir, baseUrl) : undefined;
+  const cacheFile = persistent ? cacheFileFor(options.cacheDir, baseUrl, apiKey) : undefined;
+  const storage = cacheFile ? new FileRecordStore(cacheFile, MAX_CACHE_FILE_BYTES) : undefined;
+  if (cacheFile && storage && apiKey.trim() !== "") {
+    const ledgerKey = `${DEFAULTS.usageKey}.${accountTag(apiKey.trim())}`;
+    await carryLedgerOver(cacheFile, storage, ledgerKey, MAX_CACHE_FILE_BYTES);
+  }
   let client: FdqClient;
   try {
     client = new FdqClient({
       baseUrl,
       apiKey,
-      storage: cacheFile ? new FileStorage(cacheFile) : undefined,
+      storage,
       maxPersistChars: DEFAULTS.maxFilePersistChars,
       concurrency: options.concurrency,
       billing: options.billing,

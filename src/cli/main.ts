@@ -1,6 +1,7 @@
 // `fdq`: the FDQ worksheet functions on the command line, with the same implementations and request
 // module as Excel. Exit status: 0 when formulas were evaluated (even to Excel errors), 2 for usage errors,
-// 3 when a run would spend more quota units than its --budget (nothing sent), 1 when something else failed.
+// 3 when a run would spend more quota units than its --budget (nothing sent), 4 when `fdq refresh` skipped
+// formulas it could not evaluate, 1 when something else failed.
 // An unwritable cache directory is only a warning: fdq runs without the file.
 import { BudgetExceeded } from "./budget";
 import { runEval } from "./eval-command";
@@ -24,7 +25,8 @@ export const USAGE = `Usage:
   fdq eval [options] FORMULA...        evaluate formulas given as arguments
   fdq eval [options] -f FILE           evaluate one formula per line of FILE ("-" = stdin; # comments)
   fdq refresh WORKBOOK.xlsx [-o OUT.xlsx] [options]
-                                       evaluate every FDQ formula of a workbook and save the values
+                                       evaluate every FDQ formula of a workbook (references, wrappers,
+                                       dependents) and save the values; skipped cells are listed
   fdq search QUERY... [--dataset PATH] [--limit N] [--json]
                                        find datapoints by name, abbreviation or description, best first
                                        (offline, from the catalog; --limit default 20; --json: an array
@@ -37,7 +39,8 @@ export const USAGE = `Usage:
                                        Exceeded" and when the quota resets (--json: the report as JSON;
                                        --plan-raised: send requests again after a "Limit Exceeded").
                                        Sends no request.
-  fdq serve --upstream URL [--port N] [--host H] [--public-url URL] [--store DIR]
+  fdq serve --upstream URL [--port N] [--host H] [--public-url URL] [--store DIR] [--tokens FILE]
+            [--redis redis://HOST:PORT] [--cert FILE --key FILE]
                                        the FDQ gateway of a team: the built add-in at /, the FDQ service
                                        of --upstream (base URL including /v1) at /v1 with each client's
                                        own key, one day's answers shared by everyone of an account,
@@ -47,6 +50,9 @@ export const USAGE = `Usage:
                                        --tokens FILE (or FDQ_GATEWAY_TOKENS): team mode, the key of
                                        FDQ_UPSTREAM_API_KEY upstream and a personal gateway token per
                                        analyst in x-api-key, FILE holding "name:sha256hex" lines.
+                                       --redis: answers, in-flight requests, upstream slots and the
+                                       ledger shared by every instance on that Redis. --cert/--key:
+                                       PEM files, https instead of http.
   fdq serve --hash-token TOKEN [--name NAME]
                                        prints the tokens-file line of TOKEN (NAME default "analyst").
 
@@ -82,7 +88,8 @@ Options:
   -h, --help          show this help
 
 Exit status: 0 when the formulas were evaluated (even to Excel errors), 2 for a usage error, 3 when the run
-would spend more than --budget (nothing sent), 1 for anything else.
+would spend more than --budget (nothing sent), 4 when fdq refresh skipped formulas (their old values
+kept), 1 for anything else.
 `;
 
 export async function main(args: string[]): Promise<number> {

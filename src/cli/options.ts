@@ -266,6 +266,11 @@ export interface ServeOptions {
   tokensFile: string | undefined;
   /** Team mode: FDQ_UPSTREAM_API_KEY of the gateway's environment. */
   upstreamApiKey: string | undefined;
+  /** --redis redis://HOST:PORT: shared by every instance on it; undefined: this instance alone. */
+  redis?: string | undefined;
+  /** --cert and --key: PEM files for https (checked together when the gateway starts). */
+  certFile?: string | undefined;
+  keyFile?: string | undefined;
   /** --hash-token: print the tokens-file line of this token (under --name, default "analyst") and exit. */
   hashToken?: { token: string; name: string };
 }
@@ -279,6 +284,9 @@ export function parseServeArgs(args: string[], env: Env = process.env): ServeOpt
     "public-url": { type: "string" },
     store: { type: "string" },
     tokens: { type: "string" },
+    redis: { type: "string" },
+    cert: { type: "string" },
+    key: { type: "string" },
     "hash-token": { type: "string" },
     name: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
@@ -343,5 +351,8 @@ export function parseServeArgs(args: string[], env: Env = process.env): ServeOpt
     store,
     tokensFile,
     upstreamApiKey,
+    redis: values.redis?.trim() || undefined,
+    certFile: values.cert?.trim() || undefined,
+    keyFile: values.key?.trim() || undefined,
   };
 }

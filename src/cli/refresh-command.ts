@@ -1,31 +1,36 @@
-// `fdq refresh WORKBOOK.xlsx [-o OUT.xlsx]`: evaluates every FDQ formula cell of a workbook at once and
-// writes the values back as the formulas' cached results (the formulas stay), so the file opens with
-// today's numbers even where the add-in is not installed. Spilled results are written as Excel stores
-// spills (spill.ts): a spill range holding the user's data gives #SPILL! and is reported.
+// `fdq refresh WORKBOOK.xlsx [-o OUT.xlsx]`: recalculates a workbook around its FDQ cells and saves it, so
+// that it opens with today's numbers even where the add-in is not installed. The formulas stay; every formula
+// that calls FDQ or reads (directly or not) a cell that does gets its new value as its cached result
+// (workbook/recalculation.ts), FDQ calls are fetched in one batch per level of dependency, and spills are
+// written as Excel stores dynamic arrays (spill.ts, workbook/dynamic-arrays.ts). A formula fdq cannot
+// evaluate (an unsupported function, a reference to another workbook) keeps its old value and is reported.
+// Exit status: 0 when every formula concerned got a value (Excel errors included), 4 when some were skipped.
+import { readFile, writeFile } from "node:fs/promises";
 import ExcelJS from "exceljs";
-import { FormulaSyntaxError, parseFormula, type FdqCall } from "../functions/formula";
-import type { ExcelErrorValue } from "../functions/errors";
-import { evaluateCalls, formatStats } from "./connection";
-import { isErrorValue, type Outcome } from "./evaluate";
+import { FormulaError } from "fast-formula-parser";
+import type { FdqCall } from "../functions/formula";
+import { BudgetExceeded, estimateRun } from "./budget";
+import { formatStats, openConnection, type Connection } from "./connection";
+import { evaluateAll, type Outcome } from "./evaluate";
 import { UsageError, type RefreshOptions } from "./options";
-import { writeSpill, type Written } from "./spill";
-
-interface Target {
-  readonly cell: ExcelJS.Cell;
-  /** The formula as stored in the file (kept when the result is written). */
-  readonly stored: string;
-  readonly call: FdqCall;
-}
-
-interface Scan {
-  readonly targets: Target[];
-  /** FDQ cells that cannot be evaluated here, with the reason. */
-  readonly skipped: string[];
-}
+import { clearSpill, LEGACY_SPILL_NAME, writeResult, writeSpill, type Written } from "./spill";
+import { addressOf } from "./workbook/addresses";
+import {
+  parseRangeText,
+  readCells,
+  type EngineValue,
+  type FormulaCell,
+  type NamedRange,
+  type WorkbookCells,
+} from "./workbook/cells";
+import { engineFormula } from "./workbook/formula-text";
+import { markDynamicArrays, readDynamicAnchors, type DynamicAnchors } from "./workbook/dynamic-arrays";
+import { Recalculation, type CellResult } from "./workbook/recalculation";
 
 /**
- * The formula in FDQ.NAME(...) form, or undefined when it does not call FDQ. Excel saves JavaScript
- * custom functions as _xldudf_FDQ_NAME(...) (sometimes behind an external-book prefix such as [2]!).
+ * The formula in FDQ.NAME(...) form when its whole text is one FDQ call, else undefined. Excel saves JavaScript
+ * custom functions as _xldudf_FDQ_NAME(...) (sometimes behind an external-book prefix such as [2]!). The refresh
+ * itself now reads every formula through workbook/formula-text.ts; this stays for its existing callers.
  */
 export function fdqFormulaOf(stored: string): string | undefined {
   const text = stored.trim().replace(/^=/, "");
@@ -34,71 +39,157 @@ export function fdqFormulaOf(stored: string): string | undefined {
   return /^FDQ\.[A-Za-z]+\s*\(/i.test(text) ? text : undefined;
 }
 
-function scan(workbook: ExcelJS.Workbook): Scan {
-  const targets: Target[] = [];
-  const skipped: string[] = [];
-  workbook.eachSheet((sheet) => {
-    sheet.eachRow((row) => {
-      row.eachCell((cell) => {
-        if (cell.type !== ExcelJS.ValueType.Formula) return;
-        const stored = cell.formula;
-        const formula = fdqFormulaOf(stored);
-        if (formula === undefined) {
-          if (/FDQ/i.test(stored)) skipped.push(`${sheet.name}!${cell.address}: FDQ inside another formula`);
-          return;
-        }
-        try {
-          targets.push({ cell, stored, call: parseFormula(formula) });
-        } catch (err) {
-          if (!(err instanceof FormulaSyntaxError)) throw err;
-          skipped.push(`${sheet.name}!${cell.address}: ${err.message}`);
-        }
-      });
-    });
-  });
-  return { targets, skipped };
+/** Exit status of a refresh that skipped formulas (their old values kept); the file is written all the same. */
+export const EXIT_SKIPPED = 4;
+
+/** Error cells listed on stderr beyond the summary: enough to see what is wrong, not one line per cell. */
+const ERRORS_LISTED = 20;
+
+/** The range each FDQ anchor spilled into last time: its array formula's `ref`, or an earlier fdq's name. */
+function previousSpills(workbook: ExcelJS.Workbook, cells: WorkbookCells): Map<FormulaCell, NamedRange> {
+  const legacy = new Map<string, string>();
+  const names = workbook.definedNames.model as { name: string; ranges: string[] }[];
+  for (const n of names) if (n.name.startsWith(LEGACY_SPILL_NAME)) legacy.set(n.name, n.ranges[0] ?? "");
+  // Excel needs no name for a spill: the anchor's `ref` remembers it. Earlier fdq versions' names go.
+  workbook.definedNames.model = names.filter((n) => !n.name.startsWith(LEGACY_SPILL_NAME));
+  const previous = new Map<FormulaCell, NamedRange>();
+  for (const cell of cells.formulas) {
+    // Only FDQ anchors: the spill of one of Excel's own dynamic arrays (SORT, SEQUENCE...) is not fdq's to clear.
+    if (!engineFormula(cell.stored).callsFdq) continue;
+    const legacyRange = legacy.get(`${LEGACY_SPILL_NAME}${cell.cell.worksheet.id}.${cell.cell.address}`);
+    const text = cell.arrayRef !== undefined ? `'${cell.sheet}'!${cell.arrayRef}` : legacyRange;
+    const range = text === undefined ? undefined : parseRangeText(text);
+    if (range && (range.to.row > range.from.row || range.to.col > range.from.col)) previous.set(cell, range);
+  }
+  return previous;
 }
 
-function written(value: number | string | boolean | ExcelErrorValue): Written {
-  // The message has no place in a file; the code is what Excel stores.
-  return isErrorValue(value) ? { error: value.error } : value;
+function written(value: EngineValue): Written {
+  if (value instanceof FormulaError) return { error: value.error } as ExcelJS.CellErrorValue; // the code: a file has no message
+  if (Array.isArray(value)) return written(value[0]?.[0] ?? null);
+  // A formula reading an empty cell shows 0 in Excel.
+  return value ?? 0;
 }
 
-/** Writes one outcome; answers a conflict description when the spill range holds the user's data. */
-function write(workbook: ExcelJS.Workbook, target: Target, outcome: Outcome): string | undefined {
-  const { cell } = target;
-  const value = outcome.ok ? outcome.value : outcome.error;
-  const rows = (Array.isArray(value) ? value : [[value]]).map((row) => row.map(written));
-  const blocked = writeSpill(workbook, cell, target.stored, rows);
-  return blocked.length > 0
-    ? `${cell.worksheet.name}!${cell.address}: #SPILL! (its spill range holds data in ${blocked.join(", ")}; nothing else written)`
-    : undefined;
+/**
+ * Fetches each level's calls in one batch on one connection (one client: one cache, one set of stats);
+ * answers the number of batches sent.
+ */
+async function recalculate(
+  recalculation: Recalculation,
+  connection: Connection,
+  options: RefreshOptions,
+): Promise<number> {
+  const { client } = connection;
+  await client.ready();
+  let batches = 0;
+  for (let calls: FdqCall[] = recalculation.pass(); calls.length > 0; calls = recalculation.pass()) {
+    if (options.budget !== undefined) {
+      // A later level's calls (arguments reading FDQ cells) are only known once the earlier ones are
+      // answered: each batch is checked against what is left of the budget. Over it, the first batch stops
+      // the run with nothing sent (exit 3); a later one is not sent and its cells are skipped.
+      const estimate = await estimateRun(client, calls);
+      if (estimate.units > options.budget - client.stats().unitsSpent) {
+        if (batches === 0) throw new BudgetExceeded(estimate, options.budget);
+        recalculation.refuse(
+          calls,
+          `not fetched: its FDQ call would take the run over --budget ${options.budget}`,
+        );
+        continue;
+      }
+    }
+    batches++;
+    const outcomes: Outcome[] = await evaluateAll(client, calls);
+    recalculation.answer(calls, outcomes);
+  }
+  return batches;
+}
+
+interface Report {
+  values: number;
+  errors: string[];
+  skipped: string[];
+}
+
+function writeResults(
+  results: readonly CellResult[],
+  previous: ReadonlyMap<FormulaCell, NamedRange>,
+  dynamic: DynamicAnchors,
+): Report {
+  const report: Report = { values: 0, errors: [], skipped: [] };
+  for (const result of results) {
+    const { cell } = result;
+    const where = addressOf(cell);
+    if (result.kind === "skipped") {
+      report.skipped.push(`${where}: skipped, ${result.reason}; its old value is kept`);
+      continue;
+    }
+    const anchored = dynamic.get(cell.sheet);
+    if (result.spill) {
+      writeSpill(
+        cell.cell,
+        result.spill.rows?.map((row) => row.map(written)),
+        previous.get(cell),
+      );
+      if (!anchored) dynamic.set(cell.sheet, new Set([cell.cell.address]));
+      else anchored.add(cell.cell.address);
+    } else {
+      const wasSpill = previous.get(cell);
+      if (wasSpill) clearSpill(cell.cell, wasSpill);
+      // An FDQ anchor that now answers one value is a plain formula again; any other array formula stays one.
+      writeResult(cell.cell, written(result.value), !result.callsFdq);
+      if (result.callsFdq) anchored?.delete(cell.cell.address);
+    }
+    if (result.value instanceof FormulaError) {
+      report.errors.push(
+        `${where}: ${result.value.error}${result.value.message ? ` ${result.value.message}` : ""}`,
+      );
+    } else {
+      report.values++;
+    }
+  }
+  return report;
 }
 
 export async function runRefresh(options: RefreshOptions): Promise<number> {
   const workbook = new ExcelJS.Workbook();
+  let dynamic: DynamicAnchors;
   try {
-    await workbook.xlsx.readFile(options.workbook);
+    const bytes = await readFile(options.workbook);
+    await workbook.xlsx.load(bytes as unknown as ArrayBuffer); // exceljs's type says ArrayBuffer; it takes a Buffer
+    dynamic = await readDynamicAnchors(bytes);
   } catch (err) {
     throw new UsageError(`cannot read ${options.workbook} as an .xlsx workbook: ${(err as Error).message}`);
   }
-  const { targets, skipped } = scan(workbook);
-  const { outcomes, stats } = await evaluateCalls(
-    options,
-    targets.map((t) => t.call),
-  );
-  if (options.stats) process.stderr.write(`${formatStats(stats)}\n`);
-  const conflicts = targets
-    .map((t, i) => write(workbook, t, outcomes[i] as Outcome))
-    .filter((c): c is string => c !== undefined);
+  const cells = readCells(workbook);
+  const previous = previousSpills(workbook, cells);
+  const recalculation = new Recalculation(cells, previous);
+  const connection = await openConnection(options);
+  let batches = 0;
+  try {
+    batches = await recalculate(recalculation, connection, options);
+  } finally {
+    if (options.stats) {
+      process.stderr.write(`${formatStats(connection.client.stats())}, batches ${batches}\n`);
+    }
+    await connection.close();
+  }
+  const report = writeResults(recalculation.results(), previous, dynamic);
   const out = options.out ?? options.workbook;
-  await workbook.xlsx.writeFile(out);
+  const xlsx = Buffer.from(await workbook.xlsx.writeBuffer());
+  await writeFile(out, await markDynamicArrays(xlsx, dynamic));
 
-  const errors = outcomes.filter((o) => !o.ok).length;
+  const total = report.values + report.errors.length + report.skipped.length;
   process.stdout.write(
-    `Refreshed ${targets.length} FDQ formula cell(s): ${targets.length - errors} with values, ${errors} with errors, ` +
-      `${skipped.length} skipped. Wrote ${out}.\n`,
+    `Refreshed ${total} formula cell(s): ${report.values} with values, ${report.errors.length} with errors, ` +
+      `${report.skipped.length} skipped. Wrote ${out}.\n`,
   );
-  for (const line of [...skipped, ...conflicts]) process.stderr.write(`fdq refresh: ${line}\n`);
-  return 0;
+  for (const line of report.skipped) process.stderr.write(`fdq refresh: ${line}\n`);
+  for (const line of report.errors.slice(0, ERRORS_LISTED)) process.stderr.write(`fdq refresh: ${line}\n`);
+  if (report.errors.length > ERRORS_LISTED) {
+    process.stderr.write(
+      `fdq refresh: ... and ${report.errors.length - ERRORS_LISTED} more cells with errors\n`,
+    );
+  }
+  return report.skipped.length > 0 ? EXIT_SKIPPED : 0;
 }

@@ -1,8 +1,17 @@
 // `fdq serve`: runs the FDQ gateway (src/gateway) until SIGTERM or SIGINT, then lets the requests in flight
 // finish, refuses new ones and exits with status 0. `--tokens FILE` (or FDQ_GATEWAY_TOKENS) is team mode
-// with FDQ_UPSTREAM_API_KEY upstream; `--hash-token TOKEN` prints the tokens-file line of a token.
+// with FDQ_UPSTREAM_API_KEY upstream; `--redis URL` shares the store with other instances; `--cert FILE
+// --key FILE` serves https; `--hash-token TOKEN` prints the tokens-file line of a token.
 import { InvalidArgumentError } from "../api/errors";
-import { startGateway, TeamModeError, tokenLine, TokensFileError } from "../gateway";
+import {
+  RedisUrlError,
+  redisWhere,
+  startGateway,
+  TeamModeError,
+  TlsFilesError,
+  tokenLine,
+  TokensFileError,
+} from "../gateway";
 import { UsageError, type ServeOptions } from "./options";
 
 export async function runServe(o: ServeOptions): Promise<number> {
@@ -24,18 +33,26 @@ export async function runServe(o: ServeOptions): Promise<number> {
       store: o.store,
       tokensFile: o.tokensFile,
       upstreamApiKey: o.upstreamApiKey,
+      redis: o.redis,
+      certFile: o.certFile,
+      keyFile: o.keyFile,
     });
   } catch (e) {
     if (e instanceof InvalidArgumentError) throw new UsageError(`--upstream: ${e.message}`);
     if (e instanceof TokensFileError) throw new UsageError(`--tokens: ${e.message}`);
     if (e instanceof TeamModeError) throw new UsageError(e.message);
+    if (e instanceof RedisUrlError) throw new UsageError(`--redis: ${e.message}`);
+    if (e instanceof TlsFilesError) throw new UsageError(e.message);
     throw e;
   }
   const running = gateway;
   process.stderr.write(
     `fdq serve: listening on ${running.url}` +
       (running.publicUrl !== running.url ? ` (public URL ${running.publicUrl})` : "") +
-      `\n  add-in manifest: ${running.publicUrl}/manifest.xml\n  FDQ service: ${running.publicUrl}/v1 -> ${o.upstream}\n  store: ${o.store}\n` +
+      `\n  add-in manifest: ${running.publicUrl}/manifest.xml\n  FDQ service: ${running.publicUrl}/v1 -> ${o.upstream}\n  store: ${o.store}` +
+      (o.redis === undefined
+        ? " (this instance alone)\n"
+        : ` shared through Redis (${redisWhere(o.redis)})\n`) +
       (o.tokensFile === undefined
         ? "  keys: pass-through (each client's own x-api-key)\n"
         : `  keys: team mode (gateway tokens of ${o.tokensFile}; FDQ_UPSTREAM_API_KEY upstream)\n`),

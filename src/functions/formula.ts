@@ -2,8 +2,9 @@
 // Only what a model of literal FDQ calls needs is supported: one FDQ function with string, number
 // and TRUE/FALSE literals and omitted optional arguments. Everything else is refused with a message
 // that names what is not supported, so the CLI and the task pane can say why a cell is not theirs.
-// The task pane, which can read the workbook, opts in to single-cell references and finds the FDQ
-// calls inside larger formulas (findFdqCalls).
+// The task pane, which can read the workbook, opts in to cell and range references and finds the FDQ
+// calls inside larger formulas (findFdqCalls); a range given to a scalar function is array-lifted as
+// Excel does (src/functions/lifting.ts).
 import {
   FUNCTION_NAMES,
   FUNCTION_SPECS,
@@ -20,21 +21,28 @@ export interface FdqCall {
   readonly args: readonly FormulaArg[];
 }
 
-/** A single-cell reference argument as written: "$A2", "Sheet2!A1", "'My Sheet'!$B$1". */
+/**
+ * A reference argument as written: one cell ("$A2", "Sheet2!A1", "'My Sheet'!$B$1") or, with `range`, a
+ * rectangle of cells ("$A2:$A50", "Data!B$1:D$1"), which Excel array-lifts for a scalar function.
+ */
 export interface CellRef {
   readonly ref: string;
+  readonly range?: true;
 }
 
 export type FormulaArgOrRef = FormulaArg | CellRef;
 
-/** A call parsed with `references: true`: arguments may be cell references, which the caller resolves. */
+/** A call parsed with `references: true`: arguments may be cell or range references, which the caller resolves. */
 export interface FdqCallWithRefs {
   readonly name: FunctionName;
   readonly args: readonly FormulaArgOrRef[];
 }
 
 export interface ParseOptions {
-  /** Accept single-cell references as `{ ref }` arguments (the task pane reads those cells); off for the CLI. */
+  /**
+   * Accept cell and range references as `{ ref }` arguments (the task pane reads those cells); off for
+   * `fdq eval`, whose lines have no workbook.
+   */
   readonly references?: boolean;
   /** Parse only text[start, end), e.g. a call found by findFdqCalls; positions in messages stay the whole text's. */
   readonly span?: { readonly start: number; readonly end: number };
@@ -139,13 +147,27 @@ function refuseWord(s: Scanner, word: string, at: number): never {
 const SINGLE_CELL = /^\$?[A-Za-z]{1,3}\$?\d+$/;
 const UNQUOTED_SHEET = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
-/** `text` (read from `at`) as a single-cell reference; a range or anything else is refused by name. */
+const WHOLE_LINE = /^\$?([A-Za-z]{1,3}|\d+):\$?([A-Za-z]{1,3}|\d+)$/;
+
+/**
+ * `text` (read from `at`) as a cell or range reference. A whole column or row (B:B, 1:1) is refused: it
+ * would lift a call for each of a million cells, and the pane could not read them in one pass.
+ */
 function cellReference(s: Scanner, text: string, at: number, quotedSheet: boolean): CellRef {
   const bang = text.lastIndexOf("!");
   const cell = text.slice(bang + 1);
-  if (cell.includes(":")) s.fail(`Ranges are not supported: ${text}; refer to one cell`, at);
   const sheetOk = bang < 0 || quotedSheet || UNQUOTED_SHEET.test(text.slice(0, bang));
-  if (sheetOk && SINGLE_CELL.test(cell)) return { ref: text };
+  if (sheetOk && WHOLE_LINE.test(cell)) {
+    s.fail(`Whole columns and rows are not supported: ${text}; give the cells, e.g. A2:A100`, at);
+  }
+  const [from = "", to, ...more] = cell.split(":");
+  if (sheetOk && more.length > 0) {
+    s.fail(`Not a range: ${text}; write a range as two cells joined by one colon, e.g. A2:A10`, at);
+  }
+  if (sheetOk && SINGLE_CELL.test(from)) {
+    if (to === undefined) return { ref: text };
+    if (SINGLE_CELL.test(to)) return { ref: text, range: true };
+  }
   if (quotedSheet) s.fail(`A cell such as A1 was expected after ${text.slice(0, bang + 1)}`, at);
   return refuseWord(s, text, at);
 }
@@ -251,7 +273,7 @@ const NO_OPTIONS: ParseOptions = {};
 /**
  * Parses `[=]FDQ.NAME(arg, ...)` (function names in any case). Throws FormulaSyntaxError naming the
  * unsupported construct; the argument count is checked against the function's signature. With
- * `references: true`, single-cell references are arguments too (`{ ref }`).
+ * `references: true`, cell and range references are arguments too (`{ ref }`, `{ ref, range: true }`).
  */
 export function parseFormula(text: string): FdqCall;
 export function parseFormula(text: string, options: ParseOptions & { references: true }): FdqCallWithRefs;

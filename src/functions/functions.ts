@@ -4,9 +4,14 @@
 // runtime's client and turns any failure into a CustomFunctions.Error, so every call settles.
 // Arguments typed `unknown` reach the implementation as typed in the cell, so a wrong value gets our
 // #VALUE! message naming the argument instead of Excel's silent conversion error.
+// Ranges: the scalar functions (DATAPOINT, RATING, SECTOR, SECURITY, INFO) keep scalar parameters, so
+// Excel array-lifts a range given to them (one call per cell, the results spill). The spilling functions
+// (DATASET, SERIES, COVERAGE) cannot be lifted: their parameters are matrices (`T[][]`) so they receive a
+// range as it is and refuse it naming the argument (see ranges.ts, office-js-docs-pr#2238).
 import { getSharedClient } from "../api/runtime";
 import { customFunctionsErrors, toExcelError } from "./errors";
 import * as impl from "./impl";
+import { singleCells } from "./ranges";
 
 async function settle<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -54,16 +59,17 @@ export function datapoint(
  * @returns Rows of datapoint name and value (sign, name and value with with_signs).
  */
 export function dataset(
-  ticker: string,
-  dataset: string,
-  year: unknown,
-  quarter?: unknown,
-  ttm?: unknown,
-  with_signs?: unknown,
+  ticker: string[][],
+  dataset: string[][],
+  year: unknown[][],
+  quarter?: unknown[][],
+  ttm?: unknown[][],
+  with_signs?: unknown[][],
 ): Promise<unknown[][]> {
-  return settle(async () =>
-    impl.dataset(await getSharedClient(), { ticker, dataset, year, quarter, ttm, with_signs }),
-  );
+  return settle(async () => {
+    const args = singleCells("DATASET", { ticker, dataset, year, quarter, ttm, with_signs });
+    return impl.dataset(await getSharedClient(), args);
+  });
 }
 
 /**
@@ -78,16 +84,17 @@ export function dataset(
  * @returns One row with a value per fiscal year.
  */
 export function series(
-  ticker: string,
-  dataset: string,
-  name: string,
-  from_year: unknown,
-  to_year: unknown,
-  period?: unknown,
+  ticker: string[][],
+  dataset: string[][],
+  name: string[][],
+  from_year: unknown[][],
+  to_year: unknown[][],
+  period?: unknown[][],
 ): Promise<unknown[][]> {
-  return settle(async () =>
-    impl.series(await getSharedClient(), { ticker, dataset, name, from_year, to_year, period }, cellError),
-  );
+  return settle(async () => {
+    const args = singleCells("SERIES", { ticker, dataset, name, from_year, to_year, period });
+    return impl.series(await getSharedClient(), args, cellError);
+  });
 }
 
 /**
@@ -119,8 +126,8 @@ export function sector(id: string, datapoint: string, prior_year?: unknown): Pro
  * @param type stock, etf, mf, inactive, sector or industry.
  * @returns A header row, then ticker, name, type, sector and last trade date per security.
  */
-export function coverage(type: string): Promise<unknown[][]> {
-  return settle(async () => impl.coverage(await getSharedClient(), { type }));
+export function coverage(type: string[][]): Promise<unknown[][]> {
+  return settle(async () => impl.coverage(await getSharedClient(), singleCells("COVERAGE", { type })));
 }
 
 /**

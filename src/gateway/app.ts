@@ -25,7 +25,7 @@ export function createGatewayApp(o: GatewayAppOptions): Hono<GatewayEnv> {
   app.use("/usage", onlyReads, authenticate(o));
   app.get("/usage", async (c) => {
     const account = await o.accounts.get(accountTag(c.get("upstreamKey")));
-    return c.json(account.ledger.report());
+    return c.json(await account.ledger.report());
   });
   app.route("/v1", proxyRoutes(o));
   app.route("/", addinRoutes(o));

@@ -1,9 +1,11 @@
 // startGateway: `fdq serve`, the FDQ gateway of a team: the built add-in and the FDQ service on one origin,
 // the client's own key passed through or (team mode, tokensFile) the gateway's own key behind each
 // analyst's gateway token, one refresh day's answers shared by everyone of an account, the account's
-// ledger, and a stop after "Limit Exceeded". Embedded store (memory + files) only for now; a shared store
-// (Redis) and TLS fit behind AnswerStore and the server set-up below.
-import type { Server } from "node:http";
+// ledger, and a stop after "Limit Exceeded". The embedded store (memory + files) by default; with a Redis
+// URL the answers, in-flight locks, upstream slots and ledgers are shared by every instance on that Redis
+// (falling back to this instance's own while it is unreachable). With a certificate and key it speaks https.
+import type { Server as HttpServer } from "node:http";
+import https, { type Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
@@ -16,11 +18,19 @@ import type { RefreshDayBoundary } from "../api/types";
 import { Accounts } from "./accounts";
 import { isBuilt, NOT_BUILT } from "./addin";
 import { createGatewayApp } from "./app";
+import { localFlights } from "./flights";
+import { RedisFlights } from "./redis-flights";
+import { RedisLink } from "./redis-link";
+import { RedisAnswerStore } from "./redis-store";
+import { Wakeups } from "./redis-wakeups";
 import { EmbeddedStore } from "./store";
+import { readTlsFiles } from "./tls";
 import { GatewayTokens } from "./tokens";
 
 export { isBuilt, NOT_BUILT, rewriteManifest } from "./addin";
 export { hashToken, tokenLine, TokensFileError } from "./tokens";
+export { RedisUrlError, redisWhere } from "./redis-link";
+export { TlsFilesError } from "./tls";
 
 /** Team mode asked for without the gateway's key (the server does not start). */
 export const NO_UPSTREAM_KEY =
@@ -58,6 +68,14 @@ export interface GatewayOptions {
   upstreamApiKey?: string | undefined;
   /** Directory of the persisted answers and ledgers; undefined: memory only. */
   store?: string | undefined;
+  /**
+   * redis://HOST:PORT: the day's answers, in-flight locks, upstream slots and ledgers shared by every
+   * instance on it. Undefined: this instance alone.
+   */
+  redis?: string | undefined;
+  /** PEM certificate (chain) and private key files: https instead of http. Both or neither. */
+  certFile?: string | undefined;
+  keyFile?: string | undefined;
   distDir?: string;
   concurrency?: number;
   timeoutMs?: number;
@@ -78,7 +96,7 @@ export class TeamModeError extends Error {
 }
 
 export interface RunningGateway {
-  /** Where the gateway listens, e.g. http://127.0.0.1:PORT. */
+  /** Where the gateway listens, e.g. http://127.0.0.1:PORT (https:// with a certificate). */
   url: string;
   /** The URL the manifest names (--public-url, or `url`). */
   publicUrl: string;
@@ -105,15 +123,26 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   } else if (options.upstreamApiKey !== undefined) {
     throw new TeamModeError("an upstream API key is used only in team mode: give the tokens file too");
   }
-  const store = new EmbeddedStore({
+  const tls = readTlsFiles(options.certFile, options.keyFile);
+  // Shared with the other instances on one Redis: the connection, and a second one for wake-ups.
+  let shared: { link: RedisLink; wakeups: Wakeups } | undefined;
+  if (options.redis !== undefined) {
+    const link = new RedisLink({ url: options.redis, onWarning });
+    shared = { link, wakeups: new Wakeups(link) };
+  }
+  const embedded = new EmbeddedStore({
     dir: options.store,
     maxMemoryBytes: options.maxMemoryBytes ?? GATEWAY_DEFAULTS.maxMemoryBytes,
     onWarning,
   });
+  const store = shared ? new RedisAnswerStore(shared.link, embedded) : embedded;
+  const timeoutMs = options.timeoutMs ?? GATEWAY_DEFAULTS.timeoutMs;
   const accounts = new Accounts({
     storage:
       options.store === undefined ? undefined : new FileStorage(path.join(options.store, "usage.json")),
     concurrency: options.concurrency ?? GATEWAY_DEFAULTS.concurrency,
+    timeoutMs,
+    redis: shared,
     now,
     onWarning,
   });
@@ -127,10 +156,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     team,
     accounts,
     store,
+    flights: shared ? new RedisFlights(shared.link, shared.wakeups) : localFlights,
     clock,
     pricing: options.pricing ?? DEFAULT_PRICING,
     now,
-    timeoutMs: options.timeoutMs ?? GATEWAY_DEFAULTS.timeoutMs,
+    timeoutMs,
     maxBodyBytes: options.maxBodyBytes ?? GATEWAY_DEFAULTS.maxBodyBytes,
     get distDir() {
       return addin.distDir;
@@ -141,13 +171,28 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     log,
     onWarning,
   });
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? GATEWAY_DEFAULTS.port, host, () => resolve());
-  });
+  const server: HttpServer | HttpsServer = tls
+    ? (createAdaptorServer({
+        fetch: app.fetch,
+        hostname: host,
+        createServer: https.createServer,
+        serverOptions: tls,
+      }) as HttpsServer)
+    : (createAdaptorServer({ fetch: app.fetch, hostname: host }) as HttpServer);
+  try {
+    await shared?.link.connect();
+    await shared?.wakeups.connect();
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? GATEWAY_DEFAULTS.port, host, () => resolve());
+    });
+  } catch (e) {
+    await shared?.wakeups.close();
+    await shared?.link.close();
+    throw e;
+  }
   const port = (server.address() as AddressInfo).port;
-  const local = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const local = `${tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`;
   addin.publicUrl = (options.publicUrl ?? local).replace(/\/+$/, "");
   if (!isBuilt(distDir)) onWarning(`fdq serve: ${NOT_BUILT} (${distDir} holds no build).`);
 
@@ -170,6 +215,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       }).then(async () => {
         await accounts.flush();
         await store.flush();
+        await shared?.wakeups.close();
+        await shared?.link.close();
       })),
   };
 }

@@ -1,8 +1,9 @@
 // /v1/*: the FDQ service on the gateway's origin, with the client's own key (pass-through) or, in team
 // mode, the gateway's key behind each analyst's gateway token (authenticate). A request
 // that names a request of the spec (RequestKey.parse) is answered from the account's refresh day when it
-// can be: identical requests in flight go upstream once, and 200 answers and the spec's "does not exist"
-// answers are kept for the day under the account tag. Anything else is relayed as the service answered.
+// can be: identical requests in flight go upstream once (of every instance on one Redis), and 200 answers
+// and the spec's "does not exist" answers are kept for the day under the account tag. Anything else is
+// relayed as the service answered.
 // The account's ledger counts the units of what went upstream; after a "Limit Exceeded" the account
 // stops until the month turns.
 import { Hono, type MiddlewareHandler } from "hono";
@@ -17,6 +18,7 @@ import { QuotaExhaustedError, type FdqError } from "../api/errors";
 import { errorFromAnswer } from "../api/response-errors";
 import { parseRetryAfter } from "../api/retry";
 import type { Account, Accounts } from "./accounts";
+import type { FlightOutcome, Flights } from "./flights";
 import type { GatewayEnv } from "./env";
 import { GATEWAY_SUFFIX, GatewayError, noKey, unknownToken } from "./errors";
 import type { GatewayTokens } from "./tokens";
@@ -39,6 +41,8 @@ export interface ProxyOptions extends UpstreamOptions, AuthOptions {
   upstream: string;
   accounts: Accounts;
   store: AnswerStore;
+  /** Who fetches a request no instance has kept (localFlights, or RedisFlights across instances). */
+  flights: Flights;
   clock: RefreshDayClock;
   pricing: PricingOptions;
   now: () => number;
@@ -124,18 +128,19 @@ function quotaSpent(account: Account): GatewayError {
 }
 
 export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
-  const flights = new Map<string, Promise<UpstreamAnswer>>();
+  const flights = new Map<string, Promise<FlightOutcome>>();
   let today = "";
   const app = new Hono<GatewayEnv>();
 
-  /** One upstream request in the account's limiter; learns of a spent quota. */
+  /** One upstream request in one of the account's slots; learns of a spent quota. */
   const send = (account: Account, url: string, apiKey: string): Promise<UpstreamAnswer> =>
-    account.limiter.run(async () => {
-      if (account.ledger.exhausted) throw quotaSpent(account);
+    account.slots.run(async () => {
+      // Checked again in the slot: another request (of any instance) may have met "Limit Exceeded".
+      if (await account.ledger.isExhausted()) throw quotaSpent(account);
       const fetched = await fetchUpstream(url, "GET", apiKey, o);
       // Team mode: should the service ever echo the gateway's key, no analyst, store or log sees it.
       const answer = o.team ? { ...fetched, body: redactKey(fetched.body, apiKey) } : fetched;
-      if (isLimitExceeded(answer)) account.ledger.markExhausted();
+      if (isLimitExceeded(answer)) await account.ledger.markExhausted();
       return answer;
     });
 
@@ -149,7 +154,7 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
     c.set("units", 0);
     if (!key) {
       c.set("cache", "bypass");
-      if (account.ledger.exhausted) throw quotaSpent(account);
+      if (await account.ledger.isExhausted()) throw quotaSpent(account);
       return relay(await send(account, `${o.upstream}/${tail}`, apiKey));
     }
 
@@ -164,33 +169,40 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
       c.set("cache", "hit");
       return relay(stored);
     }
-    if (account.ledger.exhausted) {
-      c.set("cache", "bypass");
-      throw quotaSpent(account);
-    }
+    // Looked up with no await since the store's miss, so a flight cannot end unseen in between. A spent
+    // quota is checked in the flight (send), where every waiter on the flight learns of it too.
     const flightKey = `${day}\n${account.tag}\n${id}`;
-    const joined = flights.get(flightKey);
-    if (joined) {
-      c.set("cache", "hit");
-      return relay(await joined);
+    let flight = flights.get(flightKey);
+    const joined = flight !== undefined;
+    if (!flight) {
+      // Runs unless another instance's flight answers; then this instance counts no units.
+      flight = o.flights.run(day, account.tag, id, async () => {
+        const kept = await o.store.get(day, account.tag, id);
+        if (kept) return { answer: { ...kept, retryAfter: undefined }, fetchedHere: false };
+        // Refused before waiting for a slot; checked again in the slot (send).
+        if (await account.ledger.isExhausted()) throw quotaSpent(account);
+        const answer = await send(account, key.url(o.upstream), apiKey);
+        const { keep, records } = keepable(answer);
+        if (answer.status === 200) {
+          const units = priceOf(key, o.pricing, records);
+          await account.ledger.record(key, units);
+          c.set("units", units);
+        }
+        if (keep) await o.store.set(day, account.tag, id, answer);
+        return { answer, fetchedHere: true };
+      });
+      flights.set(flightKey, flight);
     }
-    c.set("cache", "miss");
-    const flight = (async () => {
-      const answer = await send(account, key.url(o.upstream), apiKey);
-      const { keep, records } = keepable(answer);
-      if (answer.status === 200) {
-        const units = priceOf(key, o.pricing, records);
-        account.ledger.record(key, units);
-        c.set("units", units);
-      }
-      if (keep) await o.store.set(day, account.tag, id, answer);
-      return answer;
-    })();
-    flights.set(flightKey, flight);
+    c.set("cache", joined ? "hit" : "miss");
     try {
-      return relay(await flight);
+      const { answer, fetchedHere } = await flight;
+      if (!fetchedHere) c.set("cache", "hit");
+      return relay(answer);
+    } catch (e) {
+      if (e instanceof GatewayError && e.status === 429) c.set("cache", "bypass"); // the quota is spent
+      throw e;
     } finally {
-      flights.delete(flightKey);
+      if (!joined) flights.delete(flightKey);
     }
   });
   return app;

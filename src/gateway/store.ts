@@ -5,7 +5,7 @@
 //
 // Layout: DIR/answers/<refresh day>/<account tag>/<sha256 of the key>.json, DIR/usage.json. Days other than
 // the current one are removed when the day turns (old days go first); the memory LRU drops the least used.
-// A team store (Redis) can implement AnswerStore later without touching the routes.
+// With --redis, RedisAnswerStore (redis-store.ts) shares the answers and keeps this store as its local tier.
 import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";

@@ -11,7 +11,18 @@ import { sleep } from "../../src/api/sleep";
 
 const ROOT = resolve(__dirname, "../..");
 export const ARTIFACTS = join(ROOT, "test/artifacts");
-const OFFICE_DOUBLE = readFileSync(join(ROOT, "test/support/office-double/office-double.js"), "utf8");
+/** The Office test double: its parts in order, served as one script in place of office.js. */
+const OFFICE_DOUBLE = ["a1.js", "formulas.js", "grid.js", "excel-api.js", "office-double.js"]
+  .map((part) => readFileSync(join(ROOT, "test/support/office-double", part), "utf8"))
+  .join("\n");
+
+/**
+ * How Excel passes an empty referenced cell: 0 on the desktop, null on the web (office-js#4702). The web
+ * mode also applies Excel on the web's 5 MB cap per sync. FDQ_OFFICE_PLATFORM picks the default mode.
+ */
+export type EmptyCellMode = "desktop" | "web";
+export const EMPTY_CELL_MODES: readonly EmptyCellMode[] = ["desktop", "web"];
+const DEFAULT_MODE: EmptyCellMode = process.env.FDQ_OFFICE_PLATFORM === "desktop" ? "desktop" : "web";
 
 const CHROMIUM_ARGS = [
   "--headless",
@@ -93,13 +104,20 @@ export interface OpenedWorkbook {
   readonly cells?: Record<string, { formula: string; value: string | number | boolean }>;
   /** Office.context.document.settings saved in the file. */
   readonly documentSettings?: Record<string, unknown>;
+  /** Office.context.partitionKey in the web mode (Excel on the web partitions add-in storage). */
+  readonly partitionKey?: string;
 }
 
-export interface PaneOptions {
+export interface WorkbookOptions {
   readonly theme?: "light" | "dark";
-  /** OfficeRuntime.storage entries present before the page loads (JSON-encoded values as strings). */
-  readonly storage?: Record<string, string>;
   readonly workbook?: OpenedWorkbook;
+  /** Excel on the desktop or on the web (default: FDQ_OFFICE_PLATFORM, else web). */
+  readonly platform?: EmptyCellMode;
+}
+
+export interface PaneOptions extends WorkbookOptions {
+  /** OfficeRuntime.storage entries present before the first page loads (JSON-encoded values as strings). */
+  readonly storage?: Record<string, string>;
 }
 
 export interface OpenPane {
@@ -135,28 +153,61 @@ export async function openPane(
     cspViolations.push(violation),
   );
   await context.addInitScript(
-    ({ theme, storage, workbook }) => {
-      const w = window as unknown as {
-        __officeDoubleTheme?: string;
-        __officeDoubleWorkbook?: OpenedWorkbook;
-        __reportCspViolation(violation: string): void;
-      };
+    ({ storage }) => {
+      const w = window as unknown as { __reportCspViolation(violation: string): void };
       document.addEventListener("securitypolicyviolation", (e) =>
         w.__reportCspViolation(
           `${e.effectiveDirective} blocked ${e.blockedURI || "inline"} in ${e.documentURI}`,
         ),
       );
-      w.__officeDoubleTheme = theme;
-      w.__officeDoubleWorkbook = workbook;
       try {
-        for (const [k, v] of Object.entries(storage)) localStorage.setItem(`office-double:${k}`, v);
+        // Once per context: a second workbook (or a reload) finds the storage as the first one left it.
+        if (localStorage.getItem("__officeDoubleSeeded") === null) {
+          localStorage.setItem("__officeDoubleSeeded", "1");
+          for (const [k, v] of Object.entries(storage)) localStorage.setItem(`office-double:${k}`, v);
+        }
       } catch {
         // about:blank has no storage; the page itself is on the served origin.
       }
     },
-    { theme: options.theme ?? "light", storage: options.storage ?? {}, workbook: options.workbook ?? {} },
+    { storage: options.storage ?? {} },
   );
+  return openPage(context, site, options);
+}
+
+/**
+ * Another workbook open beside the pane's: a new page (its own workbook and runtime) in the same browser
+ * context, so both runtimes share the origin's storage as two workbooks of one add-in do.
+ */
+export function openWorkbook(
+  pane: OpenPane,
+  site: StaticSite,
+  options: WorkbookOptions = {},
+): Promise<OpenPane> {
+  return openPage(pane.context, site, options);
+}
+
+async function openPage(
+  context: BrowserContext,
+  site: StaticSite,
+  options: WorkbookOptions,
+): Promise<OpenPane> {
   const page = await context.newPage();
+  await page.addInitScript(
+    ({ theme, workbook, platform }) => {
+      const w = window as unknown as {
+        __officeDoubleTheme?: string;
+        __officeDoubleWorkbook?: OpenedWorkbook & { platform: string };
+      };
+      w.__officeDoubleTheme = theme;
+      w.__officeDoubleWorkbook = { ...workbook, platform };
+    },
+    {
+      theme: options.theme ?? "light",
+      workbook: options.workbook ?? {},
+      platform: options.platform ?? DEFAULT_MODE,
+    },
+  );
   const messages: string[] = [];
   page.on("console", (message) => messages.push(message.text()));
   const requests: string[] = [];
@@ -177,6 +228,17 @@ export async function waitForConsole(pane: OpenPane, text: string, timeoutMs = 1
     }
     await sleep(20);
   }
+}
+
+/** The value of `read()` once it equals `expected`, polled for up to `timeoutMs` (the last value otherwise). */
+export async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (value !== expected && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
 }
 
 export function removeFolder(folder: string): void {

@@ -940,7 +940,7 @@ describe("task pane in the browser", () => {
       "Sheet1!A1": "NFLX",
       "Sheet1!A2": '=FDQ.DATAPOINT(A1,"roic","ROIC",2019)',
       "Sheet1!A3": '=IFERROR(FDQ.DATAPOINT($A$1,"roic","NOPAT",2019),0)',
-      "Sheet1!A4": '=FDQ.DATAPOINT(A1:A2,"roic","ROIC",2019)',
+      "Sheet1!A4": '=FDQ.DATASET(A1:A2,"roic",2019)',
       "Sheet1!A5": '=FDQ.RATING("NFLX")',
     });
     await tab(page, "Workbook");
@@ -954,7 +954,8 @@ describe("task pane in the browser", () => {
       "3 of 4 cells already cached",
     );
     await expect(page.getByTestId("estimate-unplanned-cell").allTextContents()).resolves.toEqual([
-      "Sheet1!A4: Ranges are not supported: A1:A2; refer to one cell (at character 16)",
+      "Sheet1!A4: The cell shows #VALUE! without a request: ticker must be one cell, not a range of 2 cells " +
+        "(2 rows by 1 column): FDQ.DATASET spills a table of its own, so Excel cannot repeat it for each cell.",
     ]);
     await context.close();
   });

@@ -14,6 +14,7 @@ import { datapointMetadata } from "../../catalog";
 import { CatalogSearchIndex, type SearchEntry } from "../../catalog/search";
 import type { ThemeKind } from "../office/platform";
 import { useServices } from "../services";
+import { CacheWarnings } from "./CacheWarnings";
 import { ConnectPanel } from "./ConnectPanel";
 import { DatapointSearch } from "./DatapointSearch";
 import { ErrorsPanel } from "./ErrorsPanel";
@@ -102,6 +103,7 @@ export function App() {
           <Tab value="workbook">Workbook</Tab>
           <Tab value="connect">Connect</Tab>
         </TabList>
+        <CacheWarnings />
         {tab === "find" && (
           <div className={styles.panel} role="tabpanel" aria-label="Find">
             <DatapointSearch index={index} onChoose={setChosen} />

@@ -3,6 +3,7 @@
 import { Button, Caption1, Card, Spinner, Text, tokens } from "@fluentui/react-components";
 import { useCallback, useEffect, useState } from "react";
 import { explainCell, type CallExplanation, type Explanation, type SeriesYear } from "../logic/explain";
+import type { LiftedExplanation } from "../logic/explain-lifted";
 import { keepDaysOf } from "../logic/saver";
 import { useServices } from "../services";
 import { messageOf } from "../logic/message";
@@ -45,8 +46,41 @@ function SeriesYears({ years }: { years: readonly SeriesYear[] }) {
   );
 }
 
+/** A call Excel lifts over a range: the count, the price of all its calls, then the first calls in detail. */
+function LiftedView({ call }: { call: LiftedExplanation }) {
+  const styles = useExplainStyles();
+  const { cells, first } = call.noRequest;
+  return (
+    <>
+      <Fact term="Calls">
+        <span data-testid="explain-lifted">
+          {call.summary}: Excel runs {call.functionName} once per cell of its ranges and spills the results
+        </span>
+      </Fact>
+      {call.price && (
+        <PriceFact price={call.price} note="All the calls together; equal requests are sent once." />
+      )}
+      {cells > 0 && (
+        <Fact term="No request">
+          <span data-testid="explain-lifted-no-request">
+            {cells} {cells === 1 ? "cell shows" : "cells show"} an error without a request, first {first}
+          </span>
+        </Fact>
+      )}
+      {call.shown.map(({ address, call: one }) => (
+        <Fact key={address} term={address}>
+          <dl className={styles.facts} data-testid="explain-lifted-call">
+            <CallView call={one} />
+          </dl>
+        </Fact>
+      ))}
+    </>
+  );
+}
+
 function CallView({ call }: { call: CallExplanation }) {
   const styles = useExplainStyles();
+  if (call.kind === "lifted") return <LiftedView call={call} />;
   if (call.kind === "unplanned") {
     return (
       <Fact term="Problem">

@@ -52,8 +52,11 @@ export async function findErrorCells(
     const error = String(cell.value);
     const excelReason = EXCEL_REASONS[error];
     if (excelReason) return excelReason;
-    for (const call of calls) {
-      if (!call.ok) return `${plain ? "Cannot" : `${call.text} cannot`} be planned: ${call.reason}`;
+    for (const resolved of calls) {
+      // A lifted call's formula cell shows the first cell of its spill: that cell's call is the reason.
+      const call = resolved.ok && resolved.kind === "lifted" ? resolved.cells[0] : resolved;
+      if (!call) continue;
+      if (!call.ok) return `${plain ? "Cannot" : `${resolved.text} cannot`} be planned: ${call.reason}`;
       const key = formatFormula(call.call);
       let failure = runs.get(key);
       if (!failure) {

@@ -12,6 +12,7 @@ import {
 import { findDatapoint, findDataset, type CatalogDatapoint, type Dataset } from "../../catalog";
 import { isFdqFormula, type CellSnapshot, type CellValue, type WorkbookAccess } from "../office/workbook";
 import { requestsOf, type ServiceRequest } from "../../functions/requests";
+import { explainLifted, type LiftedExplanation } from "./explain-lifted";
 import { resolveCells, type ArgInput, type ResolvedCall } from "./fdq-call";
 import { messageOf } from "./message";
 import type { PaneClient } from "./pane-client";
@@ -121,7 +122,9 @@ export type CallExplanation =
       /** What the call asks the service for, in order (FDQ.SECURITY may try several types). */
       readonly asks: readonly string[];
       readonly price: CallPrice;
-    });
+    })
+  /** A scalar function given a range: the calls Excel makes when it lifts it (explain-lifted.ts). */
+  | LiftedExplanation;
 
 export type Explanation =
   | { readonly kind: "empty"; readonly address: string }
@@ -328,6 +331,7 @@ function describeRequest(r: ServiceRequest, index: number): string {
 
 async function explainCall(call: ResolvedCall, options: ExplainOptions): Promise<CallExplanation> {
   if (!call.ok) return { kind: "unplanned", text: call.text, reason: call.reason };
+  if (call.kind === "lifted") return explainLifted(call, options, (one) => explainCall(one, options));
   let requests: ServiceRequest[];
   try {
     requests = await requestsOf(call.call);

@@ -1,9 +1,11 @@
 // What a refresh will cost, before it starts: the workbook's FDQ cells, the distinct requests they make, and
 // how many of those the cache already answers. Calls are resolved (cell references read) and run through the
-// functions' own argument handling, so the count is that of the requests the cells really make. The client's
+// functions' own argument handling, so the count is that of the requests the cells really make; a call given a
+// range is counted as Excel lifts it, once per cell of its spill (fdq-call.ts). The client's
 // planner groups and prices them (quota units: one per datapoint x security x period, wire-notes 11).
 import { DEFAULTS, RefreshDayClock, type FdqRequest, type PlannedRequest } from "../../api";
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
+import type { FdqCall } from "../../functions/formula";
 import { requestsOf } from "../../functions/requests";
 import { resolveCells } from "./fdq-call";
 import { messageOf } from "./message";
@@ -65,18 +67,37 @@ export async function estimateRefresh(
   for (const { cell, calls } of await resolveCells(cells, workbook)) {
     const own: FdqRequest[] = [];
     let cached = true;
+    // Cells of lifted calls' spills that make no request, each with its reason.
+    const spilled: UnplannedCell[] = [];
+    const plan = async (call: FdqCall): Promise<void> => {
+      const requests = await requestsOf(call);
+      // Checks the requests as the client will: a refused one makes the call unplanned.
+      const plans = requests.map((request) => client.plan(request));
+      cached &&= plans.every((p) => p.cached);
+      own.push(...requests);
+    };
     try {
       for (const call of calls) {
         if (!call.ok) throw new Error(call.reason);
-        for (const request of await requestsOf(call.call)) {
-          // Checks the request as the client will: a refused one makes the cell unplanned.
-          const plan = client.plan(request);
-          cached &&= plan.cached;
-          own.push(request);
+        if (call.kind === "call") {
+          await plan(call.call);
+          continue;
+        }
+        // Excel lifts the call: one call per cell of the spill, each counted; a cell that cannot be planned
+        // shows its error without a request, and the others still make theirs.
+        for (const lifted of call.cells) {
+          const from = lifted.address === cell.address ? "" : `Spilled from ${cell.address}: `;
+          try {
+            if (!lifted.ok) throw new Error(lifted.reason);
+            await plan(lifted.call);
+          } catch (err) {
+            spilled.push({ address: lifted.address, reason: `${from}${messageOf(err)}` });
+          }
         }
       }
       if (cached) cachedCells++;
       requests.push(...own);
+      unplanned.push(...spilled);
     } catch (err) {
       unplanned.push({ address: cell.address, reason: messageOf(err) });
     }

@@ -1,10 +1,10 @@
 // The Office host around the workbook: persistent storage, the Office theme, and selection events.
-import { officeStorage, type KeyValueStore } from "../../api";
+import { officePartitionKey, officeStorage, partitioned, type KeyValueStore } from "../../api";
 
 export type ThemeKind = "light" | "dark";
 
 export interface OfficePlatform {
-  /** OfficeRuntime.storage (through officeStorage): per add-in domain, never inside the document. */
+  /** OfficeRuntime.storage (through officeStorage, partitioned): per add-in domain, never inside the document. */
   readonly storage: KeyValueStore;
   theme(): ThemeKind;
   /** Answers an unsubscribe. */
@@ -58,7 +58,8 @@ export function officePlatform(): OfficePlatform {
   );
   const onSelectionChanged = eventHub(Office.EventType.DocumentSelectionChanged, () => undefined);
   return {
-    storage: officeStorage(OfficeRuntime.storage),
+    // Under Office.context.partitionKey where Office defines one, as the custom functions read it (runtime.ts).
+    storage: partitioned(officeStorage(OfficeRuntime.storage), officePartitionKey()),
     theme: () => themeOf(Office.context.officeTheme),
     onThemeChanged,
     onSelectionChanged: (listener) => onSelectionChanged(() => listener()),

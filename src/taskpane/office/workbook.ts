@@ -2,24 +2,30 @@
 // WorkbookAccess, so they can be exercised with a fake one and this file is the only one that calls
 // Excel.run.
 import { asLiteral, literalRows } from "./literal";
-import { cellAddress, parseAddress } from "./a1";
+import { parseAddress } from "./a1";
+import { chunks, isPayloadTooLarge } from "./batched-read";
+import {
+  asCellValue,
+  fdqCellsOfBlock,
+  readCellValues,
+  readSelectionBlocks,
+  readWorkbookBlocks,
+  type CellSnapshot,
+  type CellValue,
+} from "./workbook-reads";
 
-export type CellValue = string | number | boolean;
-
-export interface CellSnapshot {
-  /** Sheet-qualified, e.g. "Sheet1!B2". */
-  readonly address: string;
-  /** The formula as typed ("=FDQ.DATAPOINT(...)"), or the constant for a cell without one. */
-  readonly formula: string;
-  readonly value: CellValue;
-}
+export { isFdqFormula } from "./workbook-reads";
+export type { CellSnapshot, CellValue } from "./workbook-reads";
 
 export interface WorkbookAccess {
   /** The first cell of the selection. */
   selectedCell(): Promise<CellSnapshot>;
   /** Writes a formula into the first cell of the selection; returns that cell's address. */
   writeSelectedCell(formula: string): Promise<string>;
-  /** Every cell of every worksheet whose formula calls an FDQ function. */
+  /**
+   * Every cell of every worksheet whose formula calls an FDQ function: read sheet by sheet, a big sheet in
+   * blocks of rows, each batch under Excel on the web's 5 MB cap (batched-read.ts).
+   */
   fdqCells(): Promise<CellSnapshot[]>;
   /** The FDQ cells of the selection. */
   selectedFdqCells(): Promise<CellSnapshot[]>;
@@ -29,38 +35,46 @@ export interface WorkbookAccess {
   calculateFull(): Promise<void>;
   selectCell(address: string): Promise<void>;
   /**
-   * The values of single cells given by sheet-qualified addresses ("Sheet1!A2"), read in one batch; an
-   * address on a sheet that does not exist is left out of the answer.
+   * The values of single cells given by sheet-qualified addresses ("Sheet1!A2"), read in batches under Excel
+   * on the web's 5 MB cap; an address on a sheet that does not exist is left out of the answer.
    */
   cellValues(addresses: readonly string[]): Promise<ReadonlyMap<string, CellValue>>;
 }
 
-const FDQ_CALL = /\bFDQ\.[A-Za-z]+\s*\(/i;
-
-export function isFdqFormula(formula: unknown): formula is string {
-  return typeof formula === "string" && formula.startsWith("=") && FDQ_CALL.test(formula);
-}
-
-function asCellValue(value: unknown): CellValue {
-  return typeof value === "number" || typeof value === "boolean" ? value : String(value ?? "");
-}
-
-/** The FDQ cells of a loaded range (address, formulas and values loaded). */
-function fdqCellsOf(range: Excel.Range): CellSnapshot[] {
-  const origin = parseAddress(range.address);
-  const cells: CellSnapshot[] = [];
-  range.formulas.forEach((line: unknown[], i: number) =>
-    line.forEach((formula, j) => {
-      if (!isFdqFormula(formula)) return;
-      const address = cellAddress({ sheet: origin.sheet, row: origin.row + i, column: origin.column + j });
-      cells.push({ address, formula, value: asCellValue(range.values[i]?.[j]) });
-    }),
-  );
-  return cells;
-}
-
 function canReadSpills(): boolean {
   return Office.context.requirements.isSetSupported("ExcelApi", "1.12");
+}
+
+/**
+ * FDQ cells frozen per batch: a spill is read and written back whole (COVERAGE's can be 10,000 rows), so
+ * a batch Excel on the web refuses for its size (5 MB) is done again as halves.
+ */
+const FROZEN_PER_SYNC = 200;
+
+/** Replaces these FDQ cells (of one read) with their values: a spilling formula's whole spill range. */
+async function freeze(context: Excel.RequestContext, cells: readonly CellSnapshot[]): Promise<void> {
+  try {
+    const targets = cells.map((c) => {
+      const { sheet, cell } = parseAddress(c.address);
+      const anchor = context.workbook.worksheets.getItem(sheet).getRange(cell);
+      // A spilling formula's values cover its whole spill range, not only its own cell.
+      const spill = canReadSpills() ? anchor.getSpillingToRangeOrNullObject() : undefined;
+      spill?.load("isNullObject,values");
+      return { anchor, spill, value: c.value };
+    });
+    await context.sync();
+    for (const t of targets) {
+      // Service text is written as text, never as a formula (asLiteral).
+      if (t.spill && !t.spill.isNullObject) t.spill.values = literalRows(t.spill.values);
+      else t.anchor.values = [[asLiteral(t.value)]];
+    }
+    await context.sync();
+  } catch (err) {
+    if (!isPayloadTooLarge(err) || cells.length === 1) throw err;
+    const half = Math.ceil(cells.length / 2);
+    await freeze(context, cells.slice(0, half));
+    await freeze(context, cells.slice(half));
+  }
 }
 
 export function excelWorkbook(): WorkbookAccess {
@@ -87,48 +101,15 @@ export function excelWorkbook(): WorkbookAccess {
       }),
 
     fdqCells: () =>
-      Excel.run(async (context) => {
-        const sheets = context.workbook.worksheets;
-        sheets.load("items/name");
-        await context.sync();
-        const used = sheets.items.map((sheet) => {
-          const range = sheet.getUsedRangeOrNullObject(true);
-          range.load("isNullObject,address,formulas,values");
-          return range;
-        });
-        await context.sync();
-        return used.filter((r) => !r.isNullObject).flatMap(fdqCellsOf);
-      }),
+      Excel.run(async (context) => (await readWorkbookBlocks(context)).flatMap(fdqCellsOfBlock)),
 
     selectedFdqCells: () =>
-      Excel.run(async (context) => {
-        const range = context.workbook.getSelectedRange();
-        range.load("address,formulas,values");
-        await context.sync();
-        return fdqCellsOf(range);
-      }),
+      Excel.run(async (context) => (await readSelectionBlocks(context)).flatMap(fdqCellsOfBlock)),
 
     freezeSelection: () =>
       Excel.run(async (context) => {
-        const range = context.workbook.getSelectedRange();
-        range.load("address,formulas,values");
-        await context.sync();
-        const cells = fdqCellsOf(range);
-        const targets = cells.map((c) => {
-          const { sheet, cell } = parseAddress(c.address);
-          const anchor = context.workbook.worksheets.getItem(sheet).getRange(cell);
-          // A spilling formula's values cover its whole spill range, not only its own cell.
-          const spill = canReadSpills() ? anchor.getSpillingToRangeOrNullObject() : undefined;
-          spill?.load("isNullObject,values");
-          return { anchor, spill, value: c.value };
-        });
-        await context.sync();
-        for (const t of targets) {
-          // Service text is written as text, never as a formula (asLiteral).
-          if (t.spill && !t.spill.isNullObject) t.spill.values = literalRows(t.spill.values);
-          else t.anchor.values = [[asLiteral(t.value)]];
-        }
-        await context.sync();
+        const cells = (await readSelectionBlocks(context)).flatMap(fdqCellsOfBlock);
+        for (const chunk of chunks(cells, FROZEN_PER_SYNC)) await freeze(context, chunk);
         return cells.length;
       }),
 
@@ -145,13 +126,12 @@ export function excelWorkbook(): WorkbookAccess {
         await context.sync();
         // Excel matches sheet names without regard to case, as a formula's reference does.
         const byName = new Map(sheets.items.map((s) => [s.name.toLowerCase(), s]));
-        const ranges = addresses.flatMap((address) => {
+        const cells = addresses.flatMap((address) => {
           const { sheet, cell } = parseAddress(address);
-          const range = byName.get(sheet.toLowerCase())?.getRange(cell);
-          return range ? [{ address, range: range.load("values") }] : [];
+          const worksheet = byName.get(sheet.toLowerCase());
+          return worksheet ? [{ address, sheet: worksheet, cell }] : [];
         });
-        await context.sync();
-        return new Map(ranges.map(({ address, range }) => [address, asCellValue(range.values[0]?.[0])]));
+        return new Map(await readCellValues(context, cells));
       }),
 
     selectCell: (address) =>

@@ -2,6 +2,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { accountTag } from "../../../src/api/account-tag";
 import { findDataset } from "../../../src/catalog";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { serviceNumber, serviceRecords } from "../functions/sandbox-oracle";
@@ -371,7 +372,10 @@ describe("fdq eval: usage errors, cache warnings and hints", () => {
   it("prints a damaged cache file's warning on stderr, not stdout", async () => {
     const cacheDir = mkdtempSync(path.join(tmpdir(), "fdq-cache-"));
     const url = new URL(sandbox.baseUrl);
-    writeFileSync(path.join(cacheDir, `127.0.0.1_${url.port}_v1.json`), "not json");
+    writeFileSync(
+      path.join(cacheDir, `127.0.0.1_${url.port}_v1.${accountTag(sandbox.demoKey)}.json`),
+      "not json",
+    );
     const out = await fdq(['=FDQ.DATAPOINT("AAPL","roic","ROIC",2023)'], cacheDir);
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/^=FDQ\.DATAPOINT\("AAPL","roic","ROIC",2023\) {2}-?\d/);

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import { centralDay, type UsageReport } from "../../../src/api";
+import { accountTag } from "../../../src/api/account-tag";
 import { findDataset } from "../../../src/catalog";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { universeFor } from "../../../src/sandbox/universe";
@@ -132,7 +133,7 @@ describe("fdq usage", () => {
     const plain = await fdq("usage", ["--plan", "1000"], cacheDir);
     expect(plain.code).toBe(0);
     expect(plain.stdout.split("\n")).toEqual([
-      `FDQ quota units of ${report.month} (US Central time), as counted by fdq in ${cacheDir}${path.sep}127.0.0.1_${new URL(sandbox.baseUrl).port}_v1.json:`,
+      `FDQ quota units of ${report.month} (US Central time), as counted by fdq in ${cacheDir}${path.sep}127.0.0.1_${new URL(sandbox.baseUrl).port}_v1.${accountTag(sandbox.demoKey)}.json:`,
       `  4 of 1,000 used (0.4%), 996 left; the quota resets on ${report.resetsOn}.`,
       "By day:",
       `  ${today}  4`,

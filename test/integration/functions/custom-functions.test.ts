@@ -4,7 +4,7 @@ import { configureSharedClient, resetSharedClient } from "../../../src/api";
 import { findDataset } from "../../../src/catalog";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import {
-  callCell,
+  excelCaller,
   installCustomFunctionsGlobal,
   loadFunctionsAsExcelDoes,
   removeCustomFunctionsGlobal,
@@ -17,7 +17,10 @@ const NO_DATAPOINT = "The requested datapoint was not found.";
 
 let sandbox: RunningSandbox;
 let registry: ReturnType<typeof installCustomFunctionsGlobal>;
-const cell = (id: string, ...args: unknown[]) => callCell(registry, id, ...args);
+let excel: ReturnType<typeof excelCaller>;
+// No argument here references an empty cell (null is an omitted argument, the same on every platform), so
+// one mode is enough; ranges-and-empty-cells.test.ts runs the functions in both.
+const cell = (id: string, ...args: unknown[]) => excel.cell(id, ...args);
 
 /** The cell's outcome and how many requests reached the sandbox while it was computed. */
 async function cellWithRequests(id: string, ...args: unknown[]) {
@@ -34,7 +37,7 @@ function useSandboxClient(apiKey = sandbox.demoKey, baseUrl = sandbox.baseUrl): 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
   registry = installCustomFunctionsGlobal();
-  await loadFunctionsAsExcelDoes();
+  excel = excelCaller(registry, await loadFunctionsAsExcelDoes(), "web");
 });
 
 beforeEach(() => useSandboxClient());

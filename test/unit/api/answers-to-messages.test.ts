@@ -104,9 +104,16 @@ describe("the service's own words are kept", () => {
   });
 
   it("cuts the service's text to 300 characters: a cell shows a message, not a body", async () => {
+    const { error } = await failWith(() => json(400, { message: "x".repeat(1_000_000) }));
+    expect(error?.message).toBe(
+      `The FDQ service answered 400 (${"x".repeat(300)}… (1000000 characters in all)). Check the function's arguments.`,
+    );
+  });
+
+  it("does not read an error body over the size bound: the status still decides the class", async () => {
     const { error } = await failWith(() => json(400, { message: "x".repeat(8_000_000) }));
     expect(error?.message).toBe(
-      `The FDQ service answered 400 (${"x".repeat(300)}… (8000000 characters in all)). Check the function's arguments.`,
+      "The FDQ service answered 400 (a body larger than 4 MB). Check the function's arguments.",
     );
   });
 

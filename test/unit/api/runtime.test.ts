@@ -60,3 +60,31 @@ describe("shared client", () => {
     expect(events).toHaveLength(2);
   });
 });
+
+describe("storage under Office.context.partitionKey", () => {
+  afterEach(() => {
+    delete (globalThis as { Office?: unknown }).Office;
+  });
+
+  it("reads the settings and keeps the cache under the partition key where Office defines one", async () => {
+    (globalThis as { Office?: unknown }).Office = { context: { partitionKey: "tenant-1" } };
+    // Another partition's settings (unprefixed) are not this one's.
+    items.set("fdq.settings", JSON.stringify({ baseUrl: BASE_URL, apiKey: "other-partition-key" }));
+    items.set("tenant-1/fdq.settings", JSON.stringify({ baseUrl: BASE_URL, apiKey: API_KEY }));
+    await getSharedClient().datapoint(request);
+    expect(fake.seen[0]?.headers.get("x-api-key")).toBe(API_KEY);
+    await getSharedClient().flush();
+    // No IndexedDB in this runtime: the cache falls back to OfficeRuntime.storage, partitioned too.
+    expect(JSON.parse(items.get("tenant-1/fdq.cache")!)).toMatchObject({ v: 2, chunks: 1 });
+    expect(items.has("fdq.cache")).toBe(false);
+  });
+
+  it("uses the keys as they are where Office defines no partition key", async () => {
+    (globalThis as { Office?: unknown }).Office = { context: {} };
+    items.set("fdq.settings", JSON.stringify({ baseUrl: BASE_URL, apiKey: API_KEY }));
+    await getSharedClient().datapoint(request);
+    await getSharedClient().flush();
+    expect([...items.keys()].filter((k) => k.includes("/"))).toEqual([]);
+    expect(items.has("fdq.cache")).toBe(true);
+  });
+});

@@ -34,7 +34,8 @@ describe("requests on the wire", () => {
           ticker: "TECHNOLOGYSEC",
           name: "Tech",
           prior_year: 2,
-          datapoint: "ROIC_AVG",
+          // The datapoint asked: an answer for another is a BadResponse.
+          datapoint: url.searchParams.get("datapoint"),
           datavalue: "0.1",
         });
       }

@@ -2,6 +2,7 @@ import path from "node:path";
 import { DataNotFoundError, InvalidArgumentError, UnauthorizedError } from "../../../src/api/errors";
 import { FdqClient, type ErrorHints } from "../../../src/api";
 import { budgetMessage } from "../../../src/cli/budget";
+import { accountTag } from "../../../src/api/account-tag";
 import { cacheFileFor, formatStats } from "../../../src/cli/connection";
 import { cliHints } from "../../../src/cli/hints";
 import { fileLines, parseAll } from "../../../src/cli/eval-command";
@@ -231,11 +232,18 @@ describe("fdq options", () => {
     });
   });
 
-  it("keeps one cache file per service, named after it (never after the key)", () => {
-    expect(cacheFileFor("/c", "http://127.0.0.1:4010/v1")).toBe(path.join("/c", "127.0.0.1_4010_v1.json"));
-    expect(cacheFileFor("/c", "https://api.newconstructs.com/v1")).toBe(
-      path.join("/c", "api.newconstructs.com_v1.json"),
+  it("keeps one cache file per service and account, named after the service and the key's one-way tag", () => {
+    const tag = accountTag("key-1");
+    expect(cacheFileFor("/c", "http://127.0.0.1:4010/v1", "key-1")).toBe(
+      path.join("/c", `127.0.0.1_4010_v1.${tag}.json`),
     );
+    expect(cacheFileFor("/c", "https://api.newconstructs.com/v1", " key-1 ")).toBe(
+      path.join("/c", `api.newconstructs.com_v1.${tag}.json`),
+    );
+    expect(cacheFileFor("/c", "http://127.0.0.1:4010/v1", "key-2")).not.toBe(
+      cacheFileFor("/c", "http://127.0.0.1:4010/v1", "key-1"),
+    );
+    expect(cacheFileFor("/c", "http://127.0.0.1:4010/v1", "key-1")).not.toContain("key-1");
   });
 });
 

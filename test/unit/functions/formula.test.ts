@@ -97,12 +97,30 @@ describe("parseFormula with references (the task pane's mode)", () => {
     expect(parseFormula("=FDQ.RATING(A1,TRUE)", REFS).args).toEqual([{ ref: "A1" }, true]);
   });
 
-  it("refuses ranges, names, nested functions and operators with a clear reason", () => {
-    expect(syntaxError('=FDQ.DATAPOINT(A1:A3,"roic","ROIC",2023)', REFS).message).toBe(
-      "Ranges are not supported: A1:A3; refer to one cell (at character 16)",
-    );
+  it("returns range references as { ref, range: true }: same sheet, other sheet, quoted sheet, $ anchors", () => {
+    expect(parseFormula('=FDQ.DATAPOINT($A2:$A50,"metrics/roic","ROIC",B$1)', REFS)).toEqual({
+      name: "DATAPOINT",
+      args: [{ ref: "$A2:$A50", range: true }, "metrics/roic", "ROIC", { ref: "B$1" }],
+    });
+    expect(
+      parseFormula("=FDQ.DATAPOINT(A2:A10, Data!B$1:D$1, 'My Sheet'!$C$3:$C$4, 'It''s'!D4:e5)", REFS).args,
+    ).toEqual([
+      { ref: "A2:A10", range: true },
+      { ref: "Data!B$1:D$1", range: true },
+      { ref: "'My Sheet'!$C$3:$C$4", range: true },
+      { ref: "'It''s'!D4:e5", range: true },
+    ]);
+  });
+
+  it("refuses whole columns and rows, names, nested functions and operators with a clear reason", () => {
     expect(syntaxError("=FDQ.INFO('Data'!B:B)", REFS).message).toBe(
-      "Ranges are not supported: 'Data'!B:B; refer to one cell (at character 11)",
+      "Whole columns and rows are not supported: 'Data'!B:B; give the cells, e.g. A2:A100 (at character 11)",
+    );
+    expect(syntaxError("=FDQ.INFO($A:$C)", REFS).message).toBe(
+      "Whole columns and rows are not supported: $A:$C; give the cells, e.g. A2:A100 (at character 11)",
+    );
+    expect(syntaxError("=FDQ.INFO(A1:B2:C3)", REFS).message).toBe(
+      "Not a range: A1:B2:C3; write a range as two cells joined by one colon, e.g. A2:A10 (at character 11)",
     );
     expect(syntaxError("=FDQ.INFO(myName)", REFS).message).toBe(
       "Names are not supported: myName; use a literal value, TRUE or FALSE (at character 11)",
@@ -130,6 +148,10 @@ describe("parseFormula with references (the task pane's mode)", () => {
     );
     expect(syntaxError("=FDQ.INFO('My Sheet'!A1)").message).toBe(
       `Unexpected character "'" (at character 11)`,
+    );
+    // `fdq eval` lines have no workbook: a range is refused as any reference is.
+    expect(syntaxError('=FDQ.DATAPOINT(A2:A4,"roic","ROIC",2023)').message).toBe(
+      "Cell references are not supported: A2:A4; use a literal value (at character 16)",
     );
   });
 });

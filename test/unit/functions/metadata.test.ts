@@ -8,6 +8,7 @@ interface MetadataParameter {
   name: string;
   type: string;
   optional?: boolean;
+  dimensionality?: string;
 }
 interface MetadataFunction {
   id: string;
@@ -67,6 +68,25 @@ describe("functions.json generated from the JSDoc of functions.ts", () => {
     expect(types["DATAPOINT"]).toEqual(["string", "string", "string", "any", "any", "any"]);
     expect(types["RATING"]).toEqual(["string", "any"]);
     expect(types["COVERAGE"]).toEqual(["string"]);
+    expect(types["DATASET"]).toEqual(["string", "string", "any", "any", "any", "any"]);
+  });
+
+  it("keeps the scalar functions' parameters scalar (Excel lifts a range) and gives the spilling ones matrices", () => {
+    // office-js-docs-pr#2238: a range given to a scalar parameter is array-lifted; a function that returns
+    // a matrix cannot be, so DATASET, SERIES and COVERAGE receive the range and refuse it themselves.
+    const dims = Object.fromEntries(
+      functions.map((f) => [f.id, [...new Set(f.parameters.map((p) => p.dimensionality ?? "scalar"))]]),
+    );
+    expect(dims).toEqual({
+      DATAPOINT: ["scalar"],
+      DATASET: ["matrix"],
+      SERIES: ["matrix"],
+      RATING: ["scalar"],
+      SECTOR: ["scalar"],
+      COVERAGE: ["matrix"],
+      SECURITY: ["scalar"],
+      INFO: ["scalar"],
+    });
   });
 
   it("describes every function and parameter for Excel's formula help", () => {

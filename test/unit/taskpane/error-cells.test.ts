@@ -68,7 +68,8 @@ describe("cells in error", () => {
       "Sheet1!B2": { formula: '=FDQ.DATAPOINT(Inputs!A2,"roic","ROIC",2022)', value: "#N/A" },
       "Sheet1!B3": { formula: '=FDQ.DATAPOINT(Inputs!A1,"roic","ROIC",2022)/1e6', value: "#N/A" },
       "Sheet1!B4": { formula: '=FDQ.DATAPOINT("AAPL","roic","ROIC",2022)/0', value: "#DIV/0!" },
-      "Sheet1!B5": { formula: '=FDQ.DATAPOINT(Inputs!A1:A2,"roic","ROIC",2022)', value: "#VALUE!" },
+      "Sheet1!B5": { formula: '=FDQ.DATAPOINT(Inputs!A1:A2,"roic","ROIC",2022)', value: "#N/A" },
+      "Sheet1!B6": { formula: '=FDQ.DATASET(Inputs!A1:A2,"roic",2022)', value: "#VALUE!" },
     });
     expect(errors).toEqual([
       { address: "Sheet1!B1", error: "#N/A", reason: "The requested data was not found." },
@@ -85,11 +86,14 @@ describe("cells in error", () => {
         reason:
           "The FDQ call succeeds now: the #DIV/0! comes from the rest of the formula, or refresh to update the cell.",
       },
+      // A lifted call's cell shows the first cell of its spill: the call for Inputs!A1.
+      { address: "Sheet1!B5", error: "#N/A", reason: "The requested data was not found." },
       {
-        address: "Sheet1!B5",
+        address: "Sheet1!B6",
         error: "#VALUE!",
         reason:
-          "Cannot be planned: Ranges are not supported: Inputs!A1:A2; refer to one cell (at character 16)",
+          "Cannot be planned: The cell shows #VALUE! without a request: ticker must be one cell, not a range of " +
+          "2 cells (2 rows by 1 column): FDQ.DATASET spills a table of its own, so Excel cannot repeat it for each cell.",
       },
     ]);
   });

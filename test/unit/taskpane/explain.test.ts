@@ -143,12 +143,14 @@ describe("explain this cell: FDQ.DATAPOINT", () => {
 
   it("says why a call cannot be planned, and names an argument the request module refuses", async () => {
     const range = await explain({
-      "S!A1": { formula: '=FDQ.DATAPOINT(B1:B2,"roic","ROIC",2022)', value: "#VALUE!" },
+      "S!A1": { formula: '=FDQ.DATASET(B1:B2,"roic",2022)', value: "#VALUE!" },
     });
     expect(onlyCall(range.e)).toEqual({
       kind: "unplanned",
-      text: 'FDQ.DATAPOINT(B1:B2,"roic","ROIC",2022)',
-      reason: "Ranges are not supported: B1:B2; refer to one cell (at character 16)",
+      text: 'FDQ.DATASET(B1:B2,"roic",2022)',
+      reason:
+        "The cell shows #VALUE! without a request: ticker must be one cell, not a range of 2 cells " +
+        "(2 rows by 1 column): FDQ.DATASET spills a table of its own, so Excel cannot repeat it for each cell.",
     });
     const bad = await explain({ "S!A2": '=FDQ.DATAPOINT("AAPL","roic","ROIC",2022,9)' });
     expect(callOf(bad.e, "datapoint")).toMatchObject({
@@ -274,6 +276,83 @@ describe("explain this cell: the other functions", () => {
     });
     expect(onlyCall((await explain({ "Sheet1!A1": '=FDQ.COVERAGE("bonds")' })).e)).toMatchObject({
       kind: "unplanned",
+    });
+  });
+});
+
+describe("explain this cell: a call Excel lifts over a range", () => {
+  it("shows N calls (rows x columns), their total price and the first calls' URLs", async () => {
+    const { e } = await explain(
+      {
+        "Sheet1!A2": "AAPL",
+        "Sheet1!A3": "MSFT",
+        "Sheet1!A4": "NFLX",
+        "Sheet1!A5": "AAPL",
+        "Sheet1!B1": 2022,
+        "Sheet1!B2": '=FDQ.DATAPOINT($A2:$A5,"metrics/roic","ROIC",B$1)',
+      },
+      "Sheet1!B2",
+    );
+    const lifted = callOf(e, "lifted");
+    // AAPL twice: the client sends that request once, so 3 requests for 4 calls.
+    expect(lifted).toMatchObject({
+      text: 'FDQ.DATAPOINT($A2:$A5,"metrics/roic","ROIC",B$1)',
+      functionName: "FDQ.DATAPOINT",
+      rows: 4,
+      columns: 1,
+      summary: "4 calls (4 rows x 1 column)",
+      price: { requests: 3, units: 3, cachedRequests: 0, toSpend: 3, upTo: false },
+      noRequest: { cells: 0 },
+    });
+    expect(lifted.shown.map((s) => s.address)).toEqual(["Sheet1!B2", "Sheet1!B3", "Sheet1!B4"]);
+    const url = (ticker: string): string =>
+      `${env.sandbox.baseUrl}/metrics/roic/${ticker}?datapoint=ROIC&year=2022`;
+    expect(lifted.shown.map((s) => s.call)).toEqual(
+      ["AAPL", "MSFT", "NFLX"].map((ticker, i) =>
+        expect.objectContaining({
+          kind: "datapoint",
+          text: `FDQ.DATAPOINT("${ticker}","metrics/roic","ROIC",2022)`,
+          inputs: [
+            { name: "ticker", value: ticker, from: `Sheet1!A${i + 2}` },
+            { name: "dataset", value: "metrics/roic" },
+            { name: "name", value: "ROIC" },
+            { name: "year", value: 2022, from: "Sheet1!B1" },
+          ],
+          request: { url: url(ticker), cached: false, units: 1 },
+        }),
+      ),
+    );
+  });
+
+  it("counts the cells that show an error without a request, with the first reason", async () => {
+    const { e } = await explain(
+      {
+        "Sheet1!A1": "AAPL",
+        "Sheet1!A2": "#N/A",
+        "Sheet1!B1": 2022,
+        "Sheet1!B2": 2023,
+        "Sheet1!B3": 2024,
+        "Sheet1!D1": '=FDQ.RATING(A1:A2,"roic")+0*FDQ.DATAPOINT("AAPL","roic","ROIC",B1:B3)',
+      },
+      "Sheet1!D1",
+    );
+    if (e.kind !== "fdq") throw new Error("expected an FDQ explanation");
+    const [rating, datapoint] = e.calls;
+    expect(rating).toMatchObject({
+      kind: "lifted",
+      summary: "2 calls (2 rows x 1 column)",
+      price: { requests: 1, units: 1 },
+      noRequest: {
+        cells: 1,
+        first:
+          "Sheet1!D2: ticker refers to Sheet1!A2, which shows #N/A: Excel passes that error on without running FDQ.RATING.",
+      },
+    });
+    expect(datapoint).toMatchObject({
+      kind: "lifted",
+      summary: "3 calls (3 rows x 1 column)",
+      price: { requests: 3, units: 3, toSpend: 3 },
+      noRequest: { cells: 0 },
     });
   });
 });

@@ -85,7 +85,7 @@ describe("refresh estimate", () => {
 
   it("reports each call that cannot be planned with its reason instead of counting an invalid formula", async () => {
     const { result } = await estimate({
-      "Sheet1!A1": { formula: '=FDQ.DATAPOINT(A5:A6,"roic","ROIC",2022)', value: "#VALUE!" },
+      "Sheet1!A1": { formula: '=FDQ.DATASET(A5:A6,"roic",2022)', value: "#VALUE!" },
       "Sheet1!A2": { formula: '=FDQ.DATAPOINT(A4,"roic","ROIC",2022)', value: "#N/A" },
       "Sheet1!A3": { formula: '=FDQ.DATAPOINT(Missing!A1,"roic","ROIC",2022)', value: "#REF!" },
       "Sheet1!A4": "#N/A",
@@ -96,7 +96,9 @@ describe("refresh estimate", () => {
     expect(result.unplanned).toEqual([
       {
         address: "Sheet1!A1",
-        reason: "Ranges are not supported: A5:A6; refer to one cell (at character 16)",
+        reason:
+          "The cell shows #VALUE! without a request: ticker must be one cell, not a range of 2 cells " +
+          "(2 rows by 1 column): FDQ.DATASET spills a table of its own, so Excel cannot repeat it for each cell.",
       },
       {
         address: "Sheet1!A2",
@@ -164,5 +166,67 @@ describe("refresh estimate", () => {
       upperBound: true,
       unplanned: [],
     });
+  });
+
+  it("counts a lifted call once per cell of its spill: $A2:$A4 against B$1, and a column against a row", async () => {
+    const { result, workbook } = await estimate({
+      "Sheet1!A2": "AAPL",
+      "Sheet1!A3": "MSFT",
+      "Sheet1!A4": "NFLX",
+      "Sheet1!B1": 2022,
+      "Sheet1!C1": 2023,
+      "Sheet1!B2": '=FDQ.DATAPOINT($A2:$A4,"metrics/roic","ROIC",B$1)',
+      "Sheet1!E2": '=IFERROR(FDQ.DATAPOINT(A2:A3,"roic","NOPAT",B1:C1),"n/a")',
+    });
+    // B2: 3 calls (3 tickers, 2022); E2: 2 x 2 calls (AAPL and MSFT, 2022 and 2023). One unit each.
+    expect(result).toEqual({
+      cells: 2,
+      plannedRequests: 7,
+      requestsNeeded: 7,
+      cachedCells: 0,
+      otherRequests: 0,
+      units: 7,
+      otherUnits: 0,
+      refreshRequests: 7,
+      refreshUnits: 7,
+      // Fiscal years 2022 and 2023 are closed (2023 on 1 January 2025): the saver keeps every value.
+      savableUnits: 7,
+      upperBound: false,
+      unplanned: [],
+    });
+    // Every cell of the ranges is read, in one batch.
+    expect(workbook.reads).toEqual([["Sheet1!A2", "Sheet1!A3", "Sheet1!A4", "Sheet1!B1", "Sheet1!C1"]]);
+  });
+
+  it("counts the cells of a lifted call that make a request, and names those that cannot with their reason", async () => {
+    const { result } = await estimate({
+      "Sheet1!A1": "AAPL",
+      "Sheet1!A2": "#N/A",
+      "Sheet1!A3": "MSFT",
+      "Sheet1!B1": 2022,
+      "Sheet1!B2": 2023,
+      "Sheet1!D1": '=FDQ.DATAPOINT(A1:A3,"roic","ROIC",B1:B2)',
+      "Sheet1!D7": '=FDQ.SERIES(A1:A3,"roic","ROIC",2020,2022)',
+    });
+    // D1 pairs A1:A3 with B1:B2: AAPL 2022 is a request; A2 shows #N/A; D3 is beyond B1:B2 (#N/A, no call).
+    expect(result).toMatchObject({ cells: 2, plannedRequests: 1, units: 1 });
+    expect(result.unplanned).toEqual([
+      {
+        address: "Sheet1!D2",
+        reason:
+          "Spilled from Sheet1!D1: ticker refers to Sheet1!A2, which shows #N/A: Excel passes that error on without running FDQ.DATAPOINT.",
+      },
+      {
+        address: "Sheet1!D3",
+        reason:
+          "Spilled from Sheet1!D1: Beyond the end of a smaller range of the call: Excel shows #N/A there without a call.",
+      },
+      {
+        address: "Sheet1!D7",
+        reason:
+          "The cell shows #VALUE! without a request: ticker must be one cell, not a range of 3 cells " +
+          "(3 rows by 1 column): FDQ.SERIES spills a table of its own, so Excel cannot repeat it for each cell.",
+      },
+    ]);
   });
 });

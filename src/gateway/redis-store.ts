@@ -1,0 +1,59 @@
+// The day's answers shared through Redis (--redis): an answer one instance fetched is read by every other.
+// The embedded store stays in front as this instance's own tier: a refresh day's answer never changes, so
+// a local copy is never stale and saves a round trip, and while Redis is unreachable it is what answers
+// (without sharing). Redis drops a day's answers by their expiry, so dropBefore is local only.
+import { ANSWER_TTL_MS, redisKeys } from "./redis-keys";
+import type { RedisLink } from "./redis-link";
+import type { AnswerStore, EmbeddedStore, StoredAnswer } from "./store";
+
+/** The answer in a Redis value, or undefined for anything else. */
+export function parseStoredAnswer(text: string | null | undefined): StoredAnswer | undefined {
+  if (typeof text !== "string") return undefined;
+  try {
+    const o = JSON.parse(text) as Partial<StoredAnswer>;
+    if (typeof o.status !== "number" || typeof o.contentType !== "string" || typeof o.body !== "string")
+      return undefined;
+    return { status: o.status, contentType: o.contentType, body: o.body };
+  } catch {
+    return undefined;
+  }
+}
+
+export const answerText = (a: StoredAnswer): string =>
+  JSON.stringify({ status: a.status, contentType: a.contentType, body: a.body });
+
+export class RedisAnswerStore implements AnswerStore {
+  constructor(
+    private readonly redis: RedisLink,
+    readonly local: EmbeddedStore,
+  ) {}
+
+  async get(day: string, account: string, key: string): Promise<StoredAnswer | undefined> {
+    const own = await this.local.get(day, account, key);
+    if (own) return own;
+    const shared = await this.redis.use(
+      async (r) => parseStoredAnswer(await r.get(redisKeys.answer(day, account, key))),
+      () => undefined,
+    );
+    if (shared) await this.local.set(day, account, key, shared);
+    return shared;
+  }
+
+  async set(day: string, account: string, key: string, answer: StoredAnswer): Promise<void> {
+    await this.local.set(day, account, key, answer);
+    await this.redis.use(
+      async (r) => {
+        await r.set(redisKeys.answer(day, account, key), answerText(answer), "PX", ANSWER_TTL_MS);
+      },
+      () => undefined,
+    );
+  }
+
+  dropBefore(day: string): Promise<void> {
+    return this.local.dropBefore(day);
+  }
+
+  flush(): Promise<void> {
+    return this.local.flush();
+  }
+}

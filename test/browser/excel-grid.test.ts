@@ -1,0 +1,342 @@
+// The built page against an Office test double as strict as Excel, in both of Excel's empty-cell modes
+// (desktop: an empty referenced cell arrives as 0; web: as null, office-js#4702): array lifting, spills and
+// #SPILL!, plain versus full recalculation, two workbooks on one storage, workbook reads under Excel on the
+// web's 5 MB cap, and freezing a spill.
+import type { Browser, Page } from "playwright-core";
+import { DEFAULTS, FdqClient, RefreshDayClock } from "../../src/api";
+import { rating } from "../../src/functions/impl";
+import { startSandbox, type RunningSandbox } from "../../src/sandbox";
+import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
+import {
+  EMPTY_CELL_MODES,
+  buildPage,
+  launchBrowser,
+  openPane,
+  openWorkbook,
+  removeFolder,
+  serveFolder,
+  takeCspViolations,
+  waitForConsole,
+  type EmptyCellMode,
+  type OpenPane,
+  type StaticSite,
+  eventually,
+} from "./harness";
+
+jest.setTimeout(90_000);
+
+let dist: string;
+let site: StaticSite;
+let sandbox: RunningSandbox;
+let browser: Browser;
+let reference: FdqClient;
+
+beforeAll(async () => {
+  [dist, sandbox, browser] = await Promise.all([buildPage(), startSandbox(), launchBrowser()]);
+  site = await serveFolder(dist);
+  reference = new FdqClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey });
+}, 180_000);
+
+afterEach(() => {
+  expect(takeCspViolations()).toEqual([]);
+});
+
+afterAll(async () => {
+  await reference?.close();
+  await browser?.close();
+  await site?.close();
+  await sandbox?.close();
+  if (dist) removeFolder(dist);
+});
+
+const todayLabel = (): string => new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now());
+const savedSettings = (): Record<string, string> => ({
+  "fdq.settings": JSON.stringify({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey }),
+});
+
+const double = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
+  page.evaluate(
+    ([name, params]) => {
+      const d = (window as unknown as { __officeDouble: Record<string, (...a: unknown[]) => unknown> })
+        .__officeDouble;
+      return d[name as string]!(...(params as unknown[]));
+    },
+    [fn, args] as const,
+  ) as Promise<T>;
+
+const settled = (page: Page): Promise<void> => double(page, "settled");
+
+interface CellState {
+  formula: string | null;
+  value: unknown;
+  error: { code: string; message: string } | null;
+  spill?: string;
+}
+const cell = (page: Page, address: string): Promise<CellState | null> => double(page, "cell", address);
+
+async function roic(ticker: string, year: number): Promise<number> {
+  const answer = await reference.datapoint({ ticker, dataset: "roic", name: "ROIC", year });
+  return answer.value as number;
+}
+
+/** Excel.Application.calculate(type) run from the page, as an add-in would. */
+function calculate(page: Page, type: "Recalculate" | "Full"): Promise<void> {
+  return page.evaluate(
+    (t) =>
+      (
+        window as unknown as {
+          Excel: { run(batch: (c: Excel.RequestContext) => Promise<void>): Promise<void> };
+        }
+      ).Excel.run(async (context) => {
+        context.workbook.application.calculate(t as Excel.CalculationType);
+        await context.sync();
+      }),
+    type,
+  );
+}
+
+describe.each(EMPTY_CELL_MODES)("Excel (%s) as the test double models it", (mode: EmptyCellMode) => {
+  async function openConnected(): Promise<OpenPane> {
+    const pane = await openPane(browser, site, {
+      platform: mode,
+      storage: savedSettings(),
+      workbook: { documentSettings: { [CALCULATED_DAY_SETTING]: todayLabel() } },
+    });
+    await waitForConsole(pane, "FDQ new-day check: current");
+    expect(await double(pane.page, "platform")).toBe(mode);
+    return pane;
+  }
+
+  it("passes an empty referenced cell as this platform does, and the functions read it as omitted", async () => {
+    const { context, page } = await openConnected();
+    // What a function typed `any` receives for the empty C1, seen through a probe registered as FDQ.PROBE.
+    await page.evaluate(() =>
+      (
+        window as unknown as {
+          CustomFunctions: { associate(id: string, fn: (...a: unknown[]) => string): void };
+        }
+      ).CustomFunctions.associate("PROBE", (...args) => JSON.stringify(args)),
+    );
+    await double(page, "seed", { "Sheet1!B1": "=FDQ.PROBE(C1)" });
+    await settled(page);
+    expect(await cell(page, "Sheet1!B1")).toMatchObject({ value: mode === "desktop" ? "[0]" : "[null]" });
+    await double(page, "seed", {
+      "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","roic","ROIC",2022,C1)',
+      "Sheet1!A2": '=FDQ.RATING("AAPL",C1)',
+      "Sheet1!A3": '=FDQ.INFO("ROIC",C1)',
+    });
+    await settled(page);
+    expect(await cell(page, "Sheet1!A1")).toMatchObject({ value: await roic("AAPL", 2022), error: null });
+    expect(await cell(page, "Sheet1!A2")).toMatchObject({
+      value: await rating(reference, { ticker: "AAPL" }),
+      error: null,
+    });
+    expect(await cell(page, "Sheet1!A3")).toMatchObject({ error: null });
+    await context.close();
+  });
+
+  it("lifts a range given to DATAPOINT: one value per cell, spilled, read by a dependent formula", async () => {
+    const { context, page } = await openConnected();
+    await double(page, "seed", {
+      "Sheet1!A1": "AAPL",
+      "Sheet1!A2": "MSFT",
+      "Sheet1!B1": '=FDQ.DATAPOINT(A1:A2,"roic","ROIC",2022)',
+      "Sheet1!C2": "=B2*100",
+    });
+    await settled(page);
+    const [aapl, msft] = [await roic("AAPL", 2022), await roic("MSFT", 2022)];
+    expect(await cell(page, "Sheet1!B1")).toMatchObject({ value: aapl, spill: "Sheet1!B1:B2" });
+    expect(await cell(page, "Sheet1!B2")).toMatchObject({ formula: null, value: msft });
+    expect(await cell(page, "Sheet1!C2")).toMatchObject({ value: msft * 100, error: null });
+
+    // A changed input recalculates the lifted formula and its dependent (automatic calculation).
+    await double(page, "seed", { "Sheet1!A2": "AAPL" });
+    await settled(page);
+    expect(await cell(page, "Sheet1!C2")).toMatchObject({ value: aapl * 100 });
+    await context.close();
+  });
+
+  it("answers #VALUE! naming the argument when DATASET, SERIES or COVERAGE get a range", async () => {
+    const { context, page } = await openConnected();
+    await double(page, "seed", {
+      "Sheet1!A1": "AAPL",
+      "Sheet1!A2": "MSFT",
+      "Sheet1!B1": '=FDQ.DATASET(A1:A2,"roic",2022)',
+      "Sheet1!B4": '=FDQ.SERIES("AAPL","roic","ROIC",2020,A1:A2)',
+      "Sheet1!B6": "=FDQ.COVERAGE(A1:A2)",
+    });
+    await settled(page);
+    const refused = (argument: string, fn: string) => ({
+      value: "#VALUE!",
+      error: {
+        code: "invalidValue",
+        message: `${argument} must be one cell, not a range of 2 cells (2 rows by 1 column): FDQ.${fn} spills a table of its own, so Excel cannot repeat it for each cell.`,
+      },
+    });
+    expect(await cell(page, "Sheet1!B1")).toMatchObject(refused("ticker", "DATASET"));
+    expect(await cell(page, "Sheet1!B4")).toMatchObject(refused("to_year", "SERIES"));
+    expect(await cell(page, "Sheet1!B6")).toMatchObject(refused("type", "COVERAGE"));
+    await context.close();
+  });
+
+  it("spills a matrix, shows #SPILL! while a cell of its range is occupied, and spills again once it is cleared", async () => {
+    const { context, page } = await openConnected();
+    await double(page, "seed", { "Sheet1!A1": '=FDQ.SERIES("AAPL","roic","ROIC",2020,2022)' });
+    await settled(page);
+    const values = [await roic("AAPL", 2020), await roic("AAPL", 2021), await roic("AAPL", 2022)];
+    expect(await cell(page, "Sheet1!A1")).toMatchObject({ value: values[0], spill: "Sheet1!A1:C1" });
+    expect(await cell(page, "Sheet1!C1")).toMatchObject({ formula: null, value: values[2] });
+
+    await double(page, "seed", { "Sheet1!B1": "in the way" });
+    await settled(page);
+    expect(await cell(page, "Sheet1!A1")).toMatchObject({ value: "#SPILL!", error: { code: "#SPILL!" } });
+    expect(await cell(page, "Sheet1!C1")).toBeNull();
+
+    await double(page, "seed", { "Sheet1!B1": "" });
+    await settled(page);
+    expect(await cell(page, "Sheet1!A1")).toMatchObject({ value: values[0], spill: "Sheet1!A1:C1" });
+    expect(await cell(page, "Sheet1!B1")).toMatchObject({ value: values[1] });
+    await context.close();
+  });
+
+  it("re-runs no custom function on a plain recalculation and every one on a full calculation", async () => {
+    const { context, page } = await openConnected();
+    await double(page, "seed", {
+      "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","roic","ROIC",2022)',
+      "Sheet1!A2": '=FDQ.SERIES("MSFT","roic","ROIC",2021,2022)',
+    });
+    await settled(page);
+    const runs = async () => [
+      await double(page, "runs", "Sheet1!A1"),
+      await double(page, "runs", "Sheet1!A2"),
+    ];
+    expect(await runs()).toEqual([1, 1]);
+    await calculate(page, "Recalculate");
+    await settled(page);
+    expect(await runs()).toEqual([1, 1]);
+    await calculate(page, "Full");
+    await settled(page);
+    expect(await runs()).toEqual([2, 2]);
+    expect(await double(page, "calculations")).toEqual(["Recalculate", "Full"]);
+    await context.close();
+  });
+
+  it("opens a second workbook, its own runtime and grid, on the same storage: what one stores the other reads", async () => {
+    const first = await openConnected();
+    await first.page.evaluate(() =>
+      (
+        window as unknown as { OfficeRuntime: { storage: { setItem(k: string, v: string): Promise<void> } } }
+      ).OfficeRuntime.storage.setItem("shared.probe", "from the first workbook"),
+    );
+    const second = await openWorkbook(first, site, {
+      platform: mode,
+      workbook: { documentSettings: { [CALCULATED_DAY_SETTING]: todayLabel() } },
+    });
+    await waitForConsole(second, "FDQ new-day check: current");
+    const storageOf = (pane: OpenPane) =>
+      pane.page.evaluate(() =>
+        (
+          window as unknown as { OfficeRuntime: { storage: { getItem(k: string): Promise<string | null> } } }
+        ).OfficeRuntime.storage.getItem("shared.probe"),
+      );
+    // Chromium hands a localStorage write to the other pages of the origin asynchronously (another renderer
+    // may read the old value for a moment), as Excel's webviews do: poll until it arrives.
+    expect(await eventually(() => storageOf(second), "from the first workbook")).toBe(
+      "from the first workbook",
+    );
+    await second.page.evaluate(() =>
+      (
+        window as unknown as { OfficeRuntime: { storage: { setItem(k: string, v: string): Promise<void> } } }
+      ).OfficeRuntime.storage.setItem("shared.probe", "from the second workbook"),
+    );
+    expect(await eventually(() => storageOf(first), "from the second workbook")).toBe(
+      "from the second workbook",
+    );
+    // Two workbooks, two grids: the second has its own cells and computes them with the shared settings.
+    await double(second.page, "seed", { "Sheet1!A1": '=FDQ.DATAPOINT("NFLX","roic","ROIC",2021)' });
+    await settled(second.page);
+    expect(await cell(second.page, "Sheet1!A1")).toMatchObject({
+      value: await roic("NFLX", 2021),
+      error: null,
+    });
+    expect(await cell(first.page, "Sheet1!A1")).toBeNull();
+    await first.context.close();
+  });
+
+  it("estimates, finds errors in and refreshes a workbook bigger than 5 MB in reads each under Excel on the web's cap", async () => {
+    const { context, page } = await openConnected();
+    // Two sheets of long notes (about 6 MB each as formulas plus values) with FDQ formulas among them.
+    await page.evaluate(() => {
+      const d = (window as unknown as { __officeDouble: { seed(c: Record<string, unknown>): void } })
+        .__officeDouble;
+      const note = "x".repeat(190);
+      for (const sheet of ["Notes", "'More notes'"]) {
+        const cells: Record<string, unknown> = {};
+        for (let row = 1; row <= 1600; row++) {
+          for (const column of ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"]) {
+            cells[`${sheet}!${column}${row}`] = `${note} ${row}`;
+          }
+        }
+        d.seed(cells);
+      }
+    });
+    await double(page, "seed", {
+      "Notes!K1": '=FDQ.DATAPOINT("AAPL","roic","ROIC",2022)',
+      "Notes!K1600": '=FDQ.DATAPOINT("MSFT","roic","ROIC",2022)',
+      "'More notes'!A1601": '=FDQ.RATING("AAPL")',
+      "'More notes'!B1601": '=FDQ.DATAPOINT("NOSUCHTICKER","roic","ROIC",2022)',
+    });
+    await settled(page);
+
+    // The double is as strict as Excel on the web: one batch loading a whole sheet fails there.
+    const oneBatch = await page.evaluate(() =>
+      (
+        window as unknown as { Excel: { run(b: (c: Excel.RequestContext) => Promise<void>): Promise<void> } }
+      ).Excel.run(async (context) => {
+        context.workbook.worksheets.getItem("Notes").getUsedRange().load("formulas,values");
+        await context.sync();
+      }).then(
+        () => "read",
+        (err: { code?: string }) => err.code ?? "failed",
+      ),
+    );
+    expect(oneBatch).toBe(mode === "web" ? "ResponsePayloadSizeLimitExceeded" : "read");
+    const before = (await double<unknown[]>(page, "syncs")).length;
+
+    await page.getByRole("tab", { name: "Workbook" }).click();
+    await page.getByTestId("estimate-button").click();
+    await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("4 FDQ cells found");
+    await page.getByTestId("errors-button").click();
+    await expect(page.getByTestId("errors-count").textContent()).resolves.toBe("1 FDQ cell is in error.");
+    await page.getByTestId("refresh-button").click();
+    await expect(page.getByTestId("refresh-summary").textContent({ timeout: 30_000 })).resolves.toMatch(
+      /^Refreshed 4 FDQ cells/,
+    );
+    const syncs = (
+      await double<{ request: number; response: number; failed: string | null }[]>(page, "syncs")
+    ).slice(before);
+    expect(syncs.filter((s) => s.failed)).toEqual([]);
+    expect(Math.max(...syncs.map((s) => s.response))).toBeLessThan(5_000_000);
+    // More than 5 MB went through in all: the reads were split, not small.
+    expect(syncs.reduce((n, s) => n + s.response, 0)).toBeGreaterThan(10_000_000);
+    await context.close();
+  });
+
+  it("freezes a spilled result selected by its whole column: the spill range keeps its values as constants", async () => {
+    const { context, page } = await openConnected();
+    await double(page, "seed", { "Sheet1!B2": '=FDQ.SERIES("AAPL","roic","ROIC",2021,2022)' });
+    await settled(page);
+    const values = [await roic("AAPL", 2021), await roic("AAPL", 2022)];
+    // The whole column B: a million rows that the pane clips to the used range before reading.
+    await double(page, "select", "Sheet1!B1:B1048576");
+    await page.getByRole("tab", { name: "Cell" }).click();
+    await page.getByTestId("freeze-button").click();
+    await page.getByTestId("freeze-confirm").click();
+    await page.getByTestId("freeze-message").waitFor();
+    await settled(page);
+    expect(await cell(page, "Sheet1!B2")).toEqual({ formula: null, value: values[0], error: null });
+    expect(await cell(page, "Sheet1!C2")).toEqual({ formula: null, value: values[1], error: null });
+    expect((await double<{ failed: string | null }[]>(page, "syncs")).filter((s) => s.failed)).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,91 @@
+// The pane plans a call Excel array-lifts over a range, in the built page against the Office double:
+// Estimate cost counts one request per cell of the spill, and Explain shows "N calls (rows x columns)"
+// with the first calls' URLs.
+import type { Browser } from "playwright-core";
+import { DEFAULTS, RefreshDayClock } from "../../src/api";
+import { startSandbox, type RunningSandbox } from "../../src/sandbox";
+import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
+import {
+  buildPage,
+  launchBrowser,
+  openPane,
+  removeFolder,
+  serveFolder,
+  takeCspViolations,
+  waitForConsole,
+  type StaticSite,
+} from "./harness";
+
+jest.setTimeout(60_000);
+
+let dist: string;
+let site: StaticSite;
+let sandbox: RunningSandbox;
+let browser: Browser;
+
+beforeAll(async () => {
+  [dist, sandbox, browser] = await Promise.all([buildPage(), startSandbox(), launchBrowser()]);
+  site = await serveFolder(dist);
+}, 180_000);
+
+afterEach(() => {
+  expect(takeCspViolations()).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await sandbox?.close();
+  if (dist) removeFolder(dist);
+});
+
+const constant = (value: string | number) => ({ formula: "", value });
+
+it("estimates and explains =FDQ.DATAPOINT($A2:$A4,...,B$1) as three calls, before any is made", async () => {
+  const pane = await openPane(browser, site, {
+    storage: { "fdq.settings": JSON.stringify({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey }) },
+    workbook: {
+      // Saved without calculation today: nothing is cached yet, so every call is still to be paid.
+      documentSettings: {
+        [CALCULATED_DAY_SETTING]: new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now()),
+      },
+      cells: {
+        "Sheet1!A2": constant("AAPL"),
+        "Sheet1!A3": constant("MSFT"),
+        "Sheet1!A4": constant("NFLX"),
+        "Sheet1!B1": constant(2022),
+        "Sheet1!B2": { formula: '=FDQ.DATAPOINT($A2:$A4,"metrics/roic","ROIC",B$1)', value: 0 },
+      },
+    },
+  });
+  const { context, page } = pane;
+  await waitForConsole(pane, "FDQ new-day check: current");
+
+  await page.getByRole("tab", { name: "Workbook" }).click();
+  await page.getByTestId("estimate-button").click();
+  await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("1 FDQ cell found");
+  await expect(page.getByTestId("estimate-requests").textContent()).resolves.toBe(
+    "3 requests needed (3 units)",
+  );
+  await expect(page.getByTestId("estimate-cached").textContent()).resolves.toBe(
+    "0 of 1 cells already cached",
+  );
+
+  await page.evaluate(() =>
+    (window as unknown as { __officeDouble: { select(a: string): void } }).__officeDouble.select("Sheet1!B2"),
+  );
+  await page.getByRole("tab", { name: "Cell" }).click();
+  await expect(page.getByTestId("explain-lifted").textContent()).resolves.toBe(
+    "3 calls (3 rows x 1 column): Excel runs FDQ.DATAPOINT once per cell of its ranges and spills the results",
+  );
+  // The first price is the lifted call's total; each shown call has its own below.
+  await expect(page.getByTestId("explain-price").first().textContent()).resolves.toBe(
+    "3 units for 3 requests; not cached today: 3 units to spend on the next calculation.",
+  );
+  await expect(page.getByTestId("explain-url").allTextContents()).resolves.toEqual(
+    ["AAPL", "MSFT", "NFLX"].map((t) => `GET ${sandbox.baseUrl}/metrics/roic/${t}?datapoint=ROIC&year=2022`),
+  );
+  // Planning sent nothing to the service.
+  expect(pane.requests.filter((u) => u.includes("/metrics/"))).toEqual([]);
+  await context.close();
+});

@@ -1,0 +1,231 @@
+// The cache and the usage ledger in the real thing: Chromium's IndexedDB and navigator.locks, shared by two
+// workbooks (two pages, two runtimes, one origin) that calculate at once (issue 12). A third workbook then
+// answers every cell from the cache; the ledger holds both runtimes' units, as many as the sandbox counted.
+// And Excel on the web's partition key: settings and cache under it (office-platform notes).
+import type { Page } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { DEFAULTS, FdqClient, RefreshDayClock, accountTag } from "../../src/api";
+import { startSandbox, type RunningSandbox } from "../../src/sandbox";
+import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
+import {
+  buildPage,
+  launchBrowser,
+  openPane,
+  openWorkbook,
+  removeFolder,
+  serveFolder,
+  takeCspViolations,
+  waitForConsole,
+  type OpenPane,
+  type StaticSite,
+} from "./harness";
+
+jest.setTimeout(120_000);
+
+let dist: string;
+let site: StaticSite;
+let sandbox: RunningSandbox;
+let browser: Browser;
+let reference: FdqClient;
+
+beforeAll(async () => {
+  [dist, sandbox, browser] = await Promise.all([buildPage(), startSandbox(), launchBrowser()]);
+  site = await serveFolder(dist);
+  reference = new FdqClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey });
+}, 180_000);
+
+afterEach(() => {
+  expect(takeCspViolations()).toEqual([]);
+});
+
+afterAll(async () => {
+  await reference?.close();
+  await browser?.close();
+  await site?.close();
+  await sandbox?.close();
+  if (dist) removeFolder(dist);
+});
+
+const todayLabel = (): string => new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now());
+const settings = () => JSON.stringify({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey });
+const opened = (partitionKey?: string) => ({
+  platform: "web" as const,
+  workbook: {
+    documentSettings: { [CALCULATED_DAY_SETTING]: todayLabel() },
+    ...(partitionKey && { partitionKey }),
+  },
+});
+
+const double = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
+  page.evaluate(
+    ([name, params]) => {
+      const d = (window as unknown as { __officeDouble: Record<string, (...a: unknown[]) => unknown> })
+        .__officeDouble;
+      return d[name as string]!(...(params as unknown[]));
+    },
+    [fn, args] as const,
+  ) as Promise<T>;
+
+/** The records of an IndexedDB database of the page's origin, read with the browser's own API. */
+const records = (page: Page, db: string): Promise<Record<string, string>> =>
+  page.evaluate(
+    (name) =>
+      new Promise<Record<string, string>>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const database = open.result;
+          if (!database.objectStoreNames.contains("records")) return resolve({});
+          const store = database.transaction("records").objectStore("records");
+          const keys = store.getAllKeys();
+          const values = store.getAll();
+          values.onsuccess = () => {
+            const out: Record<string, string> = {};
+            keys.result.forEach((k, i) => (out[String(k)] = values.result[i] as string));
+            database.close();
+            resolve(out);
+          };
+        };
+      }),
+    db,
+  );
+
+const answersIn = (all: Record<string, string>) => Object.keys(all).filter((k) => k.includes("\ne:"));
+
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  for (const started = Date.now(); !(await check());) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const cells = (ticker: string): Record<string, string> =>
+  Object.fromEntries(
+    [2019, 2020, 2021, 2022, 2023].map((y, i) => [
+      `Sheet1!A${i + 1}`,
+      `=FDQ.DATAPOINT("${ticker}","roic","ROIC",${y})`,
+    ]),
+  );
+
+async function values(page: Page, n: number): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (let i = 1; i <= n; i++)
+    out.push(((await double(page, "cell", `Sheet1!A${i}`)) as { value: unknown }).value);
+  return out;
+}
+
+async function expected(ticker: string): Promise<number[]> {
+  const out: number[] = [];
+  for (const year of [2019, 2020, 2021, 2022, 2023]) {
+    out.push((await reference.datapoint({ ticker, dataset: "roic", name: "ROIC", year })).value as number);
+  }
+  return out;
+}
+
+describe("two workbooks calculating at once on one IndexedDB", () => {
+  it("lose and duplicate nothing: a third workbook needs no request, and the ledger counts both", async () => {
+    const first: OpenPane = await openPane(browser, site, {
+      ...opened(),
+      storage: { "fdq.settings": settings() },
+    });
+    await waitForConsole(first, "FDQ new-day check: current");
+    const second = await openWorkbook(first, site, opened());
+    await waitForConsole(second, "FDQ new-day check: current");
+    const before = sandbox.stats().requests;
+
+    await Promise.all([
+      double(first.page, "seed", cells("AAPL")),
+      double(second.page, "seed", cells("MSFT")),
+    ]);
+    await Promise.all([double(first.page, "settled"), double(second.page, "settled")]);
+    expect(await values(first.page, 5)).toEqual(await expected("AAPL"));
+    expect(await values(second.page, 5)).toEqual(await expected("MSFT"));
+    expect(sandbox.stats().requests - before).toBeGreaterThanOrEqual(10);
+
+    // Both runtimes save after their batching delay: each of the ten answers once, under its own key.
+    const roicAnswers = async () =>
+      answersIn(await records(first.page, "fdq-cache")).filter((k) => /roic\/(AAPL|MSFT)\?/.test(k));
+    await until(async () => (await roicAnswers()).length === 10, "both saves");
+    // The ledger adds both runtimes' units (one per datapoint asked) instead of keeping the last writer's.
+    const ledgerKey = `${DEFAULTS.usageKey}.${accountTag(sandbox.demoKey)}`;
+    const roicUnits = async () => {
+      const ledger = (await records(first.page, "fdq-cache"))[ledgerKey];
+      return ledger
+        ? (JSON.parse(ledger) as { byDataset: Record<string, number> }).byDataset["metrics/roic"]
+        : 0;
+    };
+    await until(async () => (await roicUnits()) === 10, "a ledger holding both runtimes' units");
+
+    const third = await openWorkbook(first, site, opened());
+    await waitForConsole(third, "FDQ new-day check: current");
+    const served = sandbox.stats().requests;
+    await double(third.page, "seed", {
+      ...cells("AAPL"),
+      ...Object.fromEntries(Object.entries(cells("MSFT")).map(([a, f]) => [a.replace("A", "B"), f])),
+    });
+    await double(third.page, "settled");
+    expect(await values(third.page, 5)).toEqual(await expected("AAPL"));
+    expect(sandbox.stats().requests).toBe(served);
+    await first.context.close();
+  });
+});
+
+describe("IndexedDB refusing a write (the origin's quota spent)", () => {
+  it("shrinks the cache by its oldest answers, saves the new one, and the pane says so", async () => {
+    const first = await openPane(browser, site, { ...opened(), storage: { "fdq.settings": settings() } });
+    await waitForConsole(first, "FDQ new-day check: current");
+    await double(first.page, "seed", cells("NFLX"));
+    await double(first.page, "settled");
+    const saved = async () =>
+      answersIn(await records(first.page, "fdq-cache")).filter((k) => k.includes("roic/NFLX?")).length;
+    await until(async () => (await saved()) === 5, "the first workbook's save");
+
+    // The next workbook's first put of an answer fails as IndexedDB fails past the quota.
+    await first.context.addInitScript(() => {
+      const put = IDBObjectStore.prototype.put;
+      let refused = false;
+      IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+        if (!refused && typeof key === "string" && key.includes("\ne:")) {
+          refused = true;
+          throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+        }
+        return put.call(this, value, key);
+      };
+    });
+    const second = await openWorkbook(first, site, opened());
+    await waitForConsole(second, "FDQ new-day check: current");
+    await double(second.page, "seed", { "Sheet1!A1": '=FDQ.DATAPOINT("KO","roic","ROIC",2021)' });
+    await double(second.page, "settled");
+    const warning = second.page.getByTestId("cache-warning");
+    await warning.waitFor({ timeout: 20_000 });
+    await expect(warning.textContent()).resolves.toContain(
+      "The FDQ cache was full (The quota has been exceeded.): its 3 oldest answers were removed to save the new ones.",
+    );
+    const left = answersIn(await records(second.page, "fdq-cache"));
+    expect(left.filter((k) => k.includes("roic/KO?"))).toHaveLength(1);
+    // The oldest three of the stored answers (the pane's datapoint list among them) went; the newer stayed.
+    const nflxLeft = left.filter((k) => k.includes("roic/NFLX?")).length;
+    expect(nflxLeft).toBeGreaterThanOrEqual(2);
+    expect(nflxLeft).toBeLessThan(5);
+    await first.context.close();
+  });
+});
+
+describe("Excel on the web's partition key", () => {
+  it("reads the settings under it and keeps the cache in the partition's own database", async () => {
+    const pane = await openPane(browser, site, {
+      ...opened("partition-7"),
+      storage: { "partition-7/fdq.settings": settings() },
+    });
+    await waitForConsole(pane, "FDQ new-day check: current");
+    await double(pane.page, "seed", { "Sheet1!A1": '=FDQ.DATAPOINT("NFLX","roic","ROIC",2021)' });
+    await double(pane.page, "settled");
+    const value = (await reference.datapoint({ ticker: "NFLX", dataset: "roic", name: "ROIC", year: 2021 }))
+      .value;
+    expect(await double(pane.page, "cell", "Sheet1!A1")).toMatchObject({ value, error: null });
+    const nflx = (all: Record<string, string>) => answersIn(all).filter((k) => k.includes("roic/NFLX?"));
+    await until(async () => nflx(await records(pane.page, "fdq-cache.partition-7")).length === 1, "the save");
+    expect(nflx(await records(pane.page, "fdq-cache"))).toEqual([]);
+    await pane.context.close();
+  });
+});

@@ -1,0 +1,115 @@
+// Debian's redis-server for the gateway's Redis tests: started by the test on 127.0.0.1 on a free port, with
+// nothing saved to disk, and stopped by its PID. Found on PATH or at /usr/bin/redis-server; when missing,
+// scripts/ensure-redis.sh installs it if it can (a root shell with apt-get), else the tests skip and say so.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { Redis } from "ioredis";
+
+const ROOT = path.resolve(__dirname, "../../..");
+
+function which(): string | undefined {
+  try {
+    const found = execFileSync("sh", ["-c", "command -v redis-server"], { encoding: "utf8" }).trim();
+    if (found) return found;
+  } catch {
+    // not on PATH
+  }
+  return existsSync("/usr/bin/redis-server") ? "/usr/bin/redis-server" : undefined;
+}
+
+/** The redis-server binary, installed first if it is missing and can be; undefined if neither. */
+export function redisServerBinary(): string | undefined {
+  const found = which();
+  if (found) return found;
+  try {
+    execFileSync("bash", [path.join(ROOT, "scripts/ensure-redis.sh")], { stdio: "inherit" });
+  } catch {
+    return undefined;
+  }
+  return which();
+}
+
+/** A port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningRedis {
+  url: string;
+  port: number;
+  pid: number;
+  /** Kills the server by its PID (SIGKILL: as a crash or a lost host would) and waits for its exit. */
+  kill(): Promise<void>;
+}
+
+/** Starts redis-server on `port` (default: a free one) and waits until it answers PING. */
+export async function startRedis(binary: string, port?: number): Promise<RunningRedis> {
+  const p = port ?? (await freePort());
+  const child: ChildProcess = spawn(
+    binary,
+    ["--port", String(p), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: "ignore" },
+  );
+  const pid = child.pid;
+  if (pid === undefined) throw new Error("redis-server did not start");
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const probe = new Redis(p, "127.0.0.1", {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  probe.on("error", () => {});
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      await probe.connect();
+      await probe.ping();
+      break;
+    } catch {
+      if (Date.now() > deadline || child.exitCode !== null) {
+        process.kill(pid, "SIGKILL");
+        throw new Error(`redis-server did not answer on 127.0.0.1:${p}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  probe.disconnect();
+  return {
+    url: `redis://127.0.0.1:${p}`,
+    port: p,
+    pid,
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) process.kill(pid, "SIGKILL");
+      await exited;
+    },
+  };
+}
+
+/** Every key of the Redis and the text of its value (strings, hashes, sorted sets), for leak checks. */
+export async function redisContents(url: string): Promise<Array<{ key: string; text: string }>> {
+  const r = new Redis(url);
+  try {
+    const out: Array<{ key: string; text: string }> = [];
+    for (const key of await r.keys("*")) {
+      const type = await r.type(key);
+      let text = "";
+      if (type === "string") text = (await r.get(key)) ?? "";
+      else if (type === "hash") text = JSON.stringify(await r.hgetall(key));
+      else if (type === "zset") text = JSON.stringify(await r.zrange(key, 0, "-1"));
+      else text = `(${type})`;
+      out.push({ key, text });
+    }
+    return out;
+  } finally {
+    r.disconnect();
+  }
+}
