@@ -4,7 +4,7 @@
 // request time measured on the same sandbox. Target (issue 12): seconds <= 1.3 x lower bound + 10 s, peak
 // RSS under 600 MB. Prints one JSON line. Flags: --tickers N (default 100: 100 x 10 years x 20 names).
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
@@ -72,22 +72,19 @@ async function buildModel(dir: string, tickerCount: number): Promise<Model> {
   return { cells, file };
 }
 
-/** Runs `fdq refresh` as a user would (bin/fdq.js), with a preload that records the process's peak RSS. */
+/** Runs `fdq refresh` as a user would (bin/fdq.js), with the test preload that records the peak RSS. */
 function runRefresh(
   args: string[],
   rssFile: string,
 ): Promise<{ code: number; stdout: string; stderr: string; seconds: number }> {
-  const preload = path.join(path.dirname(rssFile), "rss-preload.js");
-  writeFileSync(
-    preload,
-    `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`,
-  );
+  const preload = path.join(__dirname, "../test/support/max-rss.js");
   const start = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
       ["--require", preload, path.join(__dirname, "../bin/fdq.js"), ...args],
       {
+        env: { ...process.env, FDQ_TEST_MAX_RSS_FILE: rssFile },
         stdio: ["ignore", "pipe", "pipe"],
       },
     );

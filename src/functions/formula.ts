@@ -333,7 +333,7 @@ const FDQ_CALL_START = /FDQ\.[A-Za-z]+\s*\(/iy;
 const NAME_CHAR = /[A-Za-z0-9_.]/;
 
 /** The index after a "text" or 'sheet name' that starts at `at` (its quote doubled inside); the end if unclosed. */
-function afterQuoted(text: string, at: number): number {
+export function afterQuoted(text: string, at: number): number {
   const quote = text.charAt(at);
   for (let from = at + 1; ;) {
     const close = text.indexOf(quote, from);

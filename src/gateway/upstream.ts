@@ -1,6 +1,7 @@
 // One request to the FDQ service with the client's own key: GET only, no body, no redirect followed (a
 // redirect could carry the key to another origin), a timeout below Excel's 60 s, and the body read as a
 // stream up to a cap. Answers the status, content type and body text, or throws a GatewayError.
+import { BodyTooLarge, readBody, sizeText } from "../api/body";
 import { GATEWAY_SUFFIX, GatewayError } from "./errors";
 
 export interface UpstreamAnswer {
@@ -15,31 +16,18 @@ export interface UpstreamOptions {
   maxBodyBytes: number;
 }
 
-async function readCapped(res: Response, maxBytes: number): Promise<string> {
-  const declared = Number(res.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await res.body?.cancel();
-    throw tooLarge(maxBytes);
-  }
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 const tooLarge = (maxBytes: number): GatewayError =>
-  new GatewayError(502, `The FDQ service's answer is larger than ${maxBytes} bytes${GATEWAY_SUFFIX}`);
+  new GatewayError(502, `The FDQ service's answer is larger than ${sizeText(maxBytes)}${GATEWAY_SUFFIX}`);
+
+/** The body read as a stream by the request module's own bounded reader (one owner of the rule). */
+async function readCapped(res: Response, maxBytes: number, signal: AbortSignal): Promise<string> {
+  try {
+    return await readBody(res, maxBytes, signal);
+  } catch (e) {
+    if (e instanceof BodyTooLarge) throw tooLarge(maxBytes);
+    throw e;
+  }
+}
 
 export async function fetchUpstream(
   url: string,
@@ -62,7 +50,7 @@ export async function fetchUpstream(
         `The FDQ service answered a redirect (${res.status}), which the gateway does not follow with the key${GATEWAY_SUFFIX}`,
       );
     }
-    const body = await readCapped(res, o.maxBodyBytes);
+    const body = await readCapped(res, o.maxBodyBytes, signal);
     return {
       status: res.status,
       contentType: res.headers.get("content-type") ?? "application/json",

@@ -2,69 +2,25 @@
 // (desktop: an empty referenced cell arrives as 0; web: as null, office-js#4702): array lifting, spills and
 // #SPILL!, plain versus full recalculation, two workbooks on one storage, workbook reads under Excel on the
 // web's 5 MB cap, and freezing a spill.
-import type { Browser, Page } from "playwright-core";
-import { DEFAULTS, FdqClient, RefreshDayClock } from "../../src/api";
+import type { Page } from "playwright-core";
 import { rating } from "../../src/functions/impl";
-import { startSandbox, type RunningSandbox } from "../../src/sandbox";
-import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
 import {
   EMPTY_CELL_MODES,
-  buildPage,
-  launchBrowser,
-  openPane,
+  calculatedToday,
+  callDouble,
+  enterCells,
   openWorkbook,
-  removeFolder,
-  serveFolder,
-  takeCspViolations,
+  settled,
+  useBrowserRig,
   waitForConsole,
   type EmptyCellMode,
   type OpenPane,
-  type StaticSite,
   eventually,
 } from "./harness";
 
 jest.setTimeout(90_000);
 
-let dist: string;
-let site: StaticSite;
-let sandbox: RunningSandbox;
-let browser: Browser;
-let reference: FdqClient;
-
-beforeAll(async () => {
-  [dist, sandbox, browser] = await Promise.all([buildPage(), startSandbox(), launchBrowser()]);
-  site = await serveFolder(dist);
-  reference = new FdqClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey });
-}, 180_000);
-
-afterEach(() => {
-  expect(takeCspViolations()).toEqual([]);
-});
-
-afterAll(async () => {
-  await reference?.close();
-  await browser?.close();
-  await site?.close();
-  await sandbox?.close();
-  if (dist) removeFolder(dist);
-});
-
-const todayLabel = (): string => new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now());
-const savedSettings = (): Record<string, string> => ({
-  "fdq.settings": JSON.stringify({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey }),
-});
-
-const double = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
-  page.evaluate(
-    ([name, params]) => {
-      const d = (window as unknown as { __officeDouble: Record<string, (...a: unknown[]) => unknown> })
-        .__officeDouble;
-      return d[name as string]!(...(params as unknown[]));
-    },
-    [fn, args] as const,
-  ) as Promise<T>;
-
-const settled = (page: Page): Promise<void> => double(page, "settled");
+const rig = useBrowserRig();
 
 interface CellState {
   formula: string | null;
@@ -72,10 +28,10 @@ interface CellState {
   error: { code: string; message: string } | null;
   spill?: string;
 }
-const cell = (page: Page, address: string): Promise<CellState | null> => double(page, "cell", address);
+const cell = (page: Page, address: string): Promise<CellState | null> => callDouble(page, "cell", address);
 
 async function roic(ticker: string, year: number): Promise<number> {
-  const answer = await reference.datapoint({ ticker, dataset: "roic", name: "ROIC", year });
+  const answer = await rig.reference.datapoint({ ticker, dataset: "roic", name: "ROIC", year });
   return answer.value as number;
 }
 
@@ -97,13 +53,8 @@ function calculate(page: Page, type: "Recalculate" | "Full"): Promise<void> {
 
 describe.each(EMPTY_CELL_MODES)("Excel (%s) as the test double models it", (mode: EmptyCellMode) => {
   async function openConnected(): Promise<OpenPane> {
-    const pane = await openPane(browser, site, {
-      platform: mode,
-      storage: savedSettings(),
-      workbook: { documentSettings: { [CALCULATED_DAY_SETTING]: todayLabel() } },
-    });
-    await waitForConsole(pane, "FDQ new-day check: current");
-    expect(await double(pane.page, "platform")).toBe(mode);
+    const pane = await rig.openConnected({ platform: mode });
+    expect(await callDouble(pane.page, "platform")).toBe(mode);
     return pane;
   }
 
@@ -117,18 +68,16 @@ describe.each(EMPTY_CELL_MODES)("Excel (%s) as the test double models it", (mode
         }
       ).CustomFunctions.associate("PROBE", (...args) => JSON.stringify(args)),
     );
-    await double(page, "seed", { "Sheet1!B1": "=FDQ.PROBE(C1)" });
-    await settled(page);
+    await enterCells(page, { "Sheet1!B1": "=FDQ.PROBE(C1)" });
     expect(await cell(page, "Sheet1!B1")).toMatchObject({ value: mode === "desktop" ? "[0]" : "[null]" });
-    await double(page, "seed", {
+    await enterCells(page, {
       "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","roic","ROIC",2022,C1)',
       "Sheet1!A2": '=FDQ.RATING("AAPL",C1)',
       "Sheet1!A3": '=FDQ.INFO("ROIC",C1)',
     });
-    await settled(page);
     expect(await cell(page, "Sheet1!A1")).toMatchObject({ value: await roic("AAPL", 2022), error: null });
     expect(await cell(page, "Sheet1!A2")).toMatchObject({
-      value: await rating(reference, { ticker: "AAPL" }),
+      value: await rating(rig.reference, { ticker: "AAPL" }),
       error: null,
     });
     expect(await cell(page, "Sheet1!A3")).toMatchObject({ error: null });
@@ -137,35 +86,32 @@ describe.each(EMPTY_CELL_MODES)("Excel (%s) as the test double models it", (mode
 
   it("lifts a range given to DATAPOINT: one value per cell, spilled, read by a dependent formula", async () => {
     const { context, page } = await openConnected();
-    await double(page, "seed", {
+    await enterCells(page, {
       "Sheet1!A1": "AAPL",
       "Sheet1!A2": "MSFT",
       "Sheet1!B1": '=FDQ.DATAPOINT(A1:A2,"roic","ROIC",2022)',
       "Sheet1!C2": "=B2*100",
     });
-    await settled(page);
     const [aapl, msft] = [await roic("AAPL", 2022), await roic("MSFT", 2022)];
     expect(await cell(page, "Sheet1!B1")).toMatchObject({ value: aapl, spill: "Sheet1!B1:B2" });
     expect(await cell(page, "Sheet1!B2")).toMatchObject({ formula: null, value: msft });
     expect(await cell(page, "Sheet1!C2")).toMatchObject({ value: msft * 100, error: null });
 
     // A changed input recalculates the lifted formula and its dependent (automatic calculation).
-    await double(page, "seed", { "Sheet1!A2": "AAPL" });
-    await settled(page);
+    await enterCells(page, { "Sheet1!A2": "AAPL" });
     expect(await cell(page, "Sheet1!C2")).toMatchObject({ value: aapl * 100 });
     await context.close();
   });
 
   it("answers #VALUE! naming the argument when DATASET, SERIES or COVERAGE get a range", async () => {
     const { context, page } = await openConnected();
-    await double(page, "seed", {
+    await enterCells(page, {
       "Sheet1!A1": "AAPL",
       "Sheet1!A2": "MSFT",
       "Sheet1!B1": '=FDQ.DATASET(A1:A2,"roic",2022)',
       "Sheet1!B4": '=FDQ.SERIES("AAPL","roic","ROIC",2020,A1:A2)',
       "Sheet1!B6": "=FDQ.COVERAGE(A1:A2)",
     });
-    await settled(page);
     const refused = (argument: string, fn: string) => ({
       value: "#VALUE!",
       error: {
@@ -181,19 +127,16 @@ describe.each(EMPTY_CELL_MODES)("Excel (%s) as the test double models it", (mode
 
   it("spills a matrix, shows #SPILL! while a cell of its range is occupied, and spills again once it is cleared", async () => {
     const { context, page } = await openConnected();
-    await double(page, "seed", { "Sheet1!A1": '=FDQ.SERIES("AAPL","roic","ROIC",2020,2022)' });
-    await settled(page);
+    await enterCells(page, { "Sheet1!A1": '=FDQ.SERIES("AAPL","roic","ROIC",2020,2022)' });
     const values = [await roic("AAPL", 2020), await roic("AAPL", 2021), await roic("AAPL", 2022)];
     expect(await cell(page, "Sheet1!A1")).toMatchObject({ value: values[0], spill: "Sheet1!A1:C1" });
     expect(await cell(page, "Sheet1!C1")).toMatchObject({ formula: null, value: values[2] });
 
-    await double(page, "seed", { "Sheet1!B1": "in the way" });
-    await settled(page);
+    await enterCells(page, { "Sheet1!B1": "in the way" });
     expect(await cell(page, "Sheet1!A1")).toMatchObject({ value: "#SPILL!", error: { code: "#SPILL!" } });
     expect(await cell(page, "Sheet1!C1")).toBeNull();
 
-    await double(page, "seed", { "Sheet1!B1": "" });
-    await settled(page);
+    await enterCells(page, { "Sheet1!B1": "" });
     expect(await cell(page, "Sheet1!A1")).toMatchObject({ value: values[0], spill: "Sheet1!A1:C1" });
     expect(await cell(page, "Sheet1!B1")).toMatchObject({ value: values[1] });
     await context.close();
@@ -201,14 +144,13 @@ describe.each(EMPTY_CELL_MODES)("Excel (%s) as the test double models it", (mode
 
   it("re-runs no custom function on a plain recalculation and every one on a full calculation", async () => {
     const { context, page } = await openConnected();
-    await double(page, "seed", {
+    await enterCells(page, {
       "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","roic","ROIC",2022)',
       "Sheet1!A2": '=FDQ.SERIES("MSFT","roic","ROIC",2021,2022)',
     });
-    await settled(page);
     const runs = async () => [
-      await double(page, "runs", "Sheet1!A1"),
-      await double(page, "runs", "Sheet1!A2"),
+      await callDouble(page, "runs", "Sheet1!A1"),
+      await callDouble(page, "runs", "Sheet1!A2"),
     ];
     expect(await runs()).toEqual([1, 1]);
     await calculate(page, "Recalculate");
@@ -217,7 +159,7 @@ describe.each(EMPTY_CELL_MODES)("Excel (%s) as the test double models it", (mode
     await calculate(page, "Full");
     await settled(page);
     expect(await runs()).toEqual([2, 2]);
-    expect(await double(page, "calculations")).toEqual(["Recalculate", "Full"]);
+    expect(await callDouble(page, "calculations")).toEqual(["Recalculate", "Full"]);
     await context.close();
   });
 
@@ -228,9 +170,9 @@ describe.each(EMPTY_CELL_MODES)("Excel (%s) as the test double models it", (mode
         window as unknown as { OfficeRuntime: { storage: { setItem(k: string, v: string): Promise<void> } } }
       ).OfficeRuntime.storage.setItem("shared.probe", "from the first workbook"),
     );
-    const second = await openWorkbook(first, site, {
+    const second = await openWorkbook(first, rig.site, {
       platform: mode,
-      workbook: { documentSettings: { [CALCULATED_DAY_SETTING]: todayLabel() } },
+      workbook: { documentSettings: calculatedToday() },
     });
     await waitForConsole(second, "FDQ new-day check: current");
     const storageOf = (pane: OpenPane) =>
@@ -253,8 +195,7 @@ describe.each(EMPTY_CELL_MODES)("Excel (%s) as the test double models it", (mode
       "from the second workbook",
     );
     // Two workbooks, two grids: the second has its own cells and computes them with the shared settings.
-    await double(second.page, "seed", { "Sheet1!A1": '=FDQ.DATAPOINT("NFLX","roic","ROIC",2021)' });
-    await settled(second.page);
+    await enterCells(second.page, { "Sheet1!A1": '=FDQ.DATAPOINT("NFLX","roic","ROIC",2021)' });
     expect(await cell(second.page, "Sheet1!A1")).toMatchObject({
       value: await roic("NFLX", 2021),
       error: null,
@@ -280,13 +221,12 @@ describe.each(EMPTY_CELL_MODES)("Excel (%s) as the test double models it", (mode
         d.seed(cells);
       }
     });
-    await double(page, "seed", {
+    await enterCells(page, {
       "Notes!K1": '=FDQ.DATAPOINT("AAPL","roic","ROIC",2022)',
       "Notes!K1600": '=FDQ.DATAPOINT("MSFT","roic","ROIC",2022)',
       "'More notes'!A1601": '=FDQ.RATING("AAPL")',
       "'More notes'!B1601": '=FDQ.DATAPOINT("NOSUCHTICKER","roic","ROIC",2022)',
     });
-    await settled(page);
 
     // The double is as strict as Excel on the web: one batch loading a whole sheet fails there.
     const oneBatch = await page.evaluate(() =>
@@ -301,7 +241,7 @@ describe.each(EMPTY_CELL_MODES)("Excel (%s) as the test double models it", (mode
       ),
     );
     expect(oneBatch).toBe(mode === "web" ? "ResponsePayloadSizeLimitExceeded" : "read");
-    const before = (await double<unknown[]>(page, "syncs")).length;
+    const before = (await callDouble<unknown[]>(page, "syncs")).length;
 
     await page.getByRole("tab", { name: "Workbook" }).click();
     await page.getByTestId("estimate-button").click();
@@ -313,7 +253,7 @@ describe.each(EMPTY_CELL_MODES)("Excel (%s) as the test double models it", (mode
       /^Refreshed 4 FDQ cells/,
     );
     const syncs = (
-      await double<{ request: number; response: number; failed: string | null }[]>(page, "syncs")
+      await callDouble<{ request: number; response: number; failed: string | null }[]>(page, "syncs")
     ).slice(before);
     expect(syncs.filter((s) => s.failed)).toEqual([]);
     expect(Math.max(...syncs.map((s) => s.response))).toBeLessThan(5_000_000);
@@ -324,11 +264,10 @@ describe.each(EMPTY_CELL_MODES)("Excel (%s) as the test double models it", (mode
 
   it("freezes a spilled result selected by its whole column: the spill range keeps its values as constants", async () => {
     const { context, page } = await openConnected();
-    await double(page, "seed", { "Sheet1!B2": '=FDQ.SERIES("AAPL","roic","ROIC",2021,2022)' });
-    await settled(page);
+    await enterCells(page, { "Sheet1!B2": '=FDQ.SERIES("AAPL","roic","ROIC",2021,2022)' });
     const values = [await roic("AAPL", 2021), await roic("AAPL", 2022)];
     // The whole column B: a million rows that the pane clips to the used range before reading.
-    await double(page, "select", "Sheet1!B1:B1048576");
+    await callDouble(page, "select", "Sheet1!B1:B1048576");
     await page.getByRole("tab", { name: "Cell" }).click();
     await page.getByTestId("freeze-button").click();
     await page.getByTestId("freeze-confirm").click();
@@ -336,7 +275,9 @@ describe.each(EMPTY_CELL_MODES)("Excel (%s) as the test double models it", (mode
     await settled(page);
     expect(await cell(page, "Sheet1!B2")).toEqual({ formula: null, value: values[0], error: null });
     expect(await cell(page, "Sheet1!C2")).toEqual({ formula: null, value: values[1], error: null });
-    expect((await double<{ failed: string | null }[]>(page, "syncs")).filter((s) => s.failed)).toEqual([]);
+    expect((await callDouble<{ failed: string | null }[]>(page, "syncs")).filter((s) => s.failed)).toEqual(
+      [],
+    );
     await context.close();
   });
 });

@@ -7,7 +7,10 @@ import { tmpdir } from "node:os";
 import { extname, join, normalize, resolve } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import webpack from "webpack";
+import { DEFAULTS, FdqClient, RefreshDayClock } from "../../src/api";
 import { sleep } from "../../src/api/sleep";
+import { startSandbox, type RunningSandbox } from "../../src/sandbox";
+import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
 
 const ROOT = resolve(__dirname, "../..");
 export const ARTIFACTS = join(ROOT, "test/artifacts");
@@ -243,4 +246,130 @@ export async function eventually<T>(read: () => Promise<T>, expected: T, timeout
 
 export function removeFolder(folder: string): void {
   rmSync(folder, { recursive: true, force: true });
+}
+
+/** What a browser suite shares: the built page served from 127.0.0.1, the sandbox, Chromium, and a reference client. */
+export interface BrowserRig {
+  /** The folder of the built page. */
+  readonly dist: string;
+  readonly site: StaticSite;
+  readonly sandbox: RunningSandbox;
+  readonly browser: Browser;
+  /** The same sandbox seen from Node, to know what the pane should show. */
+  readonly reference: FdqClient;
+  /** Connected to the sandbox (or `service`), in a workbook already calculated today: the runtime's new-day check at open does nothing. */
+  openConnected(options?: ConnectedOptions): Promise<OpenPane>;
+}
+
+export interface ConnectedOptions extends Pick<WorkbookOptions, "theme" | "platform"> {
+  /** The service whose URL and key are saved (default: the rig's sandbox). */
+  readonly service?: RunningSandbox;
+}
+
+/**
+ * Registers the suite's hooks: builds, serves and launches everything before all tests, checks after each
+ * test that the page's Content-Security-Policy (taskpane.html) held for everything the pane did, and closes
+ * everything after all. The rig's parts are readable once the tests run.
+ */
+export function useBrowserRig(): BrowserRig {
+  let dist: string | undefined;
+  let site: StaticSite | undefined;
+  let sandbox: RunningSandbox | undefined;
+  let browser: Browser | undefined;
+  let reference: FdqClient | undefined;
+
+  beforeAll(async () => {
+    [dist, sandbox, browser] = await Promise.all([buildPage(), startSandbox(), launchBrowser()]);
+    site = await serveFolder(dist);
+    reference = new FdqClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey });
+  }, 180_000);
+
+  afterEach(() => {
+    expect(takeCspViolations()).toEqual([]);
+  });
+
+  afterAll(async () => {
+    await reference?.close();
+    await browser?.close();
+    await site?.close();
+    await sandbox?.close();
+    if (dist) removeFolder(dist);
+  });
+
+  const ready = <T>(part: T | undefined, name: string): T => {
+    if (part === undefined)
+      throw new Error(`the browser rig's ${name} is not started (read it inside a test)`);
+    return part;
+  };
+  const rig: BrowserRig = {
+    get dist() {
+      return ready(dist, "page");
+    },
+    get site() {
+      return ready(site, "site");
+    },
+    get sandbox() {
+      return ready(sandbox, "sandbox");
+    },
+    get browser() {
+      return ready(browser, "browser");
+    },
+    get reference() {
+      return ready(reference, "reference client");
+    },
+    async openConnected({ service, ...options }: ConnectedOptions = {}) {
+      const pane = await openPane(rig.browser, rig.site, {
+        ...options,
+        storage: savedSettings(service ?? rig.sandbox),
+        workbook: { documentSettings: calculatedToday() },
+      });
+      await waitForConsole(pane, "FDQ new-day check: current");
+      return pane;
+    },
+  };
+  return rig;
+}
+
+/** The refresh day the pane is on: the request module's default boundary, as configureSharedClient uses. */
+export function todayLabel(): string {
+  return new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now());
+}
+
+/** A workbook's document settings once it was calculated today. */
+export function calculatedToday(): Record<string, unknown> {
+  return { [CALCULATED_DAY_SETTING]: todayLabel() };
+}
+
+/** The settings entry the pane stores after "Save" (its OfficeRuntime.storage value) for `service`. */
+export function connectionSettings(service: RunningSandbox): string {
+  return JSON.stringify({ baseUrl: service.baseUrl, apiKey: service.demoKey });
+}
+
+/** What the pane stores after "Save": OfficeRuntime.storage's settings entry. */
+export function savedSettings(service: RunningSandbox): Record<string, string> {
+  return { "fdq.settings": connectionSettings(service) };
+}
+
+/** Calls `fn` of the Office test double (window.__officeDouble) in the page with `args`. */
+export function callDouble<T>(page: Page, fn: string, ...args: unknown[]): Promise<T> {
+  return page.evaluate(
+    ([name, params]) => {
+      const d = (window as unknown as { __officeDouble: Record<string, (...a: unknown[]) => unknown> })
+        .__officeDouble;
+      return d[name as string]!(...(params as unknown[]));
+    },
+    [fn, args] as const,
+  ) as Promise<T>;
+}
+
+/** Resolves when every custom function call started so far in the page has settled. */
+export const settled = (page: Page): Promise<void> => callDouble(page, "settled");
+
+/**
+ * Enters `cells` into the page's workbook (inputs before the formulas that read them) and waits until every
+ * custom function call the entry started has settled.
+ */
+export async function enterCells(page: Page, cells: Record<string, string | number>): Promise<void> {
+  await callDouble(page, "seed", cells);
+  await settled(page);
 }

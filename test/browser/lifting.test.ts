@@ -1,54 +1,27 @@
 // The pane plans a call Excel array-lifts over a range, in the built page against the Office double:
 // Estimate cost counts one request per cell of the spill, and Explain shows "N calls (rows x columns)"
 // with the first calls' URLs.
-import type { Browser } from "playwright-core";
-import { DEFAULTS, RefreshDayClock } from "../../src/api";
-import { startSandbox, type RunningSandbox } from "../../src/sandbox";
-import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
 import {
-  buildPage,
-  launchBrowser,
+  calculatedToday,
+  callDouble,
+  savedSettings,
   openPane,
-  removeFolder,
-  serveFolder,
-  takeCspViolations,
+  useBrowserRig,
   waitForConsole,
-  type StaticSite,
 } from "./harness";
 
 jest.setTimeout(60_000);
 
-let dist: string;
-let site: StaticSite;
-let sandbox: RunningSandbox;
-let browser: Browser;
-
-beforeAll(async () => {
-  [dist, sandbox, browser] = await Promise.all([buildPage(), startSandbox(), launchBrowser()]);
-  site = await serveFolder(dist);
-}, 180_000);
-
-afterEach(() => {
-  expect(takeCspViolations()).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await sandbox?.close();
-  if (dist) removeFolder(dist);
-});
+const rig = useBrowserRig();
 
 const constant = (value: string | number) => ({ formula: "", value });
 
 it("estimates and explains =FDQ.DATAPOINT($A2:$A4,...,B$1) as three calls, before any is made", async () => {
-  const pane = await openPane(browser, site, {
-    storage: { "fdq.settings": JSON.stringify({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey }) },
+  const pane = await openPane(rig.browser, rig.site, {
+    storage: savedSettings(rig.sandbox),
     workbook: {
       // Saved without calculation today: nothing is cached yet, so every call is still to be paid.
-      documentSettings: {
-        [CALCULATED_DAY_SETTING]: new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now()),
-      },
+      documentSettings: calculatedToday(),
       cells: {
         "Sheet1!A2": constant("AAPL"),
         "Sheet1!A3": constant("MSFT"),
@@ -71,9 +44,7 @@ it("estimates and explains =FDQ.DATAPOINT($A2:$A4,...,B$1) as three calls, befor
     "0 of 1 cells already cached",
   );
 
-  await page.evaluate(() =>
-    (window as unknown as { __officeDouble: { select(a: string): void } }).__officeDouble.select("Sheet1!B2"),
-  );
+  await callDouble(page, "select", "Sheet1!B2");
   await page.getByRole("tab", { name: "Cell" }).click();
   await expect(page.getByTestId("explain-lifted").textContent()).resolves.toBe(
     "3 calls (3 rows x 1 column): Excel runs FDQ.DATAPOINT once per cell of its ranges and spills the results",
@@ -83,7 +54,9 @@ it("estimates and explains =FDQ.DATAPOINT($A2:$A4,...,B$1) as three calls, befor
     "3 units for 3 requests; not cached today: 3 units to spend on the next calculation.",
   );
   await expect(page.getByTestId("explain-url").allTextContents()).resolves.toEqual(
-    ["AAPL", "MSFT", "NFLX"].map((t) => `GET ${sandbox.baseUrl}/metrics/roic/${t}?datapoint=ROIC&year=2022`),
+    ["AAPL", "MSFT", "NFLX"].map(
+      (t) => `GET ${rig.sandbox.baseUrl}/metrics/roic/${t}?datapoint=ROIC&year=2022`,
+    ),
   );
   // Planning sent nothing to the service.
   expect(pane.requests.filter((u) => u.includes("/metrics/"))).toEqual([]);

@@ -3,68 +3,31 @@
 // answers every cell from the cache; the ledger holds both runtimes' units, as many as the sandbox counted.
 // And Excel on the web's partition key: settings and cache under it (office-platform notes).
 import type { Page } from "playwright-core";
-import type { Browser } from "playwright-core";
-import { DEFAULTS, FdqClient, RefreshDayClock, accountTag } from "../../src/api";
-import { startSandbox, type RunningSandbox } from "../../src/sandbox";
-import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
+import { DEFAULTS, accountTag } from "../../src/api";
 import {
-  buildPage,
-  launchBrowser,
+  calculatedToday,
+  callDouble,
+  enterCells,
+  connectionSettings,
   openPane,
   openWorkbook,
-  removeFolder,
-  serveFolder,
-  takeCspViolations,
+  useBrowserRig,
   waitForConsole,
   type OpenPane,
-  type StaticSite,
 } from "./harness";
 
 jest.setTimeout(120_000);
 
-let dist: string;
-let site: StaticSite;
-let sandbox: RunningSandbox;
-let browser: Browser;
-let reference: FdqClient;
+const rig = useBrowserRig();
 
-beforeAll(async () => {
-  [dist, sandbox, browser] = await Promise.all([buildPage(), startSandbox(), launchBrowser()]);
-  site = await serveFolder(dist);
-  reference = new FdqClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey });
-}, 180_000);
-
-afterEach(() => {
-  expect(takeCspViolations()).toEqual([]);
-});
-
-afterAll(async () => {
-  await reference?.close();
-  await browser?.close();
-  await site?.close();
-  await sandbox?.close();
-  if (dist) removeFolder(dist);
-});
-
-const todayLabel = (): string => new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now());
-const settings = () => JSON.stringify({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey });
+const settings = () => connectionSettings(rig.sandbox);
 const opened = (partitionKey?: string) => ({
   platform: "web" as const,
   workbook: {
-    documentSettings: { [CALCULATED_DAY_SETTING]: todayLabel() },
+    documentSettings: calculatedToday(),
     ...(partitionKey && { partitionKey }),
   },
 });
-
-const double = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
-  page.evaluate(
-    ([name, params]) => {
-      const d = (window as unknown as { __officeDouble: Record<string, (...a: unknown[]) => unknown> })
-        .__officeDouble;
-      return d[name as string]!(...(params as unknown[]));
-    },
-    [fn, args] as const,
-  ) as Promise<T>;
 
 /** The records of an IndexedDB database of the page's origin, read with the browser's own API. */
 const records = (page: Page, db: string): Promise<Record<string, string>> =>
@@ -110,44 +73,46 @@ const cells = (ticker: string): Record<string, string> =>
 async function values(page: Page, n: number): Promise<unknown[]> {
   const out: unknown[] = [];
   for (let i = 1; i <= n; i++)
-    out.push(((await double(page, "cell", `Sheet1!A${i}`)) as { value: unknown }).value);
+    out.push(((await callDouble(page, "cell", `Sheet1!A${i}`)) as { value: unknown }).value);
   return out;
 }
 
 async function expected(ticker: string): Promise<number[]> {
   const out: number[] = [];
   for (const year of [2019, 2020, 2021, 2022, 2023]) {
-    out.push((await reference.datapoint({ ticker, dataset: "roic", name: "ROIC", year })).value as number);
+    out.push(
+      (await rig.reference.datapoint({ ticker, dataset: "roic", name: "ROIC", year })).value as number,
+    );
   }
   return out;
 }
 
 describe("two workbooks calculating at once on one IndexedDB", () => {
   it("lose and duplicate nothing: a third workbook needs no request, and the ledger counts both", async () => {
-    const first: OpenPane = await openPane(browser, site, {
+    const first: OpenPane = await openPane(rig.browser, rig.site, {
       ...opened(),
       storage: { "fdq.settings": settings() },
     });
     await waitForConsole(first, "FDQ new-day check: current");
-    const second = await openWorkbook(first, site, opened());
+    const second = await openWorkbook(first, rig.site, opened());
     await waitForConsole(second, "FDQ new-day check: current");
-    const before = sandbox.stats().requests;
+    const before = rig.sandbox.stats().requests;
 
     await Promise.all([
-      double(first.page, "seed", cells("AAPL")),
-      double(second.page, "seed", cells("MSFT")),
+      callDouble(first.page, "seed", cells("AAPL")),
+      callDouble(second.page, "seed", cells("MSFT")),
     ]);
-    await Promise.all([double(first.page, "settled"), double(second.page, "settled")]);
+    await Promise.all([callDouble(first.page, "settled"), callDouble(second.page, "settled")]);
     expect(await values(first.page, 5)).toEqual(await expected("AAPL"));
     expect(await values(second.page, 5)).toEqual(await expected("MSFT"));
-    expect(sandbox.stats().requests - before).toBeGreaterThanOrEqual(10);
+    expect(rig.sandbox.stats().requests - before).toBeGreaterThanOrEqual(10);
 
     // Both runtimes save after their batching delay: each of the ten answers once, under its own key.
     const roicAnswers = async () =>
       answersIn(await records(first.page, "fdq-cache")).filter((k) => /roic\/(AAPL|MSFT)\?/.test(k));
     await until(async () => (await roicAnswers()).length === 10, "both saves");
     // The ledger adds both runtimes' units (one per datapoint asked) instead of keeping the last writer's.
-    const ledgerKey = `${DEFAULTS.usageKey}.${accountTag(sandbox.demoKey)}`;
+    const ledgerKey = `${DEFAULTS.usageKey}.${accountTag(rig.sandbox.demoKey)}`;
     const roicUnits = async () => {
       const ledger = (await records(first.page, "fdq-cache"))[ledgerKey];
       return ledger
@@ -156,26 +121,27 @@ describe("two workbooks calculating at once on one IndexedDB", () => {
     };
     await until(async () => (await roicUnits()) === 10, "a ledger holding both runtimes' units");
 
-    const third = await openWorkbook(first, site, opened());
+    const third = await openWorkbook(first, rig.site, opened());
     await waitForConsole(third, "FDQ new-day check: current");
-    const served = sandbox.stats().requests;
-    await double(third.page, "seed", {
+    const served = rig.sandbox.stats().requests;
+    await enterCells(third.page, {
       ...cells("AAPL"),
       ...Object.fromEntries(Object.entries(cells("MSFT")).map(([a, f]) => [a.replace("A", "B"), f])),
     });
-    await double(third.page, "settled");
     expect(await values(third.page, 5)).toEqual(await expected("AAPL"));
-    expect(sandbox.stats().requests).toBe(served);
+    expect(rig.sandbox.stats().requests).toBe(served);
     await first.context.close();
   });
 });
 
 describe("IndexedDB refusing a write (the origin's quota spent)", () => {
   it("shrinks the cache by its oldest answers, saves the new one, and the pane says so", async () => {
-    const first = await openPane(browser, site, { ...opened(), storage: { "fdq.settings": settings() } });
+    const first = await openPane(rig.browser, rig.site, {
+      ...opened(),
+      storage: { "fdq.settings": settings() },
+    });
     await waitForConsole(first, "FDQ new-day check: current");
-    await double(first.page, "seed", cells("NFLX"));
-    await double(first.page, "settled");
+    await enterCells(first.page, cells("NFLX"));
     const saved = async () =>
       answersIn(await records(first.page, "fdq-cache")).filter((k) => k.includes("roic/NFLX?")).length;
     await until(async () => (await saved()) === 5, "the first workbook's save");
@@ -192,10 +158,9 @@ describe("IndexedDB refusing a write (the origin's quota spent)", () => {
         return put.call(this, value, key);
       };
     });
-    const second = await openWorkbook(first, site, opened());
+    const second = await openWorkbook(first, rig.site, opened());
     await waitForConsole(second, "FDQ new-day check: current");
-    await double(second.page, "seed", { "Sheet1!A1": '=FDQ.DATAPOINT("KO","roic","ROIC",2021)' });
-    await double(second.page, "settled");
+    await enterCells(second.page, { "Sheet1!A1": '=FDQ.DATAPOINT("KO","roic","ROIC",2021)' });
     const warning = second.page.getByTestId("cache-warning");
     await warning.waitFor({ timeout: 20_000 });
     await expect(warning.textContent()).resolves.toContain(
@@ -213,16 +178,16 @@ describe("IndexedDB refusing a write (the origin's quota spent)", () => {
 
 describe("Excel on the web's partition key", () => {
   it("reads the settings under it and keeps the cache in the partition's own database", async () => {
-    const pane = await openPane(browser, site, {
+    const pane = await openPane(rig.browser, rig.site, {
       ...opened("partition-7"),
       storage: { "partition-7/fdq.settings": settings() },
     });
     await waitForConsole(pane, "FDQ new-day check: current");
-    await double(pane.page, "seed", { "Sheet1!A1": '=FDQ.DATAPOINT("NFLX","roic","ROIC",2021)' });
-    await double(pane.page, "settled");
-    const value = (await reference.datapoint({ ticker: "NFLX", dataset: "roic", name: "ROIC", year: 2021 }))
-      .value;
-    expect(await double(pane.page, "cell", "Sheet1!A1")).toMatchObject({ value, error: null });
+    await enterCells(pane.page, { "Sheet1!A1": '=FDQ.DATAPOINT("NFLX","roic","ROIC",2021)' });
+    const value = (
+      await rig.reference.datapoint({ ticker: "NFLX", dataset: "roic", name: "ROIC", year: 2021 })
+    ).value;
+    expect(await callDouble(pane.page, "cell", "Sheet1!A1")).toMatchObject({ value, error: null });
     const nflx = (all: Record<string, string>) => answersIn(all).filter((k) => k.includes("roic/NFLX?"));
     await until(async () => nflx(await records(pane.page, "fdq-cache.partition-7")).length === 1, "the save");
     expect(nflx(await records(pane.page, "fdq-cache"))).toEqual([]);

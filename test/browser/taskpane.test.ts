@@ -4,85 +4,47 @@ import { copyFileSync, mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { DEFAULTS, FdqClient, MemoryStorage, RefreshDayClock, centralDay } from "../../src/api";
 import { sleep } from "../../src/api/sleep";
 import { nextMonthStart } from "../../src/api/usage-ledger";
 import { findDataset } from "../../src/catalog";
 import { startGateway } from "../../src/gateway";
 import { rating } from "../../src/functions/impl";
-import { startSandbox, type RunningSandbox } from "../../src/sandbox";
+import { startSandbox } from "../../src/sandbox";
 import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
 import {
   ARTIFACTS,
   PANE_WIDTH,
-  buildPage,
-  launchBrowser,
+  callDouble,
+  enterCells,
   openPane,
-  removeFolder,
-  serveFolder,
+  savedSettings,
+  settled,
   takeCspViolations,
+  todayLabel,
+  useBrowserRig,
   waitForConsole,
+  type ConnectedOptions,
   type OpenPane,
   type OpenedWorkbook,
-  type StaticSite,
 } from "./harness";
 
 jest.setTimeout(60_000);
 
-let dist: string;
-let site: StaticSite;
-let sandbox: RunningSandbox;
-let browser: Browser;
-/** The same sandbox seen from Node, to know what the pane should show. */
-let reference: FdqClient;
+const rig = useBrowserRig();
 
-beforeAll(async () => {
-  [dist, sandbox, browser] = await Promise.all([buildPage(), startSandbox(), launchBrowser()]);
-  site = await serveFolder(dist);
-  reference = new FdqClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey });
+beforeAll(() => {
   mkdirSync(ARTIFACTS, { recursive: true });
-}, 180_000);
-
-// The page's Content-Security-Policy (taskpane.html) must hold for everything the pane does.
-afterEach(() => {
-  expect(takeCspViolations()).toEqual([]);
 });
-
-afterAll(async () => {
-  await reference?.close();
-  await browser?.close();
-  await site?.close();
-  await sandbox?.close();
-  if (dist) removeFolder(dist);
-});
-
-/** What the pane stores after "Save": OfficeRuntime.storage's settings entry. */
-function savedSettings(service: RunningSandbox = sandbox): Record<string, string> {
-  return { "fdq.settings": JSON.stringify({ baseUrl: service.baseUrl, apiKey: service.demoKey }) };
-}
-
-/** Connected, in a workbook already calculated today: the runtime's new-day check at open does nothing. */
-async function openConnected(
-  options: { theme?: "light" | "dark"; service?: RunningSandbox } = {},
-): Promise<OpenPane> {
-  const pane = await openPane(browser, site, {
-    theme: options.theme,
-    storage: savedSettings(options.service),
-    workbook: { documentSettings: { [CALCULATED_DAY_SETTING]: todayLabel() } },
-  });
-  await waitForConsole(pane, "FDQ new-day check: current");
-  return pane;
-}
 
 /** Connected, with these cells typed into the workbook and calculated (inputs before the formulas that read them). */
 async function openWithCells(
   cells: Record<string, string | number>,
-  options: { service?: RunningSandbox } = {},
+  options: ConnectedOptions = {},
 ): Promise<OpenPane> {
-  const pane = await openConnected(options);
-  await double(pane.page, "seed", cells);
-  await settled(pane.page);
+  const pane = await rig.openConnected(options);
+  await enterCells(pane.page, cells);
   return pane;
 }
 
@@ -91,26 +53,6 @@ const SAVED_EARLIER: OpenedWorkbook = {
   cells: { "Sheet1!A1": { formula: '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)', value: 1.5 } },
   documentSettings: { [CALCULATED_DAY_SETTING]: "2020-01-02" },
 };
-
-/** The refresh day the pane is on: the request module's default boundary, as configureSharedClient uses. */
-function todayLabel(): string {
-  return new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now());
-}
-
-const double = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
-  page.evaluate(
-    ([name, params]) => {
-      const d = (window as unknown as { __officeDouble: Record<string, (...a: unknown[]) => unknown> })
-        .__officeDouble;
-      return d[name as string]!(...(params as unknown[]));
-    },
-    [fn, args] as const,
-  ) as Promise<T>;
-
-const settled = (page: Page): Promise<void> =>
-  page.evaluate(() =>
-    (window as unknown as { __officeDouble: { settled(): Promise<void> } }).__officeDouble.settled(),
-  );
 
 /** Units as the pane writes them: 9,973. */
 const fmt = (n: number): string => n.toLocaleString("en-US");
@@ -140,47 +82,46 @@ async function search(page: Page, query: string): Promise<void> {
 
 describe("task pane in the browser", () => {
   it("saves the key in OfficeRuntime.storage (masked in the form) and uses it for the functions' requests", async () => {
-    const { context, page } = await openPane(browser, site);
+    const { context, page } = await openPane(rig.browser, rig.site);
     const sentKeys: string[] = [];
     page.on("request", (r) => {
-      if (r.url().startsWith(sandbox.baseUrl) && r.method() === "GET")
+      if (r.url().startsWith(rig.sandbox.baseUrl) && r.method() === "GET")
         sentKeys.push(r.headers()["x-api-key"] ?? "");
     });
     // No key yet: the pane opens on Connect.
     await page.getByRole("tab", { name: "Connect", selected: true }).waitFor();
-    await page.getByTestId("base-url").fill(sandbox.baseUrl);
+    await page.getByTestId("base-url").fill(rig.sandbox.baseUrl);
     const key = page.getByTestId("api-key");
-    await key.fill(sandbox.demoKey);
+    await key.fill(rig.sandbox.demoKey);
     expect(await key.getAttribute("type")).toBe("password");
     await page.getByRole("button", { name: "Show the key" }).click();
     expect(await key.getAttribute("type")).toBe("text");
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByTestId("save-result").getByText("Saved in this computer's add-in storage").waitFor();
 
-    const stored = await double<Record<string, string>>(page, "storageSnapshot");
+    const stored = await callDouble<Record<string, string>>(page, "storageSnapshot");
     expect(JSON.parse(stored["fdq.settings"] ?? "{}")).toEqual({
-      baseUrl: sandbox.baseUrl,
-      apiKey: sandbox.demoKey,
+      baseUrl: rig.sandbox.baseUrl,
+      apiKey: rig.sandbox.demoKey,
     });
 
-    await double(page, "seed", { "Sheet1!A1": '=FDQ.DATAPOINT("MSFT","metrics/roic","ROIC",2022)' });
-    await settled(page);
-    const expected = await reference.datapoint({
+    await enterCells(page, { "Sheet1!A1": '=FDQ.DATAPOINT("MSFT","metrics/roic","ROIC",2022)' });
+    const expected = await rig.reference.datapoint({
       ticker: "MSFT",
       dataset: "metrics/roic",
       name: "ROIC",
       year: 2022,
     });
-    expect(await double(page, "cell", "Sheet1!A1")).toMatchObject({ value: expected.value, error: null });
+    expect(await callDouble(page, "cell", "Sheet1!A1")).toMatchObject({ value: expected.value, error: null });
     expect(sentKeys.length).toBeGreaterThan(0);
-    expect(new Set(sentKeys)).toEqual(new Set([sandbox.demoKey]));
+    expect(new Set(sentKeys)).toEqual(new Set([rig.sandbox.demoKey]));
     // The key lives in the settings store only: not in any cell of the workbook.
-    expect(JSON.stringify(await double(page, "log"))).not.toContain(sandbox.demoKey);
+    expect(JSON.stringify(await callDouble(page, "log"))).not.toContain(rig.sandbox.demoKey);
 
     // Reopened, the pane shows the saved key (masked again).
     await page.reload();
     await tab(page, "Connect");
-    await expect(page.getByTestId("api-key").inputValue()).resolves.toBe(sandbox.demoKey);
+    await expect(page.getByTestId("api-key").inputValue()).resolves.toBe(rig.sandbox.demoKey);
     expect(await page.getByTestId("api-key").getAttribute("type")).toBe("password");
     await context.close();
   });
@@ -198,7 +139,7 @@ describe("task pane in the browser", () => {
     const goneUrl = `http://127.0.0.1:${(gone.address() as AddressInfo).port}/v1`;
     await new Promise<void>((done) => gone.close(() => done()));
 
-    const { context, page } = await openPane(browser, site);
+    const { context, page } = await openPane(rig.browser, rig.site);
     const outcome = async (baseUrl: string, key: string): Promise<{ kind: string | null; text: string }> => {
       await page.getByTestId("base-url").fill(baseUrl);
       await page.getByTestId("api-key").fill(key);
@@ -207,24 +148,24 @@ describe("task pane in the browser", () => {
       await bar.waitFor();
       return { kind: await bar.getAttribute("data-kind"), text: (await bar.textContent()) ?? "" };
     };
-    const origin = new URL(sandbox.baseUrl).origin;
-    const refused = await outcome(sandbox.baseUrl, "not-a-key");
+    const origin = new URL(rig.sandbox.baseUrl).origin;
+    const refused = await outcome(rig.sandbox.baseUrl, "not-a-key");
     expect(refused.kind).toBe("key-refused");
     expect(refused.text).toContain(`Key refused: ${origin} answered 403`);
     expect(refused.text).toContain("Check the API key.");
 
-    const connected = await outcome(sandbox.baseUrl, sandbox.demoKey);
+    const connected = await outcome(rig.sandbox.baseUrl, rig.sandbox.demoKey);
     expect(connected).toEqual({ kind: "connected", text: `ConnectedConnected: ${origin} accepted the key.` });
 
-    const unreachable = await outcome(goneUrl, sandbox.demoKey);
+    const unreachable = await outcome(goneUrl, rig.sandbox.demoKey);
     expect(unreachable.kind).toBe("unreachable");
     expect(unreachable.text).toContain(`Service unreachable: no answer from ${new URL(goneUrl).origin}.`);
 
-    const blocked = await outcome(noCorsUrl, sandbox.demoKey);
+    const blocked = await outcome(noCorsUrl, rig.sandbox.demoKey);
     expect(blocked.kind).toBe("cors");
     expect(blocked.text).toContain(`Blocked by CORS: ${new URL(noCorsUrl).origin} answers`);
 
-    const insecure = await outcome("http://fdq.example.com/v1", sandbox.demoKey);
+    const insecure = await outcome("http://fdq.example.com/v1", rig.sandbox.demoKey);
     expect(insecure).toEqual({
       kind: "not-https",
       text: "Not httpsNot https: baseUrl must start with https:// (http:// is allowed only for localhost and 127.0.0.1).",
@@ -238,7 +179,7 @@ describe("task pane in the browser", () => {
     const service = await startSandbox({ port: 0, cors: "off" });
     const gateway = await startGateway({
       upstream: service.baseUrl,
-      distDir: dist,
+      distDir: rig.dist,
       port: 0,
       log: () => undefined,
       onWarning: () => undefined,
@@ -246,7 +187,7 @@ describe("task pane in the browser", () => {
     const direct = new FdqClient({ baseUrl: service.baseUrl, apiKey: service.demoKey });
     try {
       const gatewayUrl = `${gateway.url}/v1`;
-      const pane = await openPane(browser, { url: gateway.url, close: async () => undefined });
+      const pane = await openPane(rig.browser, { url: gateway.url, close: async () => undefined });
       const { context, page } = pane;
       // A first-time user: the pane opens on Connect, on the gateway's preset and base URL.
       await page.getByRole("tab", { name: "Connect", selected: true }).waitFor();
@@ -270,15 +211,14 @@ describe("task pane in the browser", () => {
       expect(await result.getAttribute("data-kind")).toBe("connected");
       await page.getByRole("button", { name: "Save" }).click();
       await page.getByTestId("save-result").getByText("Saved in this computer's add-in storage").waitFor();
-      const stored = await double<Record<string, string>>(page, "storageSnapshot");
+      const stored = await callDouble<Record<string, string>>(page, "storageSnapshot");
       expect(JSON.parse(stored["fdq.settings"] ?? "{}")).toEqual({
         baseUrl: gatewayUrl,
         apiKey: service.demoKey,
       });
 
       // The functions of the page the gateway serves fill the cell with the service's own answer.
-      await double(page, "seed", { "Sheet1!A1": '=FDQ.DATAPOINT("MSFT","metrics/roic","ROIC",2022)' });
-      await settled(page);
+      await enterCells(page, { "Sheet1!A1": '=FDQ.DATAPOINT("MSFT","metrics/roic","ROIC",2022)' });
       const expected = await direct.datapoint({
         ticker: "MSFT",
         dataset: "metrics/roic",
@@ -286,7 +226,10 @@ describe("task pane in the browser", () => {
         year: 2022,
       });
       expect(typeof expected.value).toBe("number");
-      expect(await double(page, "cell", "Sheet1!A1")).toMatchObject({ value: expected.value, error: null });
+      expect(await callDouble(page, "cell", "Sheet1!A1")).toMatchObject({
+        value: expected.value,
+        error: null,
+      });
       expect(pane.requests.filter((u) => u.startsWith(`${gatewayUrl}/datapoint`)).length).toBeGreaterThan(0);
       expect(pane.requests.filter((u) => u.startsWith(service.baseUrl))).toEqual([]);
 
@@ -307,7 +250,7 @@ describe("task pane in the browser", () => {
   });
 
   it("finds datapoints by name, description words and with typos, within the filters", async () => {
-    const { context, page } = await openConnected();
+    const { context, page } = await rig.openConnected();
     await tab(page, "Find");
     await search(page, "accounts payable");
     expect(await resultNames(page, 2)).toEqual(["ACCOUNTS_PAYABLE", "ACCOUNTS_PAYABLE"]);
@@ -336,7 +279,7 @@ describe("task pane in the browser", () => {
   });
 
   it("works from the keyboard: arrow keys between tabs, through results, Enter to choose", async () => {
-    const { context, page } = await openConnected();
+    const { context, page } = await rig.openConnected();
     await page.getByRole("tab", { name: "Find" }).focus();
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("Enter");
@@ -361,8 +304,8 @@ describe("task pane in the browser", () => {
   });
 
   it("builds the formula from a datapoint and a ticker found in coverage and inserts it into the selected cell", async () => {
-    const { context, page } = await openConnected();
-    await double(page, "select", "Sheet1!C3");
+    const { context, page } = await rig.openConnected();
+    await callDouble(page, "select", "Sheet1!C3");
     await tab(page, "Find");
     await search(page, "roic");
     await page.getByTestId("datapoint-query").press("Enter");
@@ -383,14 +326,14 @@ describe("task pane in the browser", () => {
     await page.getByRole("button", { name: "Insert into selected cell" }).click();
     await page.getByTestId("builder-message").getByText("Inserted into Sheet1!C3.").waitFor();
     await settled(page);
-    const expected = await reference.datapoint({
+    const expected = await rig.reference.datapoint({
       ticker: "AAPL",
       dataset: "roic",
       name: "ROIC",
       year: 2023,
       quarter: 2,
     });
-    expect(await double(page, "cell", "Sheet1!C3")).toEqual({
+    expect(await callDouble(page, "cell", "Sheet1!C3")).toEqual({
       formula: '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023,2)',
       value: expected.value,
       error: null,
@@ -403,7 +346,7 @@ describe("task pane in the browser", () => {
       "Sheet1!B2": '=FDQ.DATAPOINT("AAPL","roic","ROIC",2023,,3)',
     });
     await settled(page);
-    await double(page, "select", "Sheet1!B2");
+    await callDouble(page, "select", "Sheet1!B2");
     await tab(page, "Cell");
     const facts = page.getByTestId("explanation");
     await facts.waitFor();
@@ -422,14 +365,14 @@ describe("task pane in the browser", () => {
       `From the cache of refresh day ${todayLabel()}`,
     );
     const url = await page.getByTestId("explain-url").textContent();
-    expect(url).toBe(`GET ${sandbox.baseUrl}/metrics/roic/AAPL?datapoint=ROIC&year=2023&ttm=3`);
+    expect(url).toBe(`GET ${rig.sandbox.baseUrl}/metrics/roic/AAPL?datapoint=ROIC&year=2023&ttm=3`);
     // Its price: one datapoint x security x period; answered by today's cache, so nothing to spend.
     await expect(page.getByTestId("explain-price").textContent()).resolves.toBe(
       "1 unit; cached today: 0 units to spend.",
     );
-    expect(await facts.textContent()).not.toContain(sandbox.demoKey);
+    expect(await facts.textContent()).not.toContain(rig.sandbox.demoKey);
     await page.screenshot({ path: join(ARTIFACTS, "taskpane-explain.png"), fullPage: true });
-    const expected = await reference.datapoint({
+    const expected = await rig.reference.datapoint({
       ticker: "AAPL",
       dataset: "roic",
       name: "ROIC",
@@ -441,10 +384,10 @@ describe("task pane in the browser", () => {
   });
 
   it("refreshes all FDQ cells with progress and a summary; a second estimate the same day finds all cached", async () => {
-    const atOpen = sandbox.stats().requests;
-    const { context, page } = await openConnected();
-    await double(page, "addSheet", "Model 2");
-    await double(page, "seed", {
+    const atOpen = rig.sandbox.stats().requests;
+    const { context, page } = await rig.openConnected();
+    await callDouble(page, "addSheet", "Model 2");
+    await callDouble(page, "seed", {
       "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
       "Sheet1!A2": '=FDQ.DATAPOINT("AAPL","metrics/roic","NOPAT",2022)',
       "Sheet1!A3": '=FDQ.DATAPOINT("MSFT","fundamentals/adjusted","ACCOUNTS_PAYABLE",2022)',
@@ -468,11 +411,11 @@ describe("task pane in the browser", () => {
       /^At one refresh per trading day \(assumed 21 a month\), this workbook uses about 84 units a month \(4 x 21\): within the [\d,]+ units left of the 10,000-unit plan\.$/,
     );
 
-    const before = sandbox.stats().requests;
+    const before = rig.sandbox.stats().requests;
     const sent: string[] = [];
     page.on(
       "request",
-      (r) => r.url().startsWith(sandbox.baseUrl) && r.method() === "GET" && sent.push(r.url()),
+      (r) => r.url().startsWith(rig.sandbox.baseUrl) && r.method() === "GET" && sent.push(r.url()),
     );
     await page.getByTestId("refresh-button").click();
     await page.getByTestId("refresh-progress").waitFor();
@@ -480,22 +423,22 @@ describe("task pane in the browser", () => {
     await summary.waitFor({ timeout: 30_000 });
     // Billed per datapoint: ROIC and NOPAT of AAPL 2022 are one request each (not every name of roic); the
     // refresh did not ask first (4 units, far inside the default plan).
-    expect(sent.map((u) => u.slice(sandbox.baseUrl.length)).sort()).toEqual([
+    expect(sent.map((u) => u.slice(rig.sandbox.baseUrl.length)).sort()).toEqual([
       "/fundamentals/adjusted/MSFT?datapoint=ACCOUNTS_PAYABLE&year=2022",
       "/metrics/roic/AAPL?datapoint=NOPAT&year=2022",
       "/metrics/roic/AAPL?datapoint=ROIC&year=2022",
       "/metrics/roic/NFLX?datapoint=ROIC&year=2021&quarter=4",
     ]);
-    expect(sandbox.stats().requests - before).toBe(4);
+    expect(rig.sandbox.stats().requests - before).toBe(4);
     expect(await page.getByTestId("refresh-confirm").count()).toBe(0);
     await expect(summary.textContent()).resolves.toMatch(
       /^Refreshed 4 FDQ cells \(on request\): 4 requests sent, 0 failed requests, 0 cells in error, in \d+\.\d s\.$/,
     );
-    expect(await double<string[]>(page, "calculations")).toEqual(["Full"]);
+    expect(await callDouble<string[]>(page, "calculations")).toEqual(["Full"]);
     // The refresh records its day in the workbook's own settings, and never the key.
-    const documentSettings = await double<Record<string, unknown>>(page, "documentSettings");
+    const documentSettings = await callDouble<Record<string, unknown>>(page, "documentSettings");
     expect(documentSettings).toEqual({ [CALCULATED_DAY_SETTING]: todayLabel() });
-    expect(JSON.stringify(documentSettings)).not.toContain(sandbox.demoKey);
+    expect(JSON.stringify(documentSettings)).not.toContain(rig.sandbox.demoKey);
 
     await page.screenshot({ path: join(ARTIFACTS, "taskpane-refresh-summary.png"), fullPage: true });
     await page.getByTestId("estimate-button").click();
@@ -511,7 +454,7 @@ describe("task pane in the browser", () => {
     );
     await expect(page.getByTestId("status-day").textContent()).resolves.toBe(todayLabel());
     // Status counts every request of the shared client today: the functions' and the pane's alike.
-    const requestsToday = String(sandbox.stats().requests - atOpen);
+    const requestsToday = String(rig.sandbox.stats().requests - atOpen);
     await page.getByTestId("status-requests").getByText(requestsToday, { exact: true }).waitFor();
     await context.close();
   });
@@ -520,9 +463,9 @@ describe("task pane in the browser", () => {
     // OfficeRuntime.storage is shared by every workbook of the domain: its record of today's refresh
     // (another workbook's) must not stop this workbook, whose own settings say it was calculated on an earlier day.
     const otherWorkbookAt = Date.now() - 60_000;
-    const pane = await openPane(browser, site, {
+    const pane = await openPane(rig.browser, rig.site, {
       storage: {
-        ...savedSettings(),
+        ...savedSettings(rig.sandbox),
         "fdq.pane.lastRefresh": JSON.stringify({ day: todayLabel(), at: otherWorkbookAt }),
       },
       workbook: SAVED_EARLIER,
@@ -538,15 +481,20 @@ describe("task pane in the browser", () => {
       ),
     );
     const sandboxPaths = pane.requests
-      .filter((u) => u.startsWith(sandbox.baseUrl))
-      .map((u) => u.slice(sandbox.baseUrl.length));
+      .filter((u) => u.startsWith(rig.sandbox.baseUrl))
+      .map((u) => u.slice(rig.sandbox.baseUrl.length));
     expect(sandboxPaths.sort()).toEqual(["/datapoint", "/metrics/roic/AAPL?datapoint=ROIC&year=2022"]);
     // One check at open, one full calculation: the pane does not start a second one.
-    expect(await double<string[]>(page, "calculations")).toEqual(["Full"]);
-    const expected = await reference.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022 });
-    expect(await double(page, "cell", "Sheet1!A1")).toMatchObject({ value: expected.value, error: null });
-    expect(await double(page, "documentSettings")).toEqual({ [CALCULATED_DAY_SETTING]: todayLabel() });
-    const stored = await double<Record<string, string>>(page, "storageSnapshot");
+    expect(await callDouble<string[]>(page, "calculations")).toEqual(["Full"]);
+    const expected = await rig.reference.datapoint({
+      ticker: "AAPL",
+      dataset: "roic",
+      name: "ROIC",
+      year: 2022,
+    });
+    expect(await callDouble(page, "cell", "Sheet1!A1")).toMatchObject({ value: expected.value, error: null });
+    expect(await callDouble(page, "documentSettings")).toEqual({ [CALCULATED_DAY_SETTING]: todayLabel() });
+    const stored = await callDouble<Record<string, string>>(page, "storageSnapshot");
     const lastRefresh = JSON.parse(stored["fdq.pane.lastRefresh"] ?? "{}") as { day: string; at: number };
     expect(lastRefresh.day).toBe(todayLabel());
     expect(lastRefresh.at).toBeGreaterThan(otherWorkbookAt);
@@ -554,8 +502,8 @@ describe("task pane in the browser", () => {
   });
 
   it("does not calculate at open on a new refresh day when the pane's setting is off", async () => {
-    const pane = await openPane(browser, site, {
-      storage: { ...savedSettings(), "fdq.pane.autoRefresh": "false" },
+    const pane = await openPane(rig.browser, rig.site, {
+      storage: { ...savedSettings(rig.sandbox), "fdq.pane.autoRefresh": "false" },
       workbook: SAVED_EARLIER,
     });
     const { context, page } = pane;
@@ -564,12 +512,12 @@ describe("task pane in the browser", () => {
     await expect(
       page.getByRole("switch", { name: "Refresh when the workbook opens on a new refresh day" }).isChecked(),
     ).resolves.toBe(false);
-    expect(await double<string[]>(page, "calculations")).toEqual([]);
-    expect(await double(page, "cell", "Sheet1!A1")).toMatchObject({ value: 1.5, error: null });
+    expect(await callDouble<string[]>(page, "calculations")).toEqual([]);
+    expect(await callDouble(page, "cell", "Sheet1!A1")).toMatchObject({ value: 1.5, error: null });
     // Only the pane's load of the datapoint descriptions, no data request.
-    const sandboxPaths = pane.requests.filter((u) => u.startsWith(sandbox.baseUrl));
+    const sandboxPaths = pane.requests.filter((u) => u.startsWith(rig.sandbox.baseUrl));
     expect(sandboxPaths.filter((u) => !u.endsWith("/datapoint"))).toEqual([]);
-    expect(await double(page, "documentSettings")).toEqual({ [CALCULATED_DAY_SETTING]: "2020-01-02" });
+    expect(await callDouble(page, "documentSettings")).toEqual({ [CALCULATED_DAY_SETTING]: "2020-01-02" });
     expect(await page.getByTestId("refresh-summary").count()).toBe(0);
     await context.close();
   });
@@ -584,14 +532,14 @@ describe("task pane in the browser", () => {
     await page.getByTestId("errors-button").click();
     await expect(page.getByTestId("errors-count").textContent()).resolves.toBe("2 FDQ cells are in error.");
     const items = page.getByTestId("error-cell");
-    const d4 = await reference
+    const d4 = await rig.reference
       .datapoint({ ticker: "NOSUCHTICKER", dataset: "roic", name: "ROIC", year: 2022 })
       .catch((e: Error) => e);
-    const d5 = await reference
+    const d5 = await rig.reference
       .datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022, quarter: 7 })
       .catch((e: Error) => e);
-    const cellD4 = await double<{ value: string }>(page, "cell", "Sheet1!D4");
-    const cellD5 = await double<{ value: string }>(page, "cell", "Sheet1!D5");
+    const cellD4 = await callDouble<{ value: string }>(page, "cell", "Sheet1!D4");
+    const cellD5 = await callDouble<{ value: string }>(page, "cell", "Sheet1!D5");
     expect(await items.allTextContents()).toEqual([
       `Sheet1!D4${cellD4.value}${(d4 as Error).message}`,
       `Sheet1!D5${cellD5.value}${(d5 as Error).message}`,
@@ -611,8 +559,8 @@ describe("task pane in the browser", () => {
       "Sheet1!A2": "note",
       "Sheet1!A3": '=FDQ.DATAPOINT("MSFT","metrics/roic","ROIC",2022)',
     });
-    const a1 = await double<{ value: number }>(page, "cell", "Sheet1!A1");
-    await double(page, "select", "Sheet1!A1:A3");
+    const a1 = await callDouble<{ value: number }>(page, "cell", "Sheet1!A1");
+    await callDouble(page, "select", "Sheet1!A1:A3");
     await tab(page, "Cell");
     await page.getByTestId("freeze-button").click();
     await page.getByRole("dialog", { name: "Freeze 2 FDQ formulas?" }).waitFor();
@@ -620,15 +568,23 @@ describe("task pane in the browser", () => {
     await expect(page.getByTestId("freeze-message").textContent()).resolves.toBe(
       "Replaced 2 FDQ formulas with their values.",
     );
-    expect(await double(page, "cell", "Sheet1!A1")).toEqual({ formula: null, value: a1.value, error: null });
-    expect(await double(page, "cell", "Sheet1!A2")).toEqual({ formula: null, value: "note", error: null });
+    expect(await callDouble(page, "cell", "Sheet1!A1")).toEqual({
+      formula: null,
+      value: a1.value,
+      error: null,
+    });
+    expect(await callDouble(page, "cell", "Sheet1!A2")).toEqual({
+      formula: null,
+      value: "note",
+      error: null,
+    });
     await context.close();
   });
 
   it("shows a datapoint description that contains HTML as text", async () => {
     const injected = '<img src=x onerror="window.__pwned=1"><b>bold</b> Return on capital';
-    const { context, page } = await openPane(browser, site, { storage: savedSettings() });
-    await context.route(`${sandbox.baseUrl}/datapoint`, async (route) => {
+    const { context, page } = await openPane(rig.browser, rig.site, { storage: savedSettings(rig.sandbox) });
+    await context.route(`${rig.sandbox.baseUrl}/datapoint`, async (route) => {
       const response = await route.fetch();
       const envelope = (await response.json()) as { body: string };
       const body = JSON.parse(envelope.body) as { results: { name: string; description: string }[] };
@@ -647,7 +603,7 @@ describe("task pane in the browser", () => {
 
   it("follows the Office light and dark themes at the task pane's width (screenshots)", async () => {
     for (const theme of ["light", "dark"] as const) {
-      const { context, page } = await openConnected({ theme });
+      const { context, page } = await rig.openConnected({ theme });
       await tab(page, "Find");
       await search(page, "return on invested");
       await page.getByTestId("datapoint-query").press("Enter");
@@ -666,7 +622,7 @@ describe("task pane in the browser", () => {
     }
   });
   it("reports a Content-Security-Policy violation (the check after each test can fail)", async () => {
-    const { context, page } = await openConnected();
+    const { context, page } = await rig.openConnected();
     await page.evaluate(() => {
       const script = document.createElement("script");
       script.textContent = "window.__inline = 1";
@@ -678,7 +634,7 @@ describe("task pane in the browser", () => {
     for (const started = Date.now(); Date.now() - started < 5_000;) {
       const violations = takeCspViolations();
       if (violations.length > 0) {
-        expect(violations).toEqual([`script-src-elem blocked inline in ${site.url}/taskpane.html`]);
+        expect(violations).toEqual([`script-src-elem blocked inline in ${rig.site.url}/taskpane.html`]);
         return context.close();
       }
       await sleep(20);
@@ -687,8 +643,8 @@ describe("task pane in the browser", () => {
   });
 
   it("copies the built formula to the clipboard", async () => {
-    const { context, page } = await openConnected();
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: site.url });
+    const { context, page } = await rig.openConnected();
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: rig.site.url });
     await tab(page, "Find");
     await search(page, "roic");
     await page.getByTestId("datapoint-query").press("Enter");
@@ -702,23 +658,27 @@ describe("task pane in the browser", () => {
     await page.getByTestId("builder-message").getByText("Copied.", { exact: true }).waitFor();
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(formula);
     // Copying leaves the workbook alone.
-    expect(await double(page, "log")).toEqual([]);
+    expect(await callDouble(page, "log")).toEqual([]);
     await context.close();
   });
 
   it("explains a cell whose FDQ call reads cell references and is wrapped in IFERROR", async () => {
-    const { context, page } = await openConnected();
-    await double(page, "addSheet", "Inputs 2");
-    await double(page, "seed", {
+    const { context, page } = await rig.openConnected();
+    await callDouble(page, "addSheet", "Inputs 2");
+    await enterCells(page, {
       "Sheet1!A2": "AAPL",
       "Sheet1!B1": 2022,
       "'Inputs 2'!A1": "roic",
       "Sheet1!B2": "=IFERROR(FDQ.DATAPOINT($A2,'Inputs 2'!A1,\"ROIC\",B$1),0)",
       "Sheet1!C2": '=FDQ.DATAPOINT("AAPL","roic","ROIC","2023","2")/1e6',
     });
-    await settled(page);
-    const roic2022 = await reference.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022 });
-    const roic2023q2 = await reference.datapoint({
+    const roic2022 = await rig.reference.datapoint({
+      ticker: "AAPL",
+      dataset: "roic",
+      name: "ROIC",
+      year: 2022,
+    });
+    const roic2023q2 = await rig.reference.datapoint({
       ticker: "AAPL",
       dataset: "roic",
       name: "ROIC",
@@ -726,13 +686,13 @@ describe("task pane in the browser", () => {
       quarter: 2,
     });
     // The double evaluates references and wrappers as Excel would.
-    expect(await double(page, "cell", "Sheet1!B2")).toMatchObject({ value: roic2022.value, error: null });
-    expect(await double(page, "cell", "Sheet1!C2")).toMatchObject({
+    expect(await callDouble(page, "cell", "Sheet1!B2")).toMatchObject({ value: roic2022.value, error: null });
+    expect(await callDouble(page, "cell", "Sheet1!C2")).toMatchObject({
       value: (roic2023q2.value as number) / 1e6,
       error: null,
     });
 
-    await double(page, "select", "Sheet1!B2");
+    await callDouble(page, "select", "Sheet1!B2");
     await tab(page, "Cell");
     await expect(page.getByTestId("explain-inputs").textContent()).resolves.toBe(
       `ticker = "AAPL" from Sheet1!A2dataset = "roic" from 'Inputs 2'!A1name = "ROIC"year = 2022 from Sheet1!B1`,
@@ -742,7 +702,7 @@ describe("task pane in the browser", () => {
     );
     await expect(page.getByTestId("explain-period").textContent()).resolves.toBe("FY2022");
     await expect(page.getByTestId("explain-url").textContent()).resolves.toBe(
-      `GET ${sandbox.baseUrl}/metrics/roic/AAPL?datapoint=ROIC&year=2022`,
+      `GET ${rig.sandbox.baseUrl}/metrics/roic/AAPL?datapoint=ROIC&year=2022`,
     );
     await expect(page.getByTestId("explain-source").textContent()).resolves.toContain(
       `From the cache of refresh day ${todayLabel()}`,
@@ -750,12 +710,12 @@ describe("task pane in the browser", () => {
     await page.screenshot({ path: join(ARTIFACTS, "taskpane-explain-references.png"), fullPage: true });
 
     // Numbers typed as text read as the functions read them.
-    await double(page, "select", "Sheet1!C2");
+    await callDouble(page, "select", "Sheet1!C2");
     await page.getByTestId("explain-period").getByText("Q2 FY2023", { exact: true }).waitFor();
     await expect(page.getByTestId("explain-url").textContent()).resolves.toBe(
-      `GET ${sandbox.baseUrl}/metrics/roic/AAPL?datapoint=ROIC&year=2023&quarter=2`,
+      `GET ${rig.sandbox.baseUrl}/metrics/roic/AAPL?datapoint=ROIC&year=2023&quarter=2`,
     );
-    await expect(page.getByTestId("explanation").textContent()).resolves.not.toContain(sandbox.demoKey);
+    await expect(page.getByTestId("explanation").textContent()).resolves.not.toContain(rig.sandbox.demoKey);
     await context.close();
   });
 
@@ -766,35 +726,36 @@ describe("task pane in the browser", () => {
       "Sheet1!A4": '=FDQ.RATING("msft")',
       "Sheet1!A5": '=FDQ.SERIES("MSFT","roic","ROIC",1,2000000)',
     });
-    await double(page, "select", "Sheet1!A1");
+    await callDouble(page, "select", "Sheet1!A1");
     await tab(page, "Cell");
     await expect(page.getByTestId("explain-series-summary").textContent()).resolves.toBe(
       "2 requests, one per fiscal year; 2 cached today",
     );
     await page.screenshot({ path: join(ARTIFACTS, "taskpane-explain-series.png"), fullPage: true });
     await expect(page.getByTestId("explain-series-years").locator("li").allTextContents()).resolves.toEqual([
-      `FY2021: cachedGET ${sandbox.baseUrl}/metrics/roic/MSFT?datapoint=ROIC&year=2021`,
-      `FY2022: cachedGET ${sandbox.baseUrl}/metrics/roic/MSFT?datapoint=ROIC&year=2022`,
+      `FY2021: cachedGET ${rig.sandbox.baseUrl}/metrics/roic/MSFT?datapoint=ROIC&year=2021`,
+      `FY2022: cachedGET ${rig.sandbox.baseUrl}/metrics/roic/MSFT?datapoint=ROIC&year=2022`,
     ]);
     await expect(page.getByTestId("explain-price").textContent()).resolves.toBe(
       "2 units for 2 requests; cached today: 0 units to spend.",
     );
 
-    await double(page, "select", "Sheet1!A3");
-    const rows = (await reference.dataset({ ticker: "MSFT", dataset: "roic", year: 2022 })).records.length;
+    await callDouble(page, "select", "Sheet1!A3");
+    const rows = (await rig.reference.dataset({ ticker: "MSFT", dataset: "roic", year: 2022 })).records
+      .length;
     await page
       .getByTestId("explain-source")
       .getByText(`The dataset has ${rows} rows.`, { exact: false })
       .waitFor();
     await expect(page.getByTestId("explain-url").textContent()).resolves.toBe(
-      `GET ${sandbox.baseUrl}/metrics/roic/MSFT?year=2022`,
+      `GET ${rig.sandbox.baseUrl}/metrics/roic/MSFT?year=2022`,
     );
     // A whole dataset costs one unit per datapoint: its catalog size before the answer.
     await expect(page.getByTestId("explain-price").textContent()).resolves.toBe(
       `${findDataset("metrics/roic")!.datapoints.length} units; cached today: 0 units to spend.`,
     );
 
-    await double(page, "select", "Sheet1!A4");
+    await callDouble(page, "select", "Sheet1!A4");
     await page
       .getByTestId("explain-asks")
       .getByText("The component ratings of MSFT.", { exact: true })
@@ -803,7 +764,7 @@ describe("task pane in the browser", () => {
       "1 unit; cached today: 0 units to spend.",
     );
 
-    await double(page, "select", "Sheet1!A5");
+    await callDouble(page, "select", "Sheet1!A5");
     await expect(page.getByTestId("explain-problem").textContent()).resolves.toBe(
       "Cannot be planned: from_year..to_year spans 2000000 years; at most 50 are allowed.",
     );
@@ -814,16 +775,15 @@ describe("task pane in the browser", () => {
     // A sandbox of its own: its meter counts this pane's requests only (the shared one counts every test's).
     const own = await startSandbox();
     try {
-      const pane = await openConnected({ service: own });
+      const pane = await rig.openConnected({ service: own });
       const { context, page } = pane;
       // The descriptions' load (/v1/datapoint) costs a unit too: let it land before counting.
       await waitAnswered(pane, `${own.baseUrl}/datapoint`);
-      await double(page, "seed", {
+      await enterCells(page, {
         "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
         "Sheet1!A2": '=FDQ.DATASET("MSFT","screens/traditional",2022)',
         "Sheet1!A3": '=FDQ.RATING("AAPL")',
       });
-      await settled(page);
       await tab(page, "Workbook");
       const units = page.getByTestId("status-units");
       const shows = async (n: number): Promise<void> =>
@@ -869,12 +829,12 @@ describe("task pane in the browser", () => {
       .getByTestId("status-units")
       .getByText(/ of 3 units \(0 left\)$/)
       .waitFor();
-    const stored = await double<Record<string, string>>(page, "storageSnapshot");
+    const stored = await callDouble<Record<string, string>>(page, "storageSnapshot");
     expect(stored["fdq.pane.planUnits"]).toBe("3");
     const used = Number((await page.getByTestId("status-units").textContent())?.split(" ")[0]);
 
     const requests = pane.requests.length;
-    const served = sandbox.stats().requests;
+    const served = rig.sandbox.stats().requests;
     await page.getByTestId("refresh-button").click();
     const dialog = page.getByTestId("refresh-confirm");
     await dialog.waitFor();
@@ -889,8 +849,8 @@ describe("task pane in the browser", () => {
     await dialog.waitFor({ state: "detached" });
     await sleep(1_000);
     expect(pane.requests.length).toBe(requests);
-    expect(sandbox.stats().requests).toBe(served);
-    expect(await double<string[]>(page, "calculations")).toEqual([]);
+    expect(rig.sandbox.stats().requests).toBe(served);
+    expect(await callDouble<string[]>(page, "calculations")).toEqual([]);
     expect(await page.getByTestId("refresh-summary").count()).toBe(0);
 
     // Confirmed, it refreshes.
@@ -899,7 +859,7 @@ describe("task pane in the browser", () => {
     await expect(page.getByTestId("refresh-summary").textContent({ timeout: 30_000 })).resolves.toMatch(
       /^Refreshed 2 FDQ cells \(on request\): 2 requests sent, /,
     );
-    expect(await double<string[]>(page, "calculations")).toEqual(["Full"]);
+    expect(await callDouble<string[]>(page, "calculations")).toEqual(["Full"]);
     await context.close();
   });
 
@@ -963,14 +923,13 @@ describe("task pane in the browser", () => {
   it("shows the progress text during a refresh: n of m requests and the errors so far", async () => {
     const slow = await startSandbox({ latencyMs: 400 });
     try {
-      const pane = await openConnected({ service: slow });
+      const pane = await rig.openConnected({ service: slow });
       const { context, page } = pane;
-      await double(page, "seed", {
+      await enterCells(page, {
         "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","roic","ROIC",2022)',
         "Sheet1!A2": '=FDQ.DATAPOINT("MSFT","adjusted","ACCOUNTS_PAYABLE",2022)',
         "Sheet1!A3": '=FDQ.DATAPOINT("NOSUCH","roic","ROIC",2022)',
       });
-      await settled(page);
       // The pane's own load of the datapoint descriptions must not count in the refresh.
       for (const started = Date.now(); !pane.answered.includes(`${slow.baseUrl}/datapoint`);) {
         if (Date.now() - started > 10_000) throw new Error("the descriptions did not load");
@@ -1011,14 +970,16 @@ describe("task pane in the browser", () => {
     await tab(page, "Workbook");
     await page.getByTestId("errors-button").click();
     await expect(page.getByTestId("errors-count").textContent()).resolves.toBe("3 FDQ cells are in error.");
-    const costs = await rating(reference, { ticker: "AAPL", field: "costs" }).catch((e: Error) => e.message);
-    const info = await reference.datapointInfo("NOSUCHDATAPOINT").catch((e: Error) => e.message);
+    const costs = await rating(rig.reference, { ticker: "AAPL", field: "costs" }).catch(
+      (e: Error) => e.message,
+    );
+    const info = await rig.reference.datapointInfo("NOSUCHDATAPOINT").catch((e: Error) => e.message);
     await expect(page.getByTestId("error-cell").allTextContents()).resolves.toEqual([
       `Sheet1!B1#N/A${costs}`,
       "Sheet1!B2#N/ACannot be planned: ticker refers to Sheet1!A1, which shows #N/A: Excel passes that error on without running FDQ.DATAPOINT.",
       `Sheet1!B3#N/A${info}`,
     ]);
-    expect(await double(page, "cell", "Sheet1!B1")).toMatchObject({
+    expect(await callDouble(page, "cell", "Sheet1!B1")).toMatchObject({
       value: "#N/A",
       error: { message: costs },
     });
@@ -1059,16 +1020,16 @@ describe("task pane in the browser", () => {
       "With the quota saver on (closed periods kept up to 7 days), about 36 units a month.",
     );
     await expect(page.getByRole("switch", { name: "Quota saver" }).isChecked()).resolves.toBe(true);
-    const stored = await double<Record<string, string>>(page, "storageSnapshot");
+    const stored = await callDouble<Record<string, string>>(page, "storageSnapshot");
     expect(JSON.parse(stored["fdq.settings"] ?? "{}")).toEqual({
-      baseUrl: sandbox.baseUrl,
-      apiKey: sandbox.demoKey,
+      baseUrl: rig.sandbox.baseUrl,
+      apiKey: rig.sandbox.demoKey,
       refreshPolicy: { kind: "saver", keepDays: 7 },
     });
 
     // The shared client runs under the saver at once: Explain says so, from the cache (no request).
     const requests = pane.requests.length;
-    await double(page, "select", "Sheet1!A1");
+    await callDouble(page, "select", "Sheet1!A1");
     await tab(page, "Cell");
     await page
       .getByTestId("explain-policy")
@@ -1080,7 +1041,7 @@ describe("task pane in the browser", () => {
     await expect(page.getByTestId("explain-source").textContent()).resolves.toContain(
       `From the cache of refresh day ${todayLabel()}`,
     );
-    await double(page, "select", "Sheet1!A4");
+    await callDouble(page, "select", "Sheet1!A4");
     await page
       .getByTestId("explain-policy")
       .getByText(
@@ -1089,7 +1050,7 @@ describe("task pane in the browser", () => {
       )
       .waitFor();
     await page.screenshot({ path: join(ARTIFACTS, "taskpane-saver-explain.png"), fullPage: true });
-    expect(pane.requests.slice(requests).filter((u) => u.startsWith(sandbox.baseUrl))).toEqual([]);
+    expect(pane.requests.slice(requests).filter((u) => u.startsWith(rig.sandbox.baseUrl))).toEqual([]);
     await context.close();
   });
 
@@ -1103,16 +1064,20 @@ describe("task pane in the browser", () => {
     // Three days ago this computer fetched both values (the cache saved in OfficeRuntime.storage).
     const stored = new MemoryStorage();
     const before = new FdqClient({
-      baseUrl: sandbox.baseUrl,
-      apiKey: sandbox.demoKey,
+      baseUrl: rig.sandbox.baseUrl,
+      apiKey: rig.sandbox.demoKey,
       storage: stored,
       now: () => earlier,
     });
     const closedValue = await before.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022 });
     await before.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: open });
     await before.close();
-    const settings = { baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey, refreshPolicy: { kind: "saver" } };
-    const pane = await openPane(browser, site, {
+    const settings = {
+      baseUrl: rig.sandbox.baseUrl,
+      apiKey: rig.sandbox.demoKey,
+      refreshPolicy: { kind: "saver" },
+    };
+    const pane = await openPane(rig.browser, rig.site, {
       storage: { ...Object.fromEntries(stored.items), "fdq.settings": JSON.stringify(settings) },
       workbook: {
         cells: {
@@ -1126,12 +1091,15 @@ describe("task pane in the browser", () => {
     await waitForConsole(pane, "FDQ new-day check: refreshed");
     // The open year is fetched again; the closed one is served from the answer of 3 days ago.
     const data = pane.requests
-      .filter((u) => u.startsWith(sandbox.baseUrl) && !u.endsWith("/datapoint"))
-      .map((u) => u.slice(sandbox.baseUrl.length));
+      .filter((u) => u.startsWith(rig.sandbox.baseUrl) && !u.endsWith("/datapoint"))
+      .map((u) => u.slice(rig.sandbox.baseUrl.length));
     expect(data).toEqual([`/metrics/roic/AAPL?datapoint=ROIC&year=${open}`]);
-    expect(await double(page, "cell", "Sheet1!A1")).toMatchObject({ value: closedValue.value, error: null });
+    expect(await callDouble(page, "cell", "Sheet1!A1")).toMatchObject({
+      value: closedValue.value,
+      error: null,
+    });
 
-    await double(page, "select", "Sheet1!A1");
+    await callDouble(page, "select", "Sheet1!A1");
     await tab(page, "Cell");
     await page
       .getByTestId("explain-policy")
@@ -1147,16 +1115,15 @@ describe("task pane in the browser", () => {
   });
 
   it("saves the billing choice with the connection settings, applies it at once and keeps it", async () => {
-    const { context, page } = await openPane(browser, site);
-    await page.getByTestId("base-url").fill(sandbox.baseUrl);
-    await page.getByTestId("api-key").fill(sandbox.demoKey);
+    const { context, page } = await openPane(rig.browser, rig.site);
+    await page.getByTestId("base-url").fill(rig.sandbox.baseUrl);
+    await page.getByTestId("api-key").fill(rig.sandbox.demoKey);
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByTestId("save-result").getByText("Saved in this computer's add-in storage").waitFor();
-    await double(page, "seed", {
+    await enterCells(page, {
       "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
       "Sheet1!A2": '=FDQ.DATAPOINT("AAPL","metrics/roic","NOPAT",2022)',
     });
-    await settled(page);
     await tab(page, "Workbook");
     const perRequest = page.getByRole("radio", { name: "Per request (accounts billed per HTTP call)" });
     await expect(
@@ -1176,10 +1143,10 @@ describe("task pane in the browser", () => {
       .waitFor();
     await page.getByText("One unit is one request to the service, whatever it returns.").waitFor();
     const settingsOf = async (): Promise<unknown> =>
-      JSON.parse((await double<Record<string, string>>(page, "storageSnapshot"))["fdq.settings"] ?? "{}");
+      JSON.parse((await callDouble<Record<string, string>>(page, "storageSnapshot"))["fdq.settings"] ?? "{}");
     expect(await settingsOf()).toEqual({
-      baseUrl: sandbox.baseUrl,
-      apiKey: sandbox.demoKey,
+      baseUrl: rig.sandbox.baseUrl,
+      apiKey: rig.sandbox.demoKey,
       billing: "per-request",
     });
 
@@ -1193,8 +1160,8 @@ describe("task pane in the browser", () => {
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByTestId("save-result").waitFor();
     expect(await settingsOf()).toEqual({
-      baseUrl: sandbox.baseUrl,
-      apiKey: sandbox.demoKey,
+      baseUrl: rig.sandbox.baseUrl,
+      apiKey: rig.sandbox.demoKey,
       billing: "per-request",
     });
     await context.close();
@@ -1202,12 +1169,15 @@ describe("task pane in the browser", () => {
 
   it("shows HTML in an error reason and in an explanation as text", async () => {
     const injected = '<img src=x onerror="window.__pwned=1"><b>bold</b> no such ticker';
-    const { context, page } = await openConnected();
-    await context.route(`${sandbox.baseUrl}/metrics/roic/EVIL?datapoint=ROIC&year=2022`, async (route) => {
-      const response = await route.fetch();
-      await route.fulfill({ response, json: { message: injected } });
-    });
-    await context.route(`${sandbox.baseUrl}/datapoint`, async (route) => {
+    const { context, page } = await rig.openConnected();
+    await context.route(
+      `${rig.sandbox.baseUrl}/metrics/roic/EVIL?datapoint=ROIC&year=2022`,
+      async (route) => {
+        const response = await route.fetch();
+        await route.fulfill({ response, json: { message: injected } });
+      },
+    );
+    await context.route(`${rig.sandbox.baseUrl}/datapoint`, async (route) => {
       const response = await route.fetch();
       const envelope = (await response.json()) as { body: string };
       const body = JSON.parse(envelope.body) as { results: { name: string; description: string }[] };
@@ -1215,12 +1185,11 @@ describe("task pane in the browser", () => {
       await route.fulfill({ response, json: { ...envelope, body: JSON.stringify(body) } });
     });
     await page.reload();
-    await double(page, "seed", {
+    await enterCells(page, {
       "Sheet1!A1": '=FDQ.DATAPOINT("EVIL","roic","ROIC",2022)',
       "Sheet1!A2": '=FDQ.DATAPOINT("AAPL","roic","NOPAT",2022)',
     });
-    await settled(page);
-    const cell = await double<{ value: string; error: { message: string } }>(page, "cell", "Sheet1!A1");
+    const cell = await callDouble<{ value: string; error: { message: string } }>(page, "cell", "Sheet1!A1");
     expect(cell.error.message).toContain(injected);
     await tab(page, "Workbook");
     await page.getByTestId("errors-button").click();
@@ -1229,7 +1198,7 @@ describe("task pane in the browser", () => {
     await expect(item.textContent()).resolves.toBe(`Sheet1!A1${cell.value}${cell.error.message}`);
     expect(await item.locator("img, b").count()).toBe(0);
 
-    await double(page, "select", "Sheet1!A2");
+    await callDouble(page, "select", "Sheet1!A2");
     await tab(page, "Cell");
     await page.getByTestId("explain-description").getByText(injected, { exact: true }).waitFor();
     expect(await page.getByTestId("explanation").locator("img, b").count()).toBe(0);

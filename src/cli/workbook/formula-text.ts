@@ -6,6 +6,7 @@
 //   given its sign (1e+6): the engine's lexer only knows the signed form.
 // - References to another workbook ([1]Sheet1!A1, '[Book.xlsx]Sheet 1'!$B$2) cannot be read from this file: each
 //   becomes a name the caller resolves to "unknown", so the formula's other references are still found.
+import { afterQuoted } from "../../functions/formula";
 
 export interface EngineFormula {
   /** The text for the engine, without the leading "=". */
@@ -26,17 +27,6 @@ const NAME_CHAR = /[A-Za-z0-9_.$]/;
 /** After an external book's `[...]`: the sheet (or nothing, for a book-level name), `!`, then a cell, range or name. */
 const EXTERNAL_TAIL = /[^!'"(),;\s]*!\$?[A-Za-z_][A-Za-z0-9_.]*\$?\d*(?::\$?[A-Za-z]+\$?\d*)?/y;
 const QUOTED_TAIL = /!\$?[A-Za-z_][A-Za-z0-9_.]*\$?\d*(?::\$?[A-Za-z]+\$?\d*)?/y;
-
-/** The index after the quoted run ("text" or 'sheet') starting at `at`, its quote doubled inside. */
-function afterQuoted(text: string, at: number): number {
-  const quote = text.charAt(at);
-  for (let from = at + 1; ;) {
-    const close = text.indexOf(quote, from);
-    if (close < 0) return text.length;
-    if (text.charAt(close + 1) !== quote) return close + 1;
-    from = close + 2;
-  }
-}
 
 function matchAt(pattern: RegExp, text: string, at: number): RegExpExecArray | null {
   pattern.lastIndex = at;

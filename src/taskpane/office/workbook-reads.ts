@@ -60,23 +60,8 @@ export async function readWorkbookBlocks(context: Excel.RequestContext): Promise
   await context.sync();
   const blocks: SheetBlock[] = [];
   for (const { sheet, range } of used) {
-    if (range.isNullObject) continue;
-    const area = {
-      row: range.rowIndex,
-      column: range.columnIndex,
-      rows: range.rowCount,
-      columns: range.columnCount,
-    };
-    const read = await readInBlocks(sheet.name, area, {
-      read: async (box) => {
-        const block = sheet
-          .getRangeByIndexes(box.row, box.column, box.rows, box.columns)
-          .load("formulas,values");
-        await context.sync();
-        return { formulas: block.formulas, values: block.values };
-      },
-    });
-    blocks.push(...read);
+    const area = usedBox(range);
+    if (area) blocks.push(...(await readArea(context, sheet, sheet.name, area)));
   }
   return blocks;
 }

@@ -8,7 +8,7 @@ import path from "node:path";
 import { centralDay } from "../../../src/api";
 import { accountTag } from "../../../src/api/account-tag";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
-import { ROOT, runFdq, type Run } from "./run-fdq";
+import { BIN, ROOT, runFdq, type Run } from "./run-fdq";
 
 const MAX_RSS = path.join(ROOT, "test/support/max-rss.js");
 const SECOND_KEY = "second-account-key-0123456789";
@@ -30,7 +30,7 @@ interface Measured extends Run {
   maxRssKb: number;
 }
 
-/** fdq eval on the sandbox through max-rss.js, which reports the run's peak memory on stderr's last line. */
+/** fdq eval on the sandbox with max-rss.js preloaded, which writes the run's peak memory to a file. */
 async function fdq(
   cacheDir: string,
   formulas: string[],
@@ -48,11 +48,16 @@ async function fdq(
     ...extra,
     ...formulas,
   ];
-  const env = { ...process.env, XDG_CACHE_HOME: home, FDQ_BASE_URL: "", FDQ_API_KEY: "" };
-  const run = await runFdq(args, env, [process.execPath, MAX_RSS]);
-  const match = /fdq-test: max-rss-kb (\d+)\n$/.exec(run.stderr);
-  if (!match) throw new Error(`no memory report in: ${run.stderr}`);
-  return { ...run, stderr: run.stderr.slice(0, match.index), maxRssKb: Number(match[1]) };
+  const rssFile = path.join(mkdtempSync(path.join(tmpdir(), "fdq-rss-")), "rss");
+  const env = {
+    ...process.env,
+    XDG_CACHE_HOME: home,
+    FDQ_BASE_URL: "",
+    FDQ_API_KEY: "",
+    FDQ_TEST_MAX_RSS_FILE: rssFile,
+  };
+  const run = await runFdq(args, env, [process.execPath, "-r", MAX_RSS, BIN]);
+  return { ...run, maxRssKb: Number(readFileSync(rssFile, "utf8")) };
 }
 
 const formulas = (ticker: string) =>

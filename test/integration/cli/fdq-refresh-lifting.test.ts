@@ -20,6 +20,13 @@ afterAll(() => sandbox.close());
 const refresh = (args: string[]): Promise<Run> =>
   runFdq(["refresh", ...args, "--base-url", sandbox.baseUrl, "--api-key", sandbox.demoKey, "--no-cache"]);
 
+/** `refresh(args)`, with the number of requests the sandbox answered while it ran. */
+async function refreshCounted(args: string[]): Promise<{ out: Run; requests: number }> {
+  const before = sandbox.stats().requests;
+  const out = await refresh(args);
+  return { out, requests: sandbox.stats().requests - before };
+}
+
 /** Excel's message for a range given to a spilling function, as the add-in's functions build it. */
 function rangeMessage(value: unknown[][], argument: string, fn: string): string {
   try {
@@ -85,9 +92,8 @@ it("counts every lifted call against --budget before sending anything", async ()
     TICKERS.forEach((t, i) => (sheet.getCell(`A${i + 2}`).value = t));
     sheet.getCell("B2").value = { formula: 'FDQ.DATAPOINT(A2:A4,"roic","ROIC",2023)' };
   });
-  const before = sandbox.stats().requests;
-  const out = await refresh([file, "--budget", "2"]);
-  expect(sandbox.stats().requests - before).toBe(0);
+  const { out, requests } = await refreshCounted([file, "--budget", "2"]);
+  expect(requests).toBe(0);
   expect(out.code).toBe(3);
   expect(out.stderr).toContain(
     "this run would spend about 3 quota units (3 requests not in today's cache); --budget is 2. Nothing was sent.",
@@ -102,10 +108,9 @@ it("lifts a column of tickers against a row of years into a table, one call per 
     sheet.getCell("E2").value = { formula: 'FDQ.DATAPOINT(A2:A3,"roic","ROIC",B1:C1)' };
   });
 
-  const before = sandbox.stats().requests;
-  const out = await refresh([file]);
+  const { out, requests } = await refreshCounted([file]);
   expect([out.code, out.stderr]).toEqual([0, ""]);
-  expect(sandbox.stats().requests - before).toBe(4);
+  expect(requests).toBe(4);
   const value = (t: string, year: number): Promise<number> =>
     serviceNumber(sandbox, `metrics/roic/${t}?datapoint=ROIC&year=${year}`);
   const sheet = await readSheet(file);
@@ -125,9 +130,8 @@ it("answers FDQ.DATASET given a range with Excel's #VALUE! message, without a re
     sheet.getCell("D1").value = { formula: 'FDQ.DATASET(A2:A4,"roic",2023)' };
   });
 
-  const before = sandbox.stats().requests;
-  const out = await refresh([file]);
-  expect(sandbox.stats().requests - before).toBe(0);
+  const { out, requests } = await refreshCounted([file]);
+  expect(requests).toBe(0);
   const message = rangeMessage([["AAPL"], ["MSFT"], ["NFLX"]], "ticker", "DATASET");
   expect(message).toBe(
     "ticker must be one cell, not a range of 3 cells (3 rows by 1 column): " +
@@ -150,9 +154,8 @@ it("skips a lifted call inside a larger formula, which its engine cannot repeat 
     TICKERS.forEach((t, i) => (sheet.getCell(`A${i + 2}`).value = t));
     sheet.getCell("B2").value = { formula: 'IFERROR(FDQ.DATAPOINT(A2:A4,"roic","ROIC",2023)/1e6,"n/a")' };
   });
-  const before = sandbox.stats().requests;
-  const out = await refresh([file]);
-  expect(sandbox.stats().requests - before).toBe(0);
+  const { out, requests } = await refreshCounted([file]);
+  expect(requests).toBe(0);
   expect(out.code).toBe(4);
   expect(out.stdout).toBe(
     `Refreshed 1 formula cell(s): 0 with values, 0 with errors, 1 skipped. Wrote ${file}.\n`,

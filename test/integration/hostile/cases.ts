@@ -1,7 +1,7 @@
 // The hostile service's script, shared by the request module's and the CLI's tests: every identifier names
 // one case. Echo cases put the key, in one encoding, into an error body or a 200 answer; the others answer
 // for something else, too much, too slowly or not a number.
-import { envelope, record, type Reply } from "../../support/hostile-server";
+import { envelope, record, startHostile, type HostileServer, type Reply } from "../../support/hostile-server";
 
 /** Has "/", "+" and "=": characters that percent, form, JSON and HTML encodings all write differently. */
 export const KEY = "Hk3/vQ9+pZr7LwX2mTn8=yBd4";
@@ -190,3 +190,33 @@ export function hostileScript(elsewhere: string): (path: string) => Reply {
     }
   };
 }
+
+/**
+ * The hostile service running hostileScript, and `elsewhere`, the other origin its AWAY case redirects to:
+ * started before the file's tests and closed after them. Read them inside a test.
+ */
+export function useHostileService(): { readonly service: HostileServer; readonly elsewhere: HostileServer } {
+  let service: HostileServer | undefined;
+  let elsewhere: HostileServer | undefined;
+  beforeAll(async () => {
+    elsewhere = await startHostile(() => ({ body: "{}" }));
+    service = await startHostile(hostileScript(elsewhere.origin));
+  });
+  afterAll(async () => {
+    await Promise.all([service?.close(), elsewhere?.close()]);
+  });
+  return {
+    get service() {
+      return service!;
+    },
+    get elsewhere() {
+      return elsewhere!;
+    },
+  };
+}
+
+/** The message of an answer that could not be read (`detail`), ending with the caller's base-URL hint. */
+export const unreadableWith =
+  (hint: string) =>
+  (detail: string): string =>
+    `The FDQ service sent an answer that could not be read (${detail}). ${hint}`;

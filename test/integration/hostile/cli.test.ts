@@ -7,25 +7,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
-import { startHostile, type HostileServer } from "../../support/hostile-server";
-import { BIN, runFdq, type Run } from "../cli/run-fdq";
-import { ECHOES, KEY, echoId, hostileScript, leaks } from "./cases";
+import { startHostile } from "../../support/hostile-server";
+import { BIN, ROOT, runFdq, type Run } from "../cli/run-fdq";
+import { ECHOES, KEY, echoId, hostileScript, leaks, unreadableWith, useHostileService } from "./cases";
 
-const BASE_URL_HINT = "Check the base URL (--base-url or FDQ_BASE_URL): it must end in /v1.";
-const unreadable = (detail: string): string =>
-  `The FDQ service sent an answer that could not be read (${detail}). ${BASE_URL_HINT}`;
+const unreadable = unreadableWith("Check the base URL (--base-url or FDQ_BASE_URL): it must end in /v1.");
 
-let service: HostileServer;
-let elsewhere: HostileServer;
-
-beforeAll(async () => {
-  elsewhere = await startHostile(() => ({ body: "{}" }));
-  service = await startHostile(hostileScript(elsewhere.origin));
-});
-
-afterAll(async () => {
-  await Promise.all([service.close(), elsewhere.close()]);
-});
+const hostile = useHostileService();
 
 const tempDir = (prefix: string): string => mkdtempSync(path.join(tmpdir(), prefix));
 
@@ -33,13 +21,13 @@ const tempDir = (prefix: string): string => mkdtempSync(path.join(tmpdir(), pref
 function fdq(
   args: string[],
   cacheDir: string,
-  baseUrl = service.baseUrl,
+  baseUrl = hostile.service.baseUrl,
   env: NodeJS.ProcessEnv = {},
 ): Promise<Run> {
   return runFdq(
     [...args, "--base-url", baseUrl, "--cache-dir", cacheDir],
     { ...process.env, XDG_CACHE_HOME: cacheDir, FDQ_BASE_URL: "", FDQ_API_KEY: KEY, ...env },
-    [process.execPath, "-r", path.join(__dirname, "max-rss.js"), BIN],
+    [process.execPath, "-r", path.join(ROOT, "test/support/max-rss.js"), BIN],
   );
 }
 
@@ -113,10 +101,10 @@ describe("fdq eval", () => {
     expect(parsed(first)).toEqual(rows);
     expect(first.code).toBe(0);
     // Again from the cache: the same outcomes, the wrong answers asked again (never cached).
-    const before = service.seen.length;
+    const before = hostile.service.seen.length;
     const second = await fdq(["eval", "--json", "-f", file], cacheDir);
     expect(parsed(second)).toEqual(rows);
-    const asked = service.seen
+    const asked = hostile.service.seen
       .slice(before)
       .map((s) => decodeURIComponent(s.path.split("?")[0]!.split("/").pop()!));
     expect(asked.filter((id) => !/^E\d+$/.test(id)).sort()).toEqual([
@@ -140,10 +128,12 @@ describe("fdq eval", () => {
     expect(parsed(out)).toEqual([
       na(
         dp("AWAY"),
-        unreadable(`a redirect to ${elsewhere.origin}, another origin, where the API key is not sent`),
+        unreadable(
+          `a redirect to ${hostile.elsewhere.origin}, another origin, where the API key is not sent`,
+        ),
       ),
     ]);
-    expect(elsewhere.seen).toEqual([]);
+    expect(hostile.elsewhere.seen).toEqual([]);
   });
 
   it("retries a 429 whose Retry-After is -5 after its own backoff, and counts it", async () => {
@@ -165,7 +155,7 @@ describe("fdq eval", () => {
     const out = await fdq(
       ["eval", "--json", "-f", formulaFile(formulasOf(rows))],
       tempDir("fdq-hostile-cache-"),
-      service.baseUrl,
+      hostile.service.baseUrl,
       {
         FDQ_TEST_MAX_RSS_FILE: rssFile,
       },

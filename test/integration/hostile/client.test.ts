@@ -8,25 +8,13 @@ import {
   type ClientOptions,
   type FdqError,
 } from "../../../src/api";
-import { startHostile, type HostileServer } from "../../support/hostile-server";
-import { ECHOES, KEY, echoId, hostileScript, leaks } from "./cases";
+import { startHostile } from "../../support/hostile-server";
+import { ECHOES, KEY, echoId, hostileScript, leaks, unreadableWith, useHostileService } from "./cases";
 
 const NOW = Date.parse("2024-03-15T15:00:00Z");
-const BASE_URL_HINT = "Check the base URL in the FDQ task pane: it must end in /v1.";
-const unreadable = (detail: string): string =>
-  `The FDQ service sent an answer that could not be read (${detail}). ${BASE_URL_HINT}`;
+const unreadable = unreadableWith("Check the base URL in the FDQ task pane: it must end in /v1.");
 
-let service: HostileServer;
-let elsewhere: HostileServer;
-
-beforeAll(async () => {
-  elsewhere = await startHostile(() => ({ body: "{}" }));
-  service = await startHostile(hostileScript(elsewhere.origin));
-});
-
-afterAll(async () => {
-  await Promise.all([service.close(), elsewhere.close()]);
-});
+const hostile = useHostileService();
 
 interface Harness {
   client: FdqClient;
@@ -43,7 +31,7 @@ function harness(options: Partial<ClientOptions> = {}): Harness {
   const events: ClientEvent[] = [];
   const storage = new MemoryStorage();
   const client = new FdqClient({
-    baseUrl: service.baseUrl,
+    baseUrl: hostile.service.baseUrl,
     apiKey: KEY,
     now: () => NOW,
     retry: { attempts: 1 },
@@ -118,11 +106,11 @@ describe("an answer that is not the request's is an error, never a value, never 
     ["a 50 MB body", "HUGE", "an answer larger than 4 MB"],
   ])("%s", async (_, ticker, detail) => {
     const h = harness();
-    const before = service.seen.length;
+    const before = hostile.service.seen.length;
     expect(((await roic(h.client, ticker)) as FdqError).message).toBe(unreadable(detail));
     // Not cached: asking again sends the request again.
     expect(((await roic(h.client, ticker)) as FdqError).message).toBe(unreadable(detail));
-    expect(service.seen.length - before).toBe(2);
+    expect(hostile.service.seen.length - before).toBe(2);
     expect(h.client.stats()).toMatchObject({ cacheHits: 0, failures: { BadResponseError: 2 } });
   });
 
@@ -148,9 +136,9 @@ describe("an answer that is not the request's is an error, never a value, never 
   it("never follows a redirect to another origin with the key", async () => {
     const h = harness();
     expect(((await roic(h.client, "AWAY")) as FdqError).message).toBe(
-      unreadable(`a redirect to ${elsewhere.origin}, another origin, where the API key is not sent`),
+      unreadable(`a redirect to ${hostile.elsewhere.origin}, another origin, where the API key is not sent`),
     );
-    expect(elsewhere.seen).toEqual([]);
+    expect(hostile.elsewhere.seen).toEqual([]);
   });
 
   it("takes a right answer after all that", async () => {

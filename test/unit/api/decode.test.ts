@@ -1,5 +1,6 @@
 // Decoding every answer variation of wire-notes.md, and datavalue text to the nearest double.
 import { BadResponseError, ServiceError, ServiceUnavailableError, toValue } from "../../../src/api";
+import { record } from "../../support/hostile-server";
 import { FakeFetch, envelope, json, makeClient } from "./fake-fetch";
 
 /** Exact rational p/q (q > 0) with BigInt. */
@@ -80,16 +81,8 @@ describe("datavalue text becomes the nearest double", () => {
   });
 });
 
-const roicRecord = {
-  ticker: "AAPL",
-  year: 2023,
-  period: 5,
-  periodtype: "ANNUAL",
-  periodstring: "ANNUAL",
-  datapoint: "ROIC",
-  datavalue: "0.45678901234567890",
-  filingtype: "10-K",
-};
+/** An AAPL ROIC 2023 record of the sandbox's shape. */
+const roicRecord = record({ datavalue: "0.45678901234567890" });
 
 describe("envelope and record variations", () => {
   const ask = (answer: Response | (() => Response)) => {
