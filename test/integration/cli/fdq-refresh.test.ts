@@ -201,6 +201,32 @@ describe("models beyond one FDQ call per cell", () => {
     expect([result(sheet, "A1"), result(sheet, "B1")]).toEqual([5, 6]);
   });
 
+  it("evaluates wrappers Excel saves with the _xlfn. prefix of newer functions (IFNA, IFS), keeping the formulas", async () => {
+    const file = await book((sheet) => {
+      sheet.getCell("A1").value = {
+        formula: '_xlfn.IFNA(_xldudf_FDQ_DATAPOINT("AAPL","roic","ROIC",2023),"none")',
+      };
+      sheet.getCell("A2").value = {
+        formula: '_xlfn.IFNA(FDQ.DATAPOINT("AAPL","roic","NO_SUCH",2023),"none")',
+      };
+      sheet.getCell("A3").value = { formula: '_xlfn.IFS(A1>0,"positive",TRUE,"other")' };
+    });
+    const out = await refresh([file]);
+    expect(out.stderr).toBe("");
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/^Refreshed 3 formula cell\(s\): 3 with values, 0 with errors, 0 skipped\. /);
+    const roic = await serviceNumber(sandbox, "metrics/roic/AAPL?datapoint=ROIC&year=2023");
+    const sheet = (await readBook(file)).getWorksheet("Model")!;
+    expect([result(sheet, "A1"), result(sheet, "A2"), result(sheet, "A3")]).toEqual([
+      roic,
+      "none",
+      roic > 0 ? "positive" : "other",
+    ]);
+    expect(sheet.getCell("A1").formula).toBe(
+      '_xlfn.IFNA(_xldudf_FDQ_DATAPOINT("AAPL","roic","ROIC",2023),"none")',
+    );
+  });
+
   it("fetches a call whose arguments read an FDQ cell in a second batch, within --budget or skipped", async () => {
     const fill = (sheet: ExcelJS.Worksheet) => {
       sheet.getCell("A1").value = { formula: 'FDQ.DATAPOINT("AAPL","roic","ROIC",2023)' };
