@@ -7,9 +7,9 @@ import { LRUCache } from "lru-cache";
 import { BatchedWrites } from "./batched-writes";
 import { encodeValue, weightOf, type CacheValue } from "./cache-codec";
 import { PartsPersistence } from "./cache-store/parts-persistence";
-import type { CachePersistence, CacheSnapshot } from "./cache-store/persistence";
+import type { CachePersistence, CacheSnapshot, PersistenceContext } from "./cache-store/persistence";
 import { RecordPersistence } from "./cache-store/record-persistence";
-import { isRecordStore } from "./cache-store/record-store";
+import { isRecordStore, whenOpened } from "./cache-store/record-store";
 import { RequestKey } from "./request-key";
 import type { RefreshDayClock } from "./refresh-day";
 import type { KeyValueStore } from "./storage";
@@ -56,14 +56,15 @@ export class DayCache {
   private removed = new Set<string>();
   private cleared = false;
   private readonly writes: BatchedWrites;
-  private readonly persistence: CachePersistence | undefined;
+  /** Replaced once by the fallback's where the store cannot be opened (IndexedDB in a private-mode webview). */
+  private persistence: CachePersistence | undefined;
+  private readonly ctx: PersistenceContext;
   loaded = false;
   readonly ready: Promise<void>;
 
   constructor(private readonly o: DayCacheOptions) {
     this.entries = this.newEntries();
-    const { storage } = o;
-    const ctx = {
+    this.ctx = {
       scope: o.scope,
       clock: o.clock,
       now: o.now,
@@ -73,16 +74,7 @@ export class DayCache {
       maxChars: o.maxPersistChars,
       warn: (message: string) => this.warn(message),
     };
-    this.persistence = !storage
-      ? undefined
-      : isRecordStore(storage)
-        ? new RecordPersistence(
-            storage,
-            o.storageKey,
-            ctx,
-            storage.legacy && new PartsPersistence(storage.legacy, o.storageKey, ctx),
-          )
-        : new PartsPersistence(storage, o.storageKey, ctx);
+    this.persistence = this.persistenceOn(o.storage);
     this.writes = new BatchedWrites(
       o.persistDelayMs,
       () => this.write(),
@@ -91,6 +83,20 @@ export class DayCache {
     this.ready = this.load().finally(() => {
       this.loaded = true;
     });
+  }
+
+  private persistenceOn(storage: KeyValueStore | undefined): CachePersistence | undefined {
+    const { storageKey } = this.o;
+    return !storage
+      ? undefined
+      : isRecordStore(storage)
+        ? new RecordPersistence(
+            storage,
+            storageKey,
+            this.ctx,
+            storage.legacy && new PartsPersistence(storage.legacy, storageKey, this.ctx),
+          )
+        : new PartsPersistence(storage, storageKey, this.ctx);
   }
 
   /** Cached items: every datapoint of a records answer, and every other answer. */
@@ -213,6 +219,17 @@ export class DayCache {
   }
 
   private async load(): Promise<void> {
+    const opening = whenOpened(this.o.storage);
+    const { store, failure } = opening ? await opening : {};
+    if (failure !== undefined) {
+      this.persistence = this.persistenceOn(store);
+      this.warn(
+        `IndexedDB could not be opened (${failure}); ` +
+          (store
+            ? "the FDQ cache is kept in OfficeRuntime.storage instead, which is smaller."
+            : "the FDQ cache and usage ledger are kept in memory only."),
+      );
+    }
     const result = await this.persistence?.load();
     if (!result) return;
     if (result.stale) this.markDirty();
@@ -231,8 +248,8 @@ export class DayCache {
   }
 
   private async write(): Promise<void> {
-    if (!this.persistence) return;
     await this.ready;
+    if (!this.persistence) return;
     this.dirty = false;
     const snapshot = this.snapshot();
     try {

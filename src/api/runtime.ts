@@ -40,7 +40,8 @@ const indexedDbStores = new Map<string, IndexedDbStore>();
 
 /**
  * Where the cache and the usage ledger persist: IndexedDB where the runtime has it (the shared runtime
- * does), one database per partition; OfficeRuntime.storage otherwise, in bounded parts.
+ * does), one database per partition; OfficeRuntime.storage otherwise, in bounded parts, as where the
+ * database cannot be opened (the day cache then warns once).
  */
 export function cacheStorage(): KeyValueStore | undefined {
   if (!hasIndexedDb()) return officeRuntimeStorage();
@@ -48,8 +49,10 @@ export function cacheStorage(): KeyValueStore | undefined {
   const name = partition === undefined ? "fdq-cache" : `fdq-cache.${partition}`;
   let store = indexedDbStores.get(name);
   if (!store) {
-    // The cache and ledger an earlier version kept in OfficeRuntime.storage are imported once, then removed.
-    store = new IndexedDbStore({ name, legacy: officeRuntimeStorage() });
+    // The cache and ledger an earlier version kept in OfficeRuntime.storage are imported once, then removed;
+    // where the database cannot be opened (a private-mode webview), they stay there instead, in parts.
+    const office = officeRuntimeStorage();
+    store = new IndexedDbStore({ name, legacy: office, fallback: office });
     indexedDbStores.set(name, store);
   }
   return store;

@@ -6,7 +6,7 @@
 // the plan was raised.
 import { BatchedWrites } from "./batched-writes";
 import type { RequestKey } from "./request-key";
-import { isRecordStore } from "./cache-store/record-store";
+import { isRecordStore, whenOpened } from "./cache-store/record-store";
 import type { KeyValueStore } from "./storage";
 
 /** The vendor's quota calendar. */
@@ -129,9 +129,12 @@ export class UsageLedger {
   private base: Stored;
   private delta: Delta;
   private readonly writes: BatchedWrites;
+  /** o.storage, or its fallback where it cannot be opened (the day cache warns of that). */
+  private storage: KeyValueStore | undefined;
   readonly ready: Promise<void>;
 
   constructor(private readonly o: UsageLedgerOptions) {
+    this.storage = o.storage;
     const month = centralDay(o.now()).slice(0, 7);
     this.base = emptyStored(month);
     this.delta = emptyDelta(month);
@@ -208,10 +211,12 @@ export class UsageLedger {
   }
 
   private async load(): Promise<void> {
-    if (!this.o.storage) return;
+    const opening = whenOpened(this.o.storage);
+    if (opening) this.storage = (await opening).store;
+    if (!this.storage) return;
     let stored: Stored | undefined;
     try {
-      const text = await this.o.storage.get(this.o.storageKey);
+      const text = await this.storage.get(this.o.storageKey);
       stored = parseStored(text ?? (await this.importLegacy()));
     } catch (e) {
       this.o.onWarning(
@@ -229,7 +234,7 @@ export class UsageLedger {
    * IndexedDB), moved over once so the month's count does not restart; never fails the load.
    */
   private async importLegacy(): Promise<string | undefined> {
-    const storage = this.o.storage;
+    const storage = this.storage;
     if (!isRecordStore(storage) || !storage.legacy) return undefined;
     const legacy = storage.legacy;
     try {
@@ -245,13 +250,13 @@ export class UsageLedger {
   }
 
   private schedule(): void {
-    if (this.o.storage) this.writes.schedule();
+    if (this.storage) this.writes.schedule();
   }
 
   private async write(): Promise<void> {
-    const storage = this.o.storage;
-    if (!storage) return;
     await this.ready;
+    const storage = this.storage;
+    if (!storage) return;
     this.rollover();
     const delta = this.delta;
     this.delta = emptyDelta(delta.month);

@@ -16,6 +16,8 @@ export interface IndexedDbStoreOptions {
   name?: string;
   /** Where an earlier version kept the cache and the ledger (OfficeRuntime.storage): imported once. */
   legacy?: KeyValueStore;
+  /** Where the cache and the ledger go if the database cannot be opened (OfficeRuntime.storage). */
+  fallback?: KeyValueStore;
 }
 
 /** Whether this runtime has IndexedDB (the shared runtime has; the JavaScript-only runtime has not). */
@@ -26,16 +28,27 @@ export class IndexedDbStore implements RecordStore {
   private readonly db: Promise<IDBPDatabase>;
   private readonly lockName: string;
   readonly legacy: KeyValueStore | undefined;
+  readonly fallback: KeyValueStore | undefined;
+  readonly opened: Promise<void>;
 
   constructor(options: IndexedDbStoreOptions = {}) {
     const name = options.name ?? "fdq-cache";
     this.legacy = options.legacy;
+    this.fallback = options.fallback;
     this.lockName = `${name}:write`;
-    this.db = openDB(name, 1, {
-      upgrade(db) {
-        db.createObjectStore(OBJECT_STORE);
-      },
-    });
+    try {
+      this.db = openDB(name, 1, {
+        upgrade(db) {
+          db.createObjectStore(OBJECT_STORE);
+        },
+      });
+    } catch (e) {
+      this.db = Promise.reject(e as Error); // some webviews throw (SecurityError) instead of failing the request
+    }
+    // Its users learn of a failure through `opened` (the day cache warns once and uses the fallback).
+    this.db.catch(() => undefined);
+    this.opened = this.db.then(() => undefined);
+    this.opened.catch(() => undefined);
   }
 
   async get(key: string): Promise<string | null> {
@@ -92,6 +105,6 @@ export class IndexedDbStore implements RecordStore {
 
   /** Closes the connection (tests, and a runtime that switches databases). */
   async close(): Promise<void> {
-    (await this.db).close();
+    (await this.db.catch(() => undefined))?.close();
   }
 }

@@ -25,10 +25,35 @@ export interface RecordStore extends KeyValueStore {
    * cache moved to IndexedDB): read once when this store holds nothing of the account, then emptied.
    */
   readonly legacy?: KeyValueStore;
+  /**
+   * Settles once the store is open, rejecting where it cannot be (IndexedDB in a private-mode webview, a
+   * blocked or damaged database); the cache and the ledger then use `fallback` instead, or memory only.
+   */
+  readonly opened?: Promise<void>;
+  /** Where the cache and the ledger go when `opened` rejects (OfficeRuntime.storage, in parts). */
+  readonly fallback?: KeyValueStore;
 }
 
 export function isRecordStore(store: KeyValueStore | undefined): store is RecordStore {
   return (store as Partial<RecordStore> | undefined)?.kind === "records";
+}
+
+/**
+ * Once a store that may fail to open has settled, the store to use: itself, or where it could not be opened
+ * its fallback (undefined: memory only) with the reason. Undefined for a store that is usable at once.
+ */
+export function whenOpened(
+  store: KeyValueStore | undefined,
+): Promise<{ store: KeyValueStore | undefined; failure?: string }> | undefined {
+  if (!isRecordStore(store) || !store.opened) return undefined;
+  return store.opened.then(
+    () => ({ store }),
+    (e: unknown) => {
+      const { message, name } = (e ?? {}) as { message?: unknown; name?: unknown };
+      const failure = typeof message === "string" && message !== "" ? message : String(name ?? e);
+      return { store: store.fallback, failure };
+    },
+  );
 }
 
 /** The key just above every key that starts with `prefix` (string keys compare by UTF-16 code units). */
