@@ -5,7 +5,7 @@ import type { RefreshDayBoundary } from "./types";
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
+export const DAY_MS = 24 * HOUR_MS;
 
 /**
  * Zones every ICU build knows: their check is skipped, because a process's first Intl object costs

@@ -12,10 +12,9 @@ import { findDatapoint } from "../catalog";
 import type { CacheValue } from "./cache-codec";
 import { RequestKey } from "./request-key";
 import type { RefreshPolicy } from "./types";
+import { DAY_MS } from "./refresh-day";
 
 export const DEFAULT_KEEP_DAYS = 7;
-
-const DAY_MS = 86_400_000;
 
 /** Whole days from refresh day `from` to refresh day `to` (YYYY-MM-DD labels). */
 export const daysBetween = (from: string, to: string): number =>

@@ -35,6 +35,38 @@ export const EXCEL_CODES: Readonly<Record<FdqErrorName, ExcelErrorCode>> = {
 
 export const excelCodeOf = (error: FdqError): ExcelErrorCode => EXCEL_CODES[error.name];
 
+/**
+ * Errors that are no answer about the data: the service was not reached, refused the key or the quota, or sent
+ * an answer that cannot be trusted. A cell keeps its last value through them (Excel does until the cell is
+ * recalculated; `fdq refresh` keeps the workbook's cached value), where an argument error or the service's
+ * "does not exist" is the cell's new result.
+ */
+export const NO_ANSWER: Readonly<Record<FdqErrorName, boolean>> = {
+  // The functions' own "does not apply" answers (a rating field an ETF has and a stock has not).
+  FdqError: false,
+  InvalidArgumentError: false,
+  InvalidSecurityTypeError: false,
+  InvalidPriorYearError: false,
+  DataPointNotFoundError: false,
+  SectorDataPointNotFoundError: false,
+  DataNotFoundError: false,
+  RatingNotFoundError: false,
+  UnauthorizedError: true,
+  NotInPortfolioError: false,
+  NotConfiguredError: true,
+  RateLimitedError: true,
+  QuotaExhaustedError: true,
+  ServiceUnavailableError: true,
+  ServiceRefreshingError: true,
+  NetworkError: true,
+  TimeoutError: true,
+  BadResponseError: true,
+  ServiceError: true,
+};
+
+/** Whether `err` left the cell without an answer (see NO_ANSWER); a bug of ours counts as none too. */
+export const isNoAnswer = (err: unknown): boolean => !(err instanceof FdqError) || NO_ANSWER[err.name];
+
 export interface ExcelErrorFactory<E> {
   create(code: ExcelErrorCode, message: string): E;
 }

@@ -16,10 +16,10 @@ import { DAY_LABEL } from "./persistence";
 import type { PartsPersistence } from "./parts-persistence";
 import type { RecordChange, RecordStore } from "./record-store";
 import { adoptWindow, isPlainObject, metaProblem } from "./saved-meta";
+import { DAY_MS } from "../refresh-day";
 
 /** 3: one record per answer, `[encoded value, fetched day, written at ms]`. */
 const FORMAT_VERSION = 3;
-const DAY_MS = 86_400_000;
 
 export class RecordPersistence implements CachePersistence {
   /** `storageKey \n scope \n`: a newline cannot occur in a base URL, so no scope's prefix holds another's. */

@@ -2,6 +2,7 @@
 // `chunks` count of 10,000,000 made later runs allocate 4.5 GB; an edited day span made stale answers
 // count as today's). A record failing them is discarded with a warning, never trusted in part.
 import { DAY_LABEL, type PersistenceContext } from "./persistence";
+import { DAY_MS } from "../refresh-day";
 
 /** The fields of the refresh-day window saved with a cache, and the scope it belongs to, as read (unchecked). */
 export interface SavedWindowMeta {
@@ -11,8 +12,6 @@ export interface SavedWindowMeta {
   from?: unknown;
   until?: unknown;
 }
-
-const DAY_MS = 86_400_000;
 
 /** A problem with the meta record, worded for a warning, or undefined when it is sound. */
 export function metaProblem(meta: SavedWindowMeta, ctx: PersistenceContext): string | undefined {

@@ -165,7 +165,14 @@ export class Recalculation {
 
   /** Gives the answers of the calls `pass` returned, in its order. */
   answer(calls: readonly FdqCall[], outcomes: readonly Outcome[]): void {
-    calls.forEach((call, i) => this.answers.set(callKey(call), engineValueOfOutcome(outcomes[i] as Outcome)));
+    calls.forEach((call, i) => {
+      const outcome = outcomes[i] as Outcome;
+      // No answer (the network, the quota, the key, an untrusted answer): the cell keeps the value the
+      // workbook holds, as in Excel, and is reported; its dependents keep theirs.
+      if (!outcome.ok && outcome.noAnswer) {
+        this.refused.set(callKey(call), `FDQ gave no answer (${outcome.error.message.replace(/\.$/, "")})`);
+      } else this.answers.set(callKey(call), engineValueOfOutcome(outcome));
+    });
   }
 
   /** The formulas with a new value or skipped, in sheet order; formulas keeping their cached value are left out. */

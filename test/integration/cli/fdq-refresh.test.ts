@@ -227,6 +227,57 @@ describe("models beyond one FDQ call per cell", () => {
     );
   });
 
+  it("keeps a cell's value, and its dependents', when FDQ gives no answer (Limit Exceeded), and exits 4", async () => {
+    const limited = await startSandbox({ port: 0, quota: 1 });
+    try {
+      const file = await book((sheet) => {
+        sheet.getCell("A1").value = { formula: 'FDQ.DATAPOINT("AAPL","roic","ROIC",2022)', result: 11 };
+        sheet.getCell("A2").value = { formula: 'FDQ.DATAPOINT("AAPL","roic","ROIC",2023)', result: 12 };
+        sheet.getCell("B2").value = { formula: "A2*100", result: 1200 };
+      });
+      const out = await runFdq([
+        "refresh",
+        file,
+        "--base-url",
+        limited.baseUrl,
+        "--api-key",
+        limited.demoKey,
+        "--no-cache",
+        "--concurrency",
+        "1",
+      ]);
+      expect(out.code).toBe(4);
+      expect(out.stdout).toMatch(
+        /^Refreshed 3 formula cell\(s\): 1 with values, 0 with errors, 2 skipped\. /,
+      );
+      const refused = [
+        ...out.stderr.matchAll(
+          /^fdq refresh: Model!(A[12]): skipped, FDQ gave no answer \(The monthly quota of this FDQ API key is used up \(429: Limit Exceeded\)\./gm,
+        ),
+      ];
+      expect(refused).toHaveLength(1);
+      const stale = refused[0]![1]!;
+      const answered = stale === "A1" ? "A2" : "A1";
+      const sheet = (await readBook(file)).getWorksheet("Model")!;
+      // The refused cell keeps the workbook's value; the other has the service's (the same synthetic data
+      // as the unlimited sandbox, which the oracle asks: the limited one has spent its quota).
+      expect(result(sheet, stale)).toBe(stale === "A1" ? 11 : 12);
+      const year = answered === "A1" ? 2022 : 2023;
+      expect(result(sheet, answered)).toBe(
+        await serviceNumber(sandbox, `metrics/roic/AAPL?datapoint=ROIC&year=${year}`),
+      );
+      // B2 reads A2: recomputed from the answer, or kept (and reported) with A2's old value.
+      if (stale === "A2") {
+        expect(result(sheet, "B2")).toBe(1200);
+        expect(out.stderr).toContain(
+          "fdq refresh: Model!B2: skipped, reads Model!A2, which was not evaluated",
+        );
+      }
+    } finally {
+      await limited.close();
+    }
+  });
+
   it("fetches a call whose arguments read an FDQ cell in a second batch, within --budget or skipped", async () => {
     const fill = (sheet: ExcelJS.Worksheet) => {
       sheet.getCell("A1").value = { formula: 'FDQ.DATAPOINT("AAPL","roic","ROIC",2023)' };

@@ -3,9 +3,9 @@
 // scripts/ensure-redis.sh installs it if it can (a root shell with apt-get), else the tests skip and say so.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { Redis } from "ioredis";
+import { freePort } from "../../support/free-port";
 
 const ROOT = path.resolve(__dirname, "../../..");
 
@@ -29,18 +29,6 @@ export function redisServerBinary(): string | undefined {
     return undefined;
   }
   return which();
-}
-
-/** A port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface RunningRedis {

@@ -15,7 +15,8 @@ import type { Run } from "../cli/run-fdq";
 import { startCountingProxy, type CountingProxy } from "./counting-proxy";
 import { startRig, tempDir } from "./helpers";
 import { evalFile, MODEL_FORMULAS, modelFile } from "./model";
-import { freePort, redisContents, redisServerBinary, startRedis, type RunningRedis } from "./redis-server";
+import { freePort } from "../../support/free-port";
+import { redisContents, redisServerBinary, startRedis, type RunningRedis } from "./redis-server";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 

@@ -177,21 +177,36 @@ describe("fdq refresh", () => {
     const output = path.join(dir, "out.xlsx");
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet("Model");
-    const rows = [...echoRows, ...wrongRows] as { formula: string; value?: unknown; error?: string }[];
+    const rows = [...echoRows, ...wrongRows] as {
+      formula: string;
+      value?: unknown;
+      error?: string;
+      message?: string;
+    }[];
     rows.forEach((r, i) => {
-      sheet.getCell(`A${i + 1}`).value = { formula: r.formula.slice(1), result: 0 };
+      sheet.getCell(`A${i + 1}`).value = { formula: r.formula.slice(1), result: 7 };
     });
     await book.xlsx.writeFile(input);
     const cacheDir = tempDir("fdq-hostile-cache-");
     const out = await fdq(["refresh", input, "-o", output], cacheDir);
-    expect(out.code).toBe(0);
+    // Every error here is no answer about the data (an answer that cannot be trusted, a body too large...):
+    // such a cell keeps the workbook's value (7) and is reported as skipped, with the exact message.
+    expect(out.code).toBe(4);
     // The summary's wording is the refresh command's; the counts are this test's.
     const withValues = rows.filter((r) => r.error === undefined).length;
     expect(out.stdout).toMatch(
       new RegExp(
-        `^Refreshed ${rows.length} (FDQ )?formula cell\\(s\\): ${withValues} with values, ${rows.length - withValues} with errors, 0 skipped\\. Wrote `,
+        `^Refreshed ${rows.length} (FDQ )?formula cell\\(s\\): ${withValues} with values, 0 with errors, ${rows.length - withValues} skipped\\. Wrote `,
       ),
     );
+    const skipped = rows.flatMap((r, i) =>
+      r.error === undefined
+        ? []
+        : [
+            `fdq refresh: Model!A${i + 1}: skipped, FDQ gave no answer (${r.message?.replace(/\.$/, "")}); its old value is kept`,
+          ],
+    );
+    expect(out.stderr.trimEnd().split("\n")).toEqual(skipped);
     expect(leaks(out.stdout + out.stderr)).toEqual([]);
     const result = new ExcelJS.Workbook();
     await result.xlsx.readFile(output);
@@ -199,7 +214,7 @@ describe("fdq refresh", () => {
     rows.forEach((r, i) => {
       expect(model.getCell(`A${i + 1}`).value).toEqual({
         formula: r.formula.slice(1),
-        result: r.error === undefined ? r.value : { error: r.error },
+        result: r.error === undefined ? r.value : 7,
       });
     });
     const zip = await JSZip.loadAsync(readFileSync(output));

@@ -3,8 +3,9 @@
 // Ctrl+C, which the terminal sends as SIGINT to the whole foreground process group.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import path from "node:path";
+import { freePort } from "../../support/free-port";
 
 const ROOT = path.resolve(__dirname, "../../..");
 /** npm's process of each run; each leads its own process group (detached), killed whole in afterAll. */
@@ -19,17 +20,6 @@ afterAll(() => {
     }
   }
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Whether something accepts connections on 127.0.0.1:port. */
 function listening(port: number): Promise<boolean> {

@@ -66,7 +66,11 @@ describe("fdq eval output", () => {
       }),
     ).toBe("A\t1\nB\t#N/A none");
     expect(
-      formatPlain({ ok: false, error: { error: "#N/A", message: "The requested datapoint was not found." } }),
+      formatPlain({
+        ok: false,
+        error: { error: "#N/A", message: "The requested datapoint was not found." },
+        noAnswer: false,
+      }),
     ).toBe("#N/A The requested datapoint was not found.");
   });
 
@@ -107,7 +111,7 @@ describe("fdq eval output", () => {
     expect(formatJson({ ok: true, value: [[1, { error: "#N/A", message: "m" }]] })).toBe(
       '[[1,{"error":"#N/A","message":"m"}]]',
     );
-    expect(formatJson({ ok: false, error: { error: "#VALUE!", message: "m" } })).toBe(
+    expect(formatJson({ ok: false, error: { error: "#VALUE!", message: "m" }, noAnswer: false })).toBe(
       '{"error":"#VALUE!","message":"m"}',
     );
   });

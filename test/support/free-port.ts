@@ -1,0 +1,14 @@
+// A port nothing listens on at 127.0.0.1 right now, for a process a test starts itself (the sandbox as a
+// child, redis-server) and for an address that must refuse connections.
+import { createServer, type AddressInfo } from "node:net";
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
