@@ -1,0 +1,112 @@
+// The workbook as `fdq refresh` reads it: what the xlsx reader (src/workbook/xlsx/) produces and what the
+// formula engine (src/workbook/engine/) and the recalculation read. It names no library: the package is read
+// and patched part by part (nothing re-serialised), and the engine is ours over @formulajs/formulajs.
+//
+// One owner per fact: positions are 1-based rows and columns as in A1 notation; sheet names keep their case
+// (Excel compares them case-insensitively, so lookups go through `sheetKey`).
+
+/** Excel's error codes, as stored in a cell's cached value (`t="e"`). */
+export type ErrorCode =
+  | "#NULL!"
+  | "#DIV/0!"
+  | "#VALUE!"
+  | "#REF!"
+  | "#NAME?"
+  | "#NUM!"
+  | "#N/A"
+  | "#GETTING_DATA"
+  | "#SPILL!"
+  | "#CALC!"
+  | "#BUSY!"
+  | "#CONNECT!"
+  | "#BLOCKED!"
+  | "#FIELD!"
+  | "#UNKNOWN!";
+
+/** An Excel error value. The message is ours (FDQ's #N/A reason, for the report); a file stores only the code. */
+export class ExcelError {
+  constructor(
+    readonly code: ErrorCode,
+    readonly message?: string,
+  ) {}
+  toString(): string {
+    return this.code;
+  }
+}
+
+/** A scalar as a cell holds it; null is an empty cell. */
+export type Scalar = number | string | boolean | null | ExcelError;
+
+/** A value a formula may give: a scalar, or an array (rows of scalars) that spills from the formula's cell. */
+export type CellValue = Scalar | Scalar[][];
+
+/** The array a formula cell anchors in the file. */
+export interface ArrayFormula {
+  /** The range it covers in the file, "B2:D4" (its `ref`). */
+  readonly ref: string;
+  /** True for a dynamic array (`cm` pointing at XLDAPR metadata), false for a legacy CSE array formula. */
+  readonly dynamic: boolean;
+}
+
+export interface FormulaCell {
+  readonly sheet: string;
+  readonly row: number;
+  readonly col: number;
+  /** The formula as stored, without "=": a shared formula's follower already translated to its own position. */
+  readonly formula: string;
+  /** The result saved in the file (`<v>` with its `t`), or undefined when the file has none. */
+  readonly cached: Scalar | undefined;
+  /** Set on the anchor of an array formula (legacy or dynamic). */
+  readonly array?: ArrayFormula;
+  /** `<f t="dataTable">` and other forms the engine must leave alone: kept and reported, never computed. */
+  readonly kind?: "dataTable";
+}
+
+export interface Sheet {
+  readonly name: string;
+  /** 0-based position in workbook.xml's `<sheets>`: what `localSheetId` refers to. */
+  readonly index: number;
+  /** Row -> column -> a constant or a formula cell. Empty cells are absent. */
+  readonly rows: Map<number, Map<number, Scalar | FormulaCell>>;
+}
+
+export interface DefinedName {
+  readonly name: string;
+  /** The sheet a sheet-scoped name belongs to (from `localSheetId`); undefined for a workbook name. */
+  readonly scope?: string;
+  /** The name's formula text as stored ("Inputs!$B$2+4", "0.08", "'My Sheet'!$A$1:$A$9"). */
+  readonly text: string;
+  readonly hidden: boolean;
+}
+
+export interface TableColumn {
+  readonly name: string;
+  /** A calculated column's formula (`calculatedColumnFormula`), if any. */
+  readonly calculatedFormula?: string;
+}
+
+export interface Table {
+  readonly name: string;
+  readonly sheet: string;
+  /** "A1:D20": header row included. */
+  readonly ref: string;
+  readonly headerRowCount: number;
+  readonly totalsRowCount: number;
+  readonly columns: readonly TableColumn[];
+}
+
+export interface WorkbookModel {
+  /** In workbook order. */
+  readonly sheets: readonly Sheet[];
+  /** Every formula cell, sheet by sheet, row-major. */
+  readonly formulas: readonly FormulaCell[];
+  readonly names: readonly DefinedName[];
+  readonly tables: readonly Table[];
+  /** workbook.xml's `date1904`. */
+  readonly date1904: boolean;
+  /** External workbooks by their index as formulas write it ([1] is externalLinks[0]). */
+  readonly externalBooks: number;
+}
+
+/** Excel compares sheet and name identifiers case-insensitively. */
+export const sheetKey = (name: string): string => name.toLowerCase();
