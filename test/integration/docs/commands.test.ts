@@ -1,0 +1,226 @@
+// Every command the documentation shows is checked (the rules are at the top of doc-commands.ts and in
+// docs/README.md): `npx fdq …` runs as a process against one sandbox this test starts on 127.0.0.1 (commands that
+// name no base URL use the local sandbox's, which the test points at its own), with a fresh cache directory and no
+// key of anyone's, and must exit with 0 or the status its page documents and print something; `npm run sandbox`
+// and `npx fdq serve` start on a free port, are asked once and are stopped by their PID; npm scripts and files a
+// page names must exist. Nothing talks to any other address: a command naming another host must be marked as not
+// run.
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import PQueue from "p-queue";
+import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
+import { commandsOf, docFiles, foreignUrls, ROOT, type DocCommand, type PageCommands } from "./doc-commands";
+
+const BIN = path.join(ROOT, "bin/fdq.js");
+const pages: [string, PageCommands][] = docFiles().map((file) => [
+  file,
+  commandsOf(readFileSync(path.join(ROOT, file), "utf8"), file),
+]);
+const commands = pages.flatMap(([, page]) => page.commands);
+const scripts = Object.keys(
+  (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> })
+    .scripts,
+);
+
+// Two processes at a time: the machine has two cores, and each fdq process spends most of its second loading.
+const processes = new PQueue({ concurrency: 2 });
+let sandbox: Promise<RunningSandbox> | undefined;
+const shared = () => (sandbox ??= startSandbox());
+const scratch = mkdtempSync(path.join(tmpdir(), "fdq-docs-"));
+
+afterAll(async () => {
+  if (sandbox) await (await sandbox).close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** This process's environment without FDQ_* settings, pointed at the test's sandbox and cache directory. */
+async function environment(dir: string): Promise<NodeJS.ProcessEnv> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("FDQ_")));
+  const box = await shared();
+  return {
+    ...env,
+    FDQ_BASE_URL: box.baseUrl,
+    FDQ_API_KEY: box.demoKey,
+    FDQ_CACHE_DIR: dir,
+    XDG_CACHE_HOME: dir,
+    FDQ_BIN: BIN,
+  };
+}
+
+/** The page's command as this test runs it: fdq from bin/fdq.js, the local sandbox's URL the test's own. */
+async function asRun(command: string): Promise<string> {
+  const box = await shared();
+  return command
+    .replace(/\bnpx fdq\b/g, 'node "$FDQ_BIN"')
+    .replace(/https?:\/\/(127\.0\.0\.1|localhost):4010\/v1/g, box.baseUrl);
+}
+
+interface Finished {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function runToEnd(command: string, env: NodeJS.ProcessEnv): Promise<Finished> {
+  return new Promise((resolve) => {
+    execFile("bash", ["-c", command], { cwd: ROOT, env, timeout: 30_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** Starts a server command on a free port, waits for the URL it prints, asks it once, stops it by its PID. */
+async function serveOnce(
+  doc: DocCommand,
+  env: NodeJS.ProcessEnv,
+): Promise<{ url: string; status: number; code: number | null }> {
+  let command = (await asRun(doc.command)).replace(/--port\s+\d+/, "--port 0");
+  if (!/--port\s/.test(command)) command += " --port 0";
+  if (doc.kind.kind === "server" && doc.kind.program === "sandbox")
+    command = command.replace(/^npm run sandbox(\s+--)?/, "node --import tsx src/sandbox/main.ts");
+  // exec: the PID is the server's own, so SIGTERM reaches it and nothing stays on the port.
+  const child = spawn("bash", ["-c", `exec ${command}`], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  let stdout = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${doc.where}: no URL printed within 20 s`)), 20_000);
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const found = /(https?:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1]!);
+      }
+    });
+    child.stderr.resume();
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`${doc.where}: exited before printing its URL`));
+    });
+  });
+  const probe = doc.kind.kind === "server" && doc.kind.program === "sandbox" ? "/__usage" : "/healthz";
+  const status = (await fetch(url + probe)).status;
+  child.kill("SIGTERM");
+  return { url, status, code: await exited };
+}
+
+describe("the commands the documentation shows", () => {
+  it("finds the commands of the README and every docs page, the README's set-up among them", () => {
+    const readme = pages.find(([file]) => file === "README.md")![1].commands.map((c) => c.command);
+    expect(readme).toContain("npm test");
+    expect(readme).toContain("npx fdq eval --sandbox -f examples/model.txt");
+    expect(commands.filter((c) => c.kind.kind === "fdq").length).toBeGreaterThan(5);
+  });
+
+  it("knows every command: each is run or checked, or its block says why it is not run", () => {
+    const unknown = commands.filter((c) => c.kind.kind === "unknown").map((c) => `${c.where}: ${c.command}`);
+    expect(unknown).toEqual([]);
+    const misplaced = pages.flatMap(([, page]) => page.misplaced);
+    expect(misplaced).toEqual([]);
+    for (const [, page] of pages) for (const skip of page.skipped) expect(skip.reason.length).toBeGreaterThan(5);
+  });
+
+  it("runs nothing against another machine: commands naming another host are marked as not run", () => {
+    const foreign = commands
+      .filter((c) => c.kind.kind === "fdq" || c.kind.kind === "server")
+      .filter((c) => foreignUrls(c.command).length > 0)
+      .map((c) => `${c.where}: ${c.command}`);
+    expect(foreign).toEqual([]);
+  });
+
+  it("names only npm scripts and files that exist", () => {
+    const missing = commands.flatMap((c) => {
+      if (c.kind.kind === "script" && !scripts.includes(c.kind.name)) return [`${c.where}: npm script ${c.kind.name}`];
+      if (c.kind.kind === "file") {
+        try {
+          readFileSync(path.join(ROOT, c.kind.file));
+        } catch {
+          return [`${c.where}: file ${c.kind.file}`];
+        }
+      }
+      return [];
+    });
+    expect(missing).toEqual([]);
+  });
+
+  const runnable = commands.filter((c) => c.kind.kind === "fdq" && foreignUrls(c.command).length === 0);
+  it.concurrent.each(runnable.map((c) => [`${c.where}: ${c.command}`, c] as const))(
+    "%s",
+    async (_name, doc) => {
+      const dir = mkdtempSync(path.join(scratch, "run-"));
+      const env = await environment(dir);
+      const command = await asRun(doc.command);
+      const result = await processes.add(() => runToEnd(command, env), { throwOnTimeout: true });
+      const output = result.stdout + result.stderr;
+      expect({ where: doc.where, code: result.code }).toEqual({ where: doc.where, code: doc.exit });
+      expect(output.trim()).not.toBe("");
+      expect(output).not.toContain("Could not reach the FDQ service");
+    },
+    40_000,
+  );
+
+  const servers = commands.filter((c) => c.kind.kind === "server" && foreignUrls(c.command).length === 0);
+  it.concurrent.each(servers.map((c) => [`${c.where}: ${c.command}`, c] as const))(
+    "%s (started on a free port, asked once, stopped by its PID)",
+    async (_name, doc) => {
+      const dir = mkdtempSync(path.join(scratch, "serve-"));
+      const env = await environment(dir);
+      const result = await processes.add(() => serveOnce(doc, env), { throwOnTimeout: true });
+      expect(result.status).toBe(200);
+      expect(result.code).toBe(0);
+    },
+    40_000,
+  );
+});
+
+describe("reading commands out of a page", () => {
+  const page = [
+    "```sh",
+    "npx fdq eval --sandbox '=FDQ.RATING(\"AAPL\")'   # a comment",
+    "npm ci && npx fdq search roic \\",
+    "  --limit 2",
+    "```",
+    "```text",
+    "npx fdq not-a-command",
+    "```",
+    "<!-- docs-test: not run: needs the real service and a key -->",
+    "```sh",
+    "npx fdq eval --base-url https://api.example.com/v1 '=FDQ.RATING(\"AAPL\")'",
+    "```",
+    "<!-- docs-test: exit 3 -->",
+    "```sh",
+    "npx fdq eval --sandbox --budget 1 -f examples/model.txt",
+    "curl https://example.com",
+    "```",
+  ].join("\n");
+  const read = commandsOf(page, "page.md");
+
+  it("takes ```sh blocks, joins continuation lines and splits && parts", () => {
+    expect(read.commands.map((c) => [c.where, c.command, c.kind.kind, c.exit])).toEqual([
+      ["page.md:2", "npx fdq eval --sandbox '=FDQ.RATING(\"AAPL\")'   # a comment", "fdq", 0],
+      ["page.md:3", "npm ci", "file", 0],
+      ["page.md:3", "npx fdq search roic --limit 2", "fdq", 0],
+      ["page.md:15", "npx fdq eval --sandbox --budget 1 -f examples/model.txt", "fdq", 3],
+      ["page.md:16", "curl https://example.com", "unknown", 3],
+    ]);
+  });
+
+  it("skips a block marked not run, with its reason, and ```text blocks", () => {
+    expect(read.skipped).toEqual([{ where: "page.md:10", reason: "needs the real service and a key" }]);
+    expect(read.misplaced).toEqual([]);
+  });
+
+  it("reports a marker that does not stand before a ```sh fence", () => {
+    expect(commandsOf("<!-- docs-test: not run: x y z -->\n\nSome text.\n", "p.md").misplaced).toEqual(["p.md:1"]);
+    expect(commandsOf("<!-- docs-test: run it -->\n```sh\nnpm test\n```\n", "p.md").misplaced).toEqual(["p.md:1"]);
+  });
+
+  it("flags URLs of other hosts, not the local sandbox's", () => {
+    expect(foreignUrls("npx fdq eval --base-url http://127.0.0.1:4010/v1 x")).toEqual([]);
+    expect(foreignUrls("npx fdq serve --upstream https://api.newconstructs.com/v1")).toEqual([
+      "https://api.newconstructs.com/v1",
+    ]);
+  });
+});
