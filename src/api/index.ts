@@ -1,4 +1,5 @@
-// The request module's public surface. storage-file.ts (Node only) is imported directly by the CLI.
+// The request module's public surface. storage-file.ts (Node only) is imported directly by the gateway
+// (src/gateway/index.ts); the CLI's cache file is cache-store/file-record-store.ts.
 export { FdqClient } from "./client";
 export { RequestKey, type Endpoint, type RequestFields } from "./request-key";
 export { priceOf, DEFAULT_PRICING, type PricingOptions } from "./pricing";
