@@ -1,5 +1,5 @@
 // M1's staleness rule: whether a cell's value on a refresh day is one the refresh policy allows. The rule is
-// the bench's own statement of the policies (README "Quota"), not the request module's code, so that M1
+// the bench's own statement of the policies (docs/quota-and-billing.md), not the request module's code, so that M1
 // checks the client instead of agreeing with it by construction:
 // - strict: every value is the service's answer of that refresh day;
 // - saver (keepDays): the same, except that a closed period (fiscal year Y is closed from 1 January of Y+2)

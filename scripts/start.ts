@@ -36,7 +36,7 @@ Excel was not started (${reason}). To sideload by hand:
   - Excel on the web: open a workbook, Home > Add-ins > More Add-ins > Upload My Add-in, choose
     ${MANIFEST}
     (or run again with FDQ_EXCEL_DOCUMENT_URL=<workbook URL> to sideload automatically)
-  - Excel desktop: see "Sideloading into Excel" in README.md.
+  - Excel desktop: see docs/sideloading.md.
   Then open the FDQ task pane (Data tab), set the base URL ${sandbox.baseUrl} and the key above,
   and type =FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023) in a cell.
 

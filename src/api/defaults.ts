@@ -1,4 +1,4 @@
-// Every default of the request module in one place; README "The request module" explains each choice.
+// Every default of the request module in one place; docs/architecture.md "The request module" explains each.
 import type { RefreshDayBoundary, RetryOptions } from "./types";
 
 export const DEFAULTS = {

@@ -2,7 +2,7 @@
 // or a proxy echoes it back, in whatever encoding. One redactor, applied where text leaves the wire
 // (transport.ts, right after a body is read) and to every message built from it.
 //
-// What it finds, for a key K (see README "The request module", hardening):
+// What it finds, for a key K (see docs/architecture.md, "The key"):
 // - text encodings of K's characters, each character in any of them, mixed freely: as is in any case,
 //   %XX (either hex case), + for a space (form encoding), \uXXXX, \xXX and \/ (JSON and JS escapes),
 //   &#NN; &#xNN; and the common named entities (&amp; ...), each also escaped again (\\u0041 in a JSON

@@ -63,7 +63,7 @@ export interface ClientOptions {
   listUnits?: number;
   /**
    * `strict` (default): every answer is fetched again each refresh day. `saver`: values of closed periods
-   * of datapoints not flagged (SP) are kept up to `keepDays` refresh days (default 7); see README.
+   * of datapoints not flagged (SP) are kept up to `keepDays` refresh days (default 7); see docs/quota-and-billing.md.
    */
   refreshPolicy?: RefreshPolicy;
   /** What error messages tell the user to do; default the Excel task pane's wording (EXCEL_HINTS). */

@@ -2,7 +2,7 @@
 //  [--fault-429 R] [--fault-503 R] [--fault-drop R] [--fault-malformed R] [--seed N]
 //  [--quota N] [--refresh-window] [--restate YYYY-MM-DD] [--endpoint-names paths|groups]
 //  [--cors off|permissive]`
-// The last five behave like production (README "The sandbox"): --quota N meters quota units per key and answers
+// The last five behave like production (docs/sandbox.md): --quota N meters quota units per key and answers
 // 429 "Limit Exceeded" once a key has spent N (usage at GET /__usage); --refresh-window answers 503 from 05:00
 // to 05:20 America/Chicago; --restate DAY restates the years closed on DAY from DAY on; --endpoint-names groups
 // serves /v1/datapoint's `endpoints` as group names ("Model Data, Adjusted Fundamentals."); --cors off sends no

@@ -1,4 +1,4 @@
-// Query parameters of the data and sector endpoints, validated the way README's "Sandbox behaviour
+// Query parameters of the data and sector endpoints, validated the way docs/sandbox.md's "Behaviour
 // where the spec is silent" section documents.
 import { PRIOR_YEARS, isPeriodNumber, period } from "../catalog";
 import { annual, type Period } from "./periods";

@@ -163,7 +163,7 @@ describe("fdq eval", () => {
     expect(out.stderr).toBe("");
     expect(parsed(out)).toEqual(rows);
     const peakMb = Number(readFileSync(rssFile, "utf8")) / 1024;
-    // Reported by the test (README, hardening): the process with tsx compiling the sources, not the bodies.
+    // Reported by the test (docs/architecture.md, the wire): the process with tsx compiling the sources, not the bodies.
     process.stdout.write(`fdq eval with eleven 50 MB bodies: peak RSS ${peakMb.toFixed(0)} MB\n`);
     // 11 x 50 MB arrive; a read stops at 4 MB, so the peak stays that of a small run (about 180 MB here).
     expect(peakMb).toBeLessThan(300);

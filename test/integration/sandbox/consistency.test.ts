@@ -155,7 +155,7 @@ describe("periods", () => {
 
 describe("(SP) datapoints and the clock", () => {
   /**
-   * What moves with the day's price: the names the spec flags (SP), and the names the README documents as
+   * What moves with the day's price: the names the spec flags (SP), and the names docs/sandbox.md documents as
    * computed from them (BOOK_VALUE_ECONOMIC_PER_SHARES_OUTSTANDING_SPLIT_ADJUSTED = economic book value per
    * share). Pinned here, not read from the implementation, so that a change of its notion fails this test.
    */

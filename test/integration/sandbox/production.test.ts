@@ -482,7 +482,7 @@ describe("--endpoint-names: /v1/datapoint's endpoints as paths or group names (o
     description: string;
     endpoints: string;
   }
-  /** The mapping README documents, pinned here. */
+  /** The mapping docs/sandbox.md documents, pinned here. */
   const GROUP_OF = (path: string): string =>
     path === "sector"
       ? "Sector Data"
