@@ -6,7 +6,7 @@
 // page names must exist. Nothing talks to any other address: a command naming another host must be marked as not
 // run.
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import PQueue from "p-queue";
@@ -130,17 +130,12 @@ describe("the commands the documentation shows", () => {
     expect(foreign).toEqual([]);
   });
 
-  it("names only npm scripts and files that exist", () => {
+  it("names only npm scripts, files and tools that exist", () => {
     const missing = commands.flatMap((c) => {
       if (c.kind.kind === "script" && !scripts.includes(c.kind.name)) return [`${c.where}: npm script ${c.kind.name}`];
-      if (c.kind.kind === "file") {
-        try {
-          readFileSync(path.join(ROOT, c.kind.file));
-        } catch {
-          return [`${c.where}: file ${c.kind.file}`];
-        }
-      }
-      return [];
+      const files = c.kind.kind === "file" ? [c.kind.file] : c.kind.kind === "tool" ? c.kind.files : [];
+      if (c.kind.kind === "tool") files.push(`node_modules/.bin/${c.kind.bin}`);
+      return files.filter((f) => !existsSync(path.join(ROOT, f))).map((f) => `${c.where}: ${f} does not exist`);
     });
     expect(missing).toEqual([]);
   });

@@ -2,8 +2,9 @@
 // each one. The rules a doc author follows (docs/README.md, "Writing these pages", says the same):
 //   ```sh      every command in the block is checked: `npx fdq …` is run, `npm run X` / `npm test` / `npm ci` /
 //              `npm start` must name a script of package.json, `npx tsx FILE` / `node FILE` / `bash FILE` a
-//              file of the repository; `npm run sandbox` and `npx fdq serve` are started, asked once and stopped.
-//              Anything else is an error that asks for the marker below.
+//              file of the repository, `npx jest|tsc|eslint|prettier …` a tool installed in node_modules (and the
+//              paths it names must exist); `npm run sandbox` and `npx fdq serve` are started, asked once and
+//              stopped. Anything else is an error that asks for the marker below.
 //   ```text, ```console, ```ts, ... (any other language, or none): shown, never run (output, syntax, code).
 //   <!-- docs-test: not run: REASON --> on the line before a ```sh fence: shown, not run; the reason is said.
 //   <!-- docs-test: exit N --> on the line before a ```sh fence: its fdq commands must exit with status N.
@@ -26,6 +27,7 @@ export type CommandKind =
   | { kind: "server"; program: "fdq serve" | "sandbox" } // started, asked once, stopped by its PID
   | { kind: "script"; name: string } // an npm script that must exist
   | { kind: "file"; file: string } // a file of the repository that must exist
+  | { kind: "tool"; bin: string; files: string[] } // a tool of node_modules/.bin, and the paths it is given
   | { kind: "unknown" };
 
 export interface DocCommand {
@@ -50,6 +52,9 @@ export interface PageCommands {
   misplaced: string[];
 }
 
+/** Development tools a page may show with npx (checked to be installed, not run). */
+const TOOLS = ["jest", "tsc", "eslint", "prettier"];
+
 const MARKER = /^<!--\s*docs-test:\s*(.*?)\s*-->$/;
 
 export function classify(command: string): CommandKind {
@@ -64,6 +69,8 @@ export function classify(command: string): CommandKind {
   if (first === "npm" && (second === "test" || second === "start")) return { kind: "script", name: second };
   if (first === "npm" && second === "ci") return { kind: "file", file: "package-lock.json" };
   if (first === "npx" && second === "tsx" && third) return { kind: "file", file: third };
+  if (first === "npx" && second && TOOLS.includes(second))
+    return { kind: "tool", bin: second, files: words.slice(2).filter((w) => /^(src|test|bench|scripts|docs)\//.test(w)) };
   if ((first === "node" || first === "bash") && second && !second.startsWith("-"))
     return { kind: "file", file: second };
   return { kind: "unknown" };
