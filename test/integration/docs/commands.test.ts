@@ -153,7 +153,7 @@ describe("the commands the documentation shows", () => {
       expect(output.trim()).not.toBe("");
       expect(output).not.toContain("Could not reach the FDQ service");
     },
-    40_000,
+    120_000,
   );
 
   const servers = commands.filter((c) => c.kind.kind === "server" && foreignUrls(c.command).length === 0);
@@ -166,7 +166,7 @@ describe("the commands the documentation shows", () => {
       expect(result.status).toBe(200);
       expect(result.code).toBe(0);
     },
-    40_000,
+    120_000,
   );
 });
 
