@@ -63,7 +63,10 @@ function rangeRule(f: DeclaredFunction): string {
 }
 
 /** The reference section (without markers) for the declared functions. */
-export function renderReference(functions: readonly DeclaredFunction[], returns: Map<string, string>): string {
+export function renderReference(
+  functions: readonly DeclaredFunction[],
+  returns: Map<string, string>,
+): string {
   const lines: string[] = [
     `${functions.length} functions, in the order Excel lists them. Optional arguments are in brackets.`,
     "",
@@ -76,7 +79,8 @@ export function renderReference(functions: readonly DeclaredFunction[], returns:
     }
     lines.push("");
     const ret = returns.get(f.id);
-    if (ret) lines.push(`**Returns:** ${text(ret)}${f.result?.dimensionality === "matrix" ? " It spills." : ""}`);
+    if (ret)
+      lines.push(`**Returns:** ${text(ret)}${f.result?.dimensionality === "matrix" ? " It spills." : ""}`);
     lines.push("", `**Given a range:** ${rangeRule(f)}.`, "");
   }
   return lines.join("\n");

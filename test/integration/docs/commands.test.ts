@@ -81,7 +81,11 @@ async function serveOnce(
   if (doc.kind.kind === "server" && doc.kind.program === "sandbox")
     command = command.replace(/^npm run sandbox(\s+--)?/, "node --import tsx src/sandbox/main.ts");
   // exec: the PID is the server's own, so SIGTERM reaches it and nothing stays on the port.
-  const child = spawn("bash", ["-c", `exec ${command}`], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("bash", ["-c", `exec ${command}`], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   let stdout = "";
   const url = await new Promise<string>((resolve, reject) => {
@@ -119,7 +123,8 @@ describe("the commands the documentation shows", () => {
     expect(unknown).toEqual([]);
     const misplaced = pages.flatMap(([, page]) => page.misplaced);
     expect(misplaced).toEqual([]);
-    for (const [, page] of pages) for (const skip of page.skipped) expect(skip.reason.length).toBeGreaterThan(5);
+    for (const [, page] of pages)
+      for (const skip of page.skipped) expect(skip.reason.length).toBeGreaterThan(5);
   });
 
   it("runs nothing against another machine: commands naming another host are marked as not run", () => {
@@ -132,10 +137,13 @@ describe("the commands the documentation shows", () => {
 
   it("names only npm scripts, files and tools that exist", () => {
     const missing = commands.flatMap((c) => {
-      if (c.kind.kind === "script" && !scripts.includes(c.kind.name)) return [`${c.where}: npm script ${c.kind.name}`];
+      if (c.kind.kind === "script" && !scripts.includes(c.kind.name))
+        return [`${c.where}: npm script ${c.kind.name}`];
       const files = c.kind.kind === "file" ? [c.kind.file] : c.kind.kind === "tool" ? c.kind.files : [];
       if (c.kind.kind === "tool") files.push(`node_modules/.bin/${c.kind.bin}`);
-      return files.filter((f) => !existsSync(path.join(ROOT, f))).map((f) => `${c.where}: ${f} does not exist`);
+      return files
+        .filter((f) => !existsSync(path.join(ROOT, f)))
+        .map((f) => `${c.where}: ${f} does not exist`);
     });
     expect(missing).toEqual([]);
   });
@@ -147,7 +155,7 @@ describe("the commands the documentation shows", () => {
       const dir = mkdtempSync(path.join(scratch, "run-"));
       const env = await environment(dir);
       const command = await asRun(doc.command);
-      const result = await processes.add(() => runToEnd(command, env), { throwOnTimeout: true });
+      const result = await processes.add(() => runToEnd(command, env));
       const output = result.stdout + result.stderr;
       expect({ where: doc.where, code: result.code }).toEqual({ where: doc.where, code: doc.exit });
       expect(output.trim()).not.toBe("");
@@ -162,7 +170,7 @@ describe("the commands the documentation shows", () => {
     async (_name, doc) => {
       const dir = mkdtempSync(path.join(scratch, "serve-"));
       const env = await environment(dir);
-      const result = await processes.add(() => serveOnce(doc, env), { throwOnTimeout: true });
+      const result = await processes.add(() => serveOnce(doc, env));
       expect(result.status).toBe(200);
       expect(result.code).toBe(0);
     },
@@ -208,8 +216,12 @@ describe("reading commands out of a page", () => {
   });
 
   it("reports a marker that does not stand before a ```sh fence", () => {
-    expect(commandsOf("<!-- docs-test: not run: x y z -->\n\nSome text.\n", "p.md").misplaced).toEqual(["p.md:1"]);
-    expect(commandsOf("<!-- docs-test: run it -->\n```sh\nnpm test\n```\n", "p.md").misplaced).toEqual(["p.md:1"]);
+    expect(commandsOf("<!-- docs-test: not run: x y z -->\n\nSome text.\n", "p.md").misplaced).toEqual([
+      "p.md:1",
+    ]);
+    expect(commandsOf("<!-- docs-test: run it -->\n```sh\nnpm test\n```\n", "p.md").misplaced).toEqual([
+      "p.md:1",
+    ]);
   });
 
   it("flags URLs of other hosts, not the local sandbox's", () => {

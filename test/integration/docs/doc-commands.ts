@@ -8,7 +8,7 @@
 //   ```text, ```console, ```ts, ... (any other language, or none): shown, never run (output, syntax, code).
 //   <!-- docs-test: not run: REASON --> on the line before a ```sh fence: shown, not run; the reason is said.
 //   <!-- docs-test: exit N --> on the line before a ```sh fence: its fdq commands must exit with status N.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 
 export const ROOT = path.resolve(__dirname, "../../..");
@@ -64,13 +64,18 @@ export function classify(command: string): CommandKind {
     const serving = third === "serve" && !words.includes("--hash-token");
     return serving ? { kind: "server", program: "fdq serve" } : { kind: "fdq" };
   }
-  if (first === "npm" && second === "run" && third === "sandbox") return { kind: "server", program: "sandbox" };
+  if (first === "npm" && second === "run" && third === "sandbox")
+    return { kind: "server", program: "sandbox" };
   if (first === "npm" && second === "run" && third) return { kind: "script", name: third };
   if (first === "npm" && (second === "test" || second === "start")) return { kind: "script", name: second };
   if (first === "npm" && second === "ci") return { kind: "file", file: "package-lock.json" };
   if (first === "npx" && second === "tsx" && third) return { kind: "file", file: third };
   if (first === "npx" && second && TOOLS.includes(second))
-    return { kind: "tool", bin: second, files: words.slice(2).filter((w) => /^(src|test|bench|scripts|docs)\//.test(w)) };
+    return {
+      kind: "tool",
+      bin: second,
+      files: words.slice(2).filter((w) => /^(src|test|bench|scripts|docs)\//.test(w)),
+    };
   if ((first === "node" || first === "bash") && second && !second.startsWith("-"))
     return { kind: "file", file: second };
   return { kind: "unknown" };
@@ -101,7 +106,8 @@ export function commandsOf(markdown: string, file: string): PageCommands {
     const language = fence[2]!;
     const start = i;
     const body: { text: string; line: number }[] = [];
-    for (i++; i < lines.length && !lines[i]!.trim().startsWith(close); i++) body.push({ text: lines[i]!, line: i + 1 });
+    for (i++; i < lines.length && !lines[i]!.trim().startsWith(close); i++)
+      body.push({ text: lines[i]!, line: i + 1 });
     const given = marker;
     marker = undefined;
     if (language !== "sh") {
@@ -138,7 +144,9 @@ function joinContinuations(body: { text: string; line: number }[]): { command: s
     if (!pending && (t === "" || t.startsWith("#"))) continue;
     const continued = t.endsWith("\\");
     const piece = continued ? t.slice(0, -1).trim() : t;
-    pending = pending ? { command: `${pending.command} ${piece}`, line: pending.line } : { command: piece, line };
+    pending = pending
+      ? { command: `${pending.command} ${piece}`, line: pending.line }
+      : { command: piece, line };
     if (!continued) {
       out.push(pending);
       pending = undefined;

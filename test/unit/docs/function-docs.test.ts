@@ -22,7 +22,16 @@ describe("docs/functions.md, the function reference", () => {
           "src/functions/functions.ts; run npm run docs:functions",
       );
     }
-    for (const name of ["DATAPOINT", "DATASET", "SERIES", "RATING", "SECTOR", "COVERAGE", "SECURITY", "INFO"]) {
+    for (const name of [
+      "DATAPOINT",
+      "DATASET",
+      "SERIES",
+      "RATING",
+      "SECTOR",
+      "COVERAGE",
+      "SECURITY",
+      "INFO",
+    ]) {
       expect(onDisk).toContain(`### ${name}\n`);
     }
   });
@@ -45,7 +54,10 @@ describe("docs/functions.md, the function reference", () => {
           id: "TWICE",
           name: "TWICE",
           description: "Twice a | b.",
-          parameters: [{ name: "x", description: "A number." }, { name: "y", optional: true }],
+          parameters: [
+            { name: "x", description: "A number." },
+            { name: "y", optional: true },
+          ],
         },
       ],
       returnsByFunction(source),
