@@ -68,7 +68,7 @@ export function renderReference(
   returns: Map<string, string>,
 ): string {
   const lines: string[] = [
-    `${functions.length} functions, in the order Excel lists them. Optional arguments are in brackets.`,
+    `${functions.length} functions, in the order functions.json declares them. Optional arguments are in brackets.`,
     "",
   ];
   for (const f of functions) {
