@@ -39,6 +39,8 @@ export interface EvalOptions extends ConnectionOptions {
 export interface RefreshOptions extends ConnectionOptions {
   workbook: string;
   out: string | undefined;
+  /** --in-place: write the result over the input (atomically, keeping its permissions). */
+  inPlace: boolean;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -170,10 +172,19 @@ export function parseEvalArgs(args: string[], env: Env = process.env): EvalOptio
 }
 
 export function parseRefreshArgs(args: string[], env: Env = process.env): RefreshOptions {
-  const { values, positionals } = parse(args, { ...EVALUATION_FLAGS, out: { type: "string", short: "o" } });
+  const { values, positionals } = parse(args, {
+    ...EVALUATION_FLAGS,
+    out: { type: "string", short: "o" },
+    "in-place": { type: "boolean", default: false },
+  });
   if (positionals.length !== 1)
-    throw new UsageError("give exactly one workbook: fdq refresh WORKBOOK.xlsx [-o OUT.xlsx]");
-  return { ...evaluation(values, env), workbook: positionals[0] as string, out: values.out };
+    throw new UsageError("give exactly one workbook: fdq refresh WORKBOOK.xlsx (-o OUT.xlsx | --in-place)");
+  return {
+    ...evaluation(values, env),
+    workbook: positionals[0] as string,
+    out: values.out,
+    inPlace: values["in-place"] === true,
+  };
 }
 
 export interface UsageOptions extends ConnectionOptions {
