@@ -221,9 +221,11 @@ function patchSheet(
   }
   const dimension = dimensionSplice(xml, layout.prefix, writes);
   if (dimension) splices.push(dimension);
-  // Stable by position: cells inserted at one place keep their column order, and a closing </row> added to a
-  // self-closing row comes after the cells inserted there.
-  splices.sort((a, b) => a.at - b.at);
+  // By position, an insertion before a replacement starting at the same place (a new cell before an existing
+  // one); stable, so cells inserted at one place keep their column order, and the </row> closing a row that
+  // was self-closing comes after the cells inserted there.
+  const replaces = (s: Splice): number => (s.end > s.at ? 1 : 0);
+  splices.sort((a, b) => a.at - b.at || replaces(a) - replaces(b));
   let out = "";
   let at = 0;
   for (const s of splices) {
