@@ -32,7 +32,7 @@ export class OutputWriteError extends Error {
 const reasonOf = (err: unknown): string => {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === "ENOSPC" || code === "EDQUOT") return "the disk is full";
-  if (code === "EROFS") return "the folder is on a read-only disk";
+  if (code === "EROFS") return "a read-only disk";
   if (code === "EACCES" || code === "EPERM") return "permission denied";
   return (err as Error).message;
 };
