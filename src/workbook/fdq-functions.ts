@@ -2,133 +2,115 @@
 // synchronous and the service is not, so a call is never made here: a call whose answer this run already
 // fetched returns it, and any other call is recorded for the next batch and marks the formula as waiting
 // (its result is thrown away and it is evaluated again once the batch is answered).
-// Ranges are handled as Excel handles them: a scalar function given a range is array-lifted (one call per
-// cell, the results spill from the formula's cell, lifting.ts); a spilling function refuses a range of
-// several cells with the #VALUE! message Excel shows (ranges.ts).
-import { FormulaError, type FunctionArg } from "fast-formula-parser";
+// Ranges are handled as Excel handles them: a scalar function given a range (or an array) is array-lifted
+// (one call per cell, an array result, src/functions/lifting.ts), so IFERROR(FDQ.DATAPOINT(A2:A4,...)/1e6,"n/a")
+// computes element by element; a spilling function refuses a range of several cells with the #VALUE! message
+// Excel shows (src/functions/ranges.ts).
 import { InvalidArgumentError } from "../api/errors";
-import type { ExcelErrorValue } from "../functions/errors";
+import type { Outcome } from "../cli/evaluate";
 import type { FdqCall, FormulaArg } from "../functions/formula";
 import { BEYOND_RANGE, isLiftable, isMultiCell, lift, type LiftArg } from "../functions/lifting";
 import { singleCell } from "../functions/ranges";
 import {
   describeSignature,
-  FUNCTION_NAMES,
   FUNCTION_SPECS,
+  isFunctionName,
   type FunctionName,
 } from "../functions/signatures";
-import type { Outcome } from "../cli/evaluate";
-
-/** A value as the engine reads and returns it; arrays are a spill's rows. */
-export type EngineValue = number | string | boolean | null | FormulaError | EngineValue[][];
+import { toArr, type Args, type Context } from "./engine/context";
+import { Arr, type Value } from "./engine/values";
+import { ExcelError, type ErrorCode, type Scalar } from "./model";
 
 export interface FdqCallSite {
-  /** True when an argument could not be read yet (or at all): the call must not be made with it. */
+  /** True when an argument could not be read yet: the call must not be made with it. */
   argumentsIncomplete(): boolean;
   /** The answer of `call` fetched in this run, or undefined after recording it for the next batch. */
-  answerOf(call: FdqCall): EngineValue | undefined;
-  /**
-   * Whether a lifted result may spill: the call is the whole formula. The engine does not repeat the
-   * functions and operators around a call for each cell of an array (its IFERROR passes the array on, its
-   * arithmetic takes the first element), so a lifted call inside a larger formula would be silently wrong;
-   * when this answers false the site has marked the formula to be skipped with the reason.
-   */
-  canLift(): boolean;
+  answerOf(call: FdqCall): Scalar | Scalar[][] | undefined;
 }
 
 /** One key per distinct call: the batch asks each once, and equal calls share the answer. */
 export const callKey = (call: FdqCall): string => `${call.name}(${JSON.stringify(call.args)})`;
 
-const cellError = (e: ExcelErrorValue): FormulaError => new FormulaError(e.error, e.message);
+const excelError = (e: { error: string; message: string }): ExcelError =>
+  new ExcelError(e.error as ErrorCode, e.message || undefined);
 
-/** An evaluated call's outcome as the engine's value; the error keeps its message for the report. */
-export function engineValueOfOutcome(outcome: Outcome): EngineValue {
-  if (!outcome.ok) return cellError(outcome.error);
+/** An evaluated call's outcome as a value; the error keeps its message for the report. */
+export function valueOfOutcome(outcome: Outcome): Scalar | Scalar[][] {
+  if (!outcome.ok) return excelError(outcome.error);
   const { value } = outcome;
   if (!Array.isArray(value)) return value;
-  return value.map((row) => row.map((v) => (typeof v === "object" ? cellError(v) : v)));
+  return value.map((row) => row.map((v) => (typeof v === "object" && v !== null ? excelError(v) : v)));
 }
+
+type Arg = FormulaArg | ExcelError;
 
 /**
  * One value as the function receives it. An empty referenced cell is passed as null, as Excel on the web
- * does (Excel on Windows passes 0, office-js#4702; the functions take 0 as omitted where 0 is not valid, so
- * both give the same value). An Excel error in an argument is the call's result, as in Excel.
+ * does. An Excel error in an argument is the call's result, as in Excel.
  */
-function valueOf(value: unknown, index: number, name: FunctionName): FormulaArg | FormulaError {
-  if (value instanceof FormulaError) return value;
-  if (value === null || value === undefined) return null;
-  if (typeof value === "number" || typeof value === "string" || typeof value === "boolean") return value;
-  return new FormulaError("#VALUE!", `FDQ.${name}: argument ${index + 1} is not a value`);
+const argOf = (v: Scalar): Arg => v;
+
+function liftArgOf(v: Value | undefined, ctx: Context): LiftArg<Arg> {
+  if (v === undefined) return { value: null };
+  const rows = toArr(v, ctx).rows;
+  if (!isMultiCell(rows)) return { value: argOf(rows[0]?.[0] ?? null) };
+  return { cells: rows.map((row) => row.map(argOf)) };
 }
 
-/** An argument as the engine passes it: one value, or the rows of a range (or array) of several cells. */
-function liftArgOf(arg: FunctionArg, index: number, name: FunctionName): LiftArg<FormulaArg | FormulaError> {
-  if (arg.omitted) return { value: null };
-  if (!Array.isArray(arg.value)) return { value: valueOf(arg.value, index, name) };
-  const rows = arg.value as unknown[][];
-  if (!isMultiCell(rows)) return { value: valueOf(rows[0]?.[0], index, name) };
-  return { cells: rows.map((row) => row.map((v) => valueOf(v, index, name))) };
-}
-
-/**
- * A spilling function's arguments: a range of several cells is refused by ranges.ts's singleCell (the first
- * one, in argument order), so the cell shows the message Excel shows.
- */
-function refuseRanges(name: FunctionName, args: readonly FunctionArg[]): FormulaError | undefined {
+/** A spilling function's ranges are refused by ranges.ts (the first one, in argument order). */
+function refuseRanges(name: FunctionName, args: readonly LiftArg<Arg>[]): ExcelError | undefined {
   const parameters = FUNCTION_SPECS[name].parameters;
   for (const [i, arg] of args.entries()) {
-    if (arg.omitted || !Array.isArray(arg.value)) continue;
+    if (!("cells" in arg)) continue;
     try {
-      singleCell(arg.value, parameters[i]?.name ?? `argument ${i + 1}`, name);
+      singleCell(arg.cells, parameters[i]?.name ?? `argument ${i + 1}`, name);
     } catch (err) {
-      if (err instanceof InvalidArgumentError) return new FormulaError("#VALUE!", err.message);
+      if (err instanceof InvalidArgumentError) return new ExcelError("#VALUE!", err.message);
       throw err;
     }
   }
   return undefined;
 }
 
-/** One call's answer: an error among its arguments is its answer, as in Excel; else the fetched answer. */
-function answerOne(
-  name: FunctionName,
-  values: readonly (FormulaArg | FormulaError)[],
-  site: FdqCallSite,
-): EngineValue {
-  const error = values.find((v): v is FormulaError => v instanceof FormulaError);
+function answerOne(name: FunctionName, values: readonly Arg[], site: FdqCallSite): Scalar | Scalar[][] {
+  const error = values.find((v): v is ExcelError => v instanceof ExcelError);
   if (error) return error;
-  const args = values.filter((v): v is FormulaArg => !(v instanceof FormulaError));
+  const args = values as FormulaArg[];
   let length = args.length;
   while (length > 0 && args[length - 1] === null) length--;
-  return site.answerOf({ name, args: args.slice(0, length) }) ?? FormulaError.NA;
+  return site.answerOf({ name, args: args.slice(0, length) }) ?? new ExcelError("#N/A");
 }
 
-function fdqFunction(name: FunctionName, site: FdqCallSite) {
+const asValue = (v: Scalar | Scalar[][]): Value => (Array.isArray(v) ? new Arr(v) : v);
+
+/** FDQ.NAME(args) in a formula: the answer fetched, the call recorded, or the error Excel would show. */
+export function callFdq(stored: string, raw: Args, ctx: Context, site: FdqCallSite): Value {
+  const name = stored.toUpperCase();
+  if (!isFunctionName(name)) return new ExcelError("#NAME?", `FDQ.${name} is not an FDQ function`);
   const spec = FUNCTION_SPECS[name];
-  return (...raw: FunctionArg[]): EngineValue => {
-    if (raw.length > spec.parameters.length) {
-      return new FormulaError(
-        "#VALUE!",
-        `FDQ.${name} takes at most ${spec.parameters.length} arguments, ${raw.length} given: ${describeSignature(spec)}`,
-      );
-    }
-    if (!isLiftable(name)) {
-      const refused = refuseRanges(name, raw);
-      if (refused) return refused;
-    }
-    const args = raw.map((arg, i) => liftArgOf(arg, i, name));
-    // A placeholder stands for an argument not read yet: such a call would ask for the wrong thing.
-    if (site.argumentsIncomplete()) return FormulaError.NA;
-    const single = args.flatMap((a) => ("value" in a ? [a.value] : []));
-    if (single.length === args.length) return answerOne(name, single, site);
-    if (!site.canLift()) return FormulaError.VALUE;
-    // Lifted: every cell's call is recorded in this pass, so the whole range is fetched in one batch.
-    return lift(args).calls.map((row) =>
-      row.map((values) => (values === BEYOND_RANGE ? FormulaError.NA : answerOne(name, values, site))),
+  if (raw.length > spec.parameters.length) {
+    return new ExcelError(
+      "#VALUE!",
+      `FDQ.${name} takes at most ${spec.parameters.length} arguments, ${raw.length} given: ${describeSignature(spec)}`,
     );
-  };
-}
-
-/** The engine's functions for FDQ.NAME (custom functions as typed) in every case the engine looks up. */
-export function fdqFunctions(site: FdqCallSite): Record<string, (...args: FunctionArg[]) => EngineValue> {
-  return Object.fromEntries(FUNCTION_NAMES.map((name) => [`FDQ.${name}`, fdqFunction(name, site)]));
+  }
+  const args = raw.map((v) => liftArgOf(v, ctx));
+  if (!isLiftable(name)) {
+    const refused = refuseRanges(name, args);
+    if (refused) return refused;
+  }
+  // A placeholder stands for an argument not read yet: such a call would ask for the wrong thing.
+  if (site.argumentsIncomplete()) return new ExcelError("#N/A");
+  const single = args.flatMap((a) => ("value" in a ? [a.value] : []));
+  if (single.length === args.length) return asValue(answerOne(name, single, site));
+  // Lifted: every cell's call is recorded in this pass, so the whole range is fetched in one batch.
+  return new Arr(
+    lift(args).calls.map((row) =>
+      row.map((values): Scalar => {
+        if (values === BEYOND_RANGE) return new ExcelError("#N/A");
+        const answer = answerOne(name, values, site);
+        return Array.isArray(answer) ? (answer[0]?.[0] ?? null) : answer;
+      }),
+    ),
+  );
 }

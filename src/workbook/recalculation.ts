@@ -1,108 +1,70 @@
-// Recalculating a workbook around its FDQ cells with a real formula engine (fast-formula-parser, MIT).
-//
-// Why this engine: HyperFormula is GPL-3.0 or commercial, and this project is proprietary ("license":
-// "UNLICENSED"), so it does not fit without buying a licence. fast-formula-parser is MIT, evaluates about 280
-// Excel functions, and calls back for every cell, range and defined name it reads, which is what lets fdq
-// serve the workbook's own values and find each formula's precedents while it evaluates.
+// Recalculating a workbook around its FDQ cells with fdq's own formula engine (src/workbook/engine/, see
+// docs/formula-engine.md for why it is ours: HyperFormula's licence does not fit, fast-formula-parser computed
+// wrong numbers silently).
 //
 // Which cells get a new value ("fresh"): every formula that calls FDQ, every formula the file holds without a
 // cached result (a file written by a tool that does not calculate), and every formula that reads a fresh cell,
-// transitively. Any other formula keeps its cached result, and that result is what its dependents read.
+// transitively (found while evaluating: INDIRECT, OFFSET and INDEX reach what they reach). Any other formula
+// keeps its cached result, and that result is what its dependents read. A formula the engine cannot compute
+// (an unsupported function, another workbook) keeps its value; when it should have changed it is reported,
+// with the functions that stopped it: right or untouched, never wrong.
 //
-// How: passes over the formulas in sheet order. A formula is evaluated once the formulas it reads are known
-// (a precedent not evaluated yet is evaluated first, with an explicit stack: long chains must not overflow the
-// call stack). An FDQ call whose answer is not fetched yet is recorded and leaves its cell (and the cells
-// reading it) waiting; the caller fetches the recorded calls in one batch, and the next pass evaluates the
-// waiting cells again. So a workbook needs one batch per level of FDQ calls whose arguments read FDQ cells.
-import FormulaParser, { FormulaError, MAX_COLUMN, type CellRef, type RangeRef } from "fast-formula-parser";
-import { findFdqCalls, type FdqCall } from "../functions/formula";
+// How: passes over the formulas. A formula is evaluated once the formulas it reads are known (a precedent not
+// evaluated yet is evaluated first, with an explicit stack: long chains must not overflow the call stack). An
+// FDQ call whose answer is not fetched yet is recorded and leaves its cell (and the cells reading it) waiting;
+// the caller fetches the recorded calls in one batch, and the next pass evaluates the waiting cells again.
 import type { Outcome } from "../cli/evaluate";
-import {
-  ExcelError,
-  sheetKey,
-  type ErrorCode,
-  type FormulaCell,
-  type Scalar,
-  type WorkbookModel,
-} from "./model";
-import { callKey, engineValueOfOutcome, fdqFunctions, type EngineValue } from "./fdq-functions";
-import { engineFormula, EXTERNAL_NAME, type EngineFormula } from "./formula-text";
+import type { FdqCall } from "../functions/formula";
+import { intersect, toArr, type Host } from "./engine/context";
+import { Evaluator, treeOf } from "./engine/evaluator";
+import type { Node as Tree } from "./engine/parser";
+import { addressOf } from "./engine/references";
+import { scanReferences } from "./engine/scan";
+import { FormulaSyntaxError } from "./engine/tokens";
+import { Arr, Ref, Unsupported, type Value } from "./engine/values";
+import { callFdq, callKey, valueOfOutcome } from "./fdq-functions";
+import { engineFormula } from "./formula-text";
+import { ExcelError, type FormulaCell, type Scalar, type WorkbookModel } from "./model";
 import { previousSpills, SpillLayout, type Placement } from "./spill-layout";
-import { addressOf, cellPosition } from "./engine/references";
-
-interface NamedRange {
-  readonly sheet: string;
-  readonly from: { row: number; col: number };
-  readonly to: { row: number; col: number };
-}
-
-interface SheetCells {
-  readonly name: string;
-  readonly rows: ReadonlyMap<number, ReadonlyMap<number, Scalar | FormulaCell>>;
-  readonly lastRow: number;
-}
-
-const isFormulaCell = (v: unknown): v is FormulaCell =>
-  typeof v === "object" && v !== null && "formula" in v && "sheet" in v;
-
-/** The engine's form of a cell's value. */
-function engineValue(v: Scalar): EngineValue {
-  return v instanceof ExcelError ? new FormulaError(v.code, v.message) : v;
-}
-
-/** The model's form of an engine value. */
-function scalarOf(v: EngineValue): Scalar {
-  if (v instanceof FormulaError) return new ExcelError(v.error as ErrorCode, v.message || undefined);
-  if (Array.isArray(v)) return scalarOf(v[0]?.[0] ?? null);
-  return v;
-}
-
-/** "'Sheet 2'!$A$1:$B$3" or "Data!A1" as a range; undefined for anything else (constants, formulas). */
-function parseRangeText(text: string): NamedRange | undefined {
-  const bang = text.lastIndexOf("!");
-  if (bang < 0) return undefined;
-  let sheet = text.slice(0, bang);
-  if (sheet.startsWith("'")) sheet = sheet.slice(1, -1).replace(/''/g, "'");
-  const [first, last = first] = text.slice(bang + 1).split(":");
-  const from = cellPosition(first ?? "");
-  const to = cellPosition(last ?? "");
-  return from && to ? { sheet, from, to } : undefined;
-}
+import { isFormulaCell, WorkbookIndex } from "./workbook-index";
 
 type State = "todo" | "waiting" | "pending" | "done" | "skipped";
 
 interface Node {
   readonly cell: FormulaCell;
-  readonly formula: EngineFormula;
+  readonly text: string;
+  readonly callsFdq: boolean;
   state: State;
   /** Done: whether the value is new in this run (else it is the cached one). */
   fresh: boolean;
-  /** Done: the value dependents read (a spill's first value); fresh: the value written. */
-  value: EngineValue;
-  /** Done, fresh and spilling: the rows of the spill. */
-  rows: EngineValue[][] | undefined;
-  /** Skipped: why. */
+  /** Done: the value dependents read (a spill's first value). */
+  value: Scalar;
+  /** Done and fresh: whether its result is placed as an array (spill or legacy array range). */
+  placed: boolean;
+  /** Skipped: why, and the functions that stopped it. */
   reason: string;
+  functions: string[];
 }
 
 /** What one evaluation attempt of a formula ran into. */
 interface Attempt {
-  node: Node;
+  readonly node: Node;
   fresh: boolean;
-  /** A precedent to evaluate first. */
-  missing: Node | undefined;
-  /** A precedent waiting for an FDQ answer. */
+  /** A precedent waiting for an FDQ answer (its placeholder was read). */
   pendingPrecedent: boolean;
-  /**
-   * An FDQ call of this formula not answered yet. Unlike the flags above it does not stop the formula's other
-   * FDQ calls from being recorded (=FDQ(...)-FDQ(...) asks both in one batch): an error in an argument makes
-   * a call answer that error without being recorded.
-   */
+  /** An FDQ call of this formula not answered yet; its other calls are still recorded in this pass. */
   pendingCall: boolean;
-  /** A precedent that could not be evaluated. */
-  skippedPrecedent: Node | undefined;
-  /** Something this run cannot read: another workbook, an unknown name or sheet. */
-  unreadable: string | undefined;
+  /** A refused FDQ call: why. */
+  refused: string | undefined;
+}
+
+/** Thrown to evaluate a precedent first. */
+class Precedent {
+  constructor(readonly node: Node) {}
+}
+/** Thrown when a precedent could not be evaluated. */
+class SkippedPrecedent {
+  constructor(readonly node: Node) {}
 }
 
 export type CellResult =
@@ -112,7 +74,7 @@ export type CellResult =
       /** The cell's own value (a spill's first value, or #SPILL!). */
       readonly value: Scalar;
       readonly callsFdq: boolean;
-      /** For a result of several cells: where it spilled, or what blocked it. */
+      /** For an array result (dynamic array, legacy array formula, lifted FDQ call): where it landed. */
       readonly spill?: Placement;
     }
   | {
@@ -123,91 +85,53 @@ export type CellResult =
       readonly functions: readonly string[];
     };
 
-/** Whether an engine formula is exactly one FDQ call (its result is the cell's, so a lifted array spills). */
-function isWholeCall(text: string): boolean {
-  const trimmed = text.trim();
-  const spans = findFdqCalls(trimmed);
-  return spans.length === 1 && spans[0]?.start === 0 && spans[0].end === trimmed.length;
-}
-
-/** The first line of an engine error, without its "#ERROR!:" prefix. */
-function reasonOf(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
-  const line = text.split("\n").find((l) => l.trim() !== "") ?? "the formula engine failed";
-  const unsupported = /Function (\S+) is not implemented/.exec(line);
-  if (unsupported) return `unsupported function ${unsupported[1]}`;
-  return `cannot be evaluated: ${line.trim()}`;
-}
+const PENDING = (): ExcelError => new ExcelError("#N/A", "waiting for an FDQ answer");
 
 export class Recalculation {
   private readonly nodes: Node[];
   private readonly byCell = new Map<FormulaCell, Node>();
-  private readonly parser: FormulaParser;
-  private readonly answers = new Map<string, EngineValue>();
+  private readonly index: WorkbookIndex;
+  private readonly evaluator: Evaluator;
+  private readonly answers = new Map<string, Scalar | Scalar[][]>();
   private readonly asked = new Map<string, FdqCall>();
   private readonly refused = new Map<string, string>();
   private readonly spills: SpillLayout;
+  private readonly previous: ReturnType<typeof previousSpills>;
+  private readonly dataTables: FormulaCell[];
   private attempt: Attempt | undefined;
 
-  private readonly sheets = new Map<string, SheetCells>();
-  private readonly names = new Map<string, NamedRange>();
-
-  constructor(private readonly model: WorkbookModel) {
-    for (const sheet of model.sheets) {
-      const lastRow = Math.max(0, ...sheet.rows.keys());
-      this.sheets.set(sheetKey(sheet.name), { name: sheet.name, rows: sheet.rows, lastRow });
-    }
-    for (const name of model.names) {
-      const range = parseRangeText(name.text);
-      if (!range) continue;
-      this.names.set(
-        name.scope === undefined ? sheetKey(name.name) : `${sheetKey(name.scope)}!${sheetKey(name.name)}`,
-        range,
-      );
-    }
+  constructor(model: WorkbookModel) {
+    this.index = new WorkbookIndex(model);
+    this.previous = previousSpills(model);
+    this.spills = new SpillLayout(model, this.previous);
+    this.dataTables = model.formulas.filter((cell) => cell.kind === "dataTable");
     this.nodes = model.formulas
       .filter((cell) => cell.kind !== "dataTable")
-      .map((cell) => ({
-        cell,
-        formula: engineFormula(cell.formula),
-        state: "todo",
-        fresh: false,
-        value: null,
-        rows: undefined,
-        reason: "",
-      }));
+      .map((cell) => {
+        const { text, callsFdq } = engineFormula(cell.formula);
+        return {
+          cell,
+          text,
+          callsFdq,
+          state: "todo",
+          fresh: false,
+          value: null,
+          placed: false,
+          reason: "",
+          functions: [],
+        };
+      });
     for (const node of this.nodes) this.byCell.set(node.cell, node);
-    this.spills = new SpillLayout(model, previousSpills(model));
-    this.parser = new FormulaParser({
-      functions: fdqFunctions({
-        argumentsIncomplete: () => {
-          const a = this.current();
-          return (
-            a.missing !== undefined ||
-            a.pendingPrecedent ||
-            a.skippedPrecedent !== undefined ||
-            a.unreadable !== undefined
-          );
-        },
-        answerOf: (call) => this.answerOf(call),
-        canLift: () => {
-          const a = this.current();
-          if (isWholeCall(a.node.formula.text)) return true;
-          a.unreadable ??=
-            "a range lifted inside a larger formula (IFERROR, arithmetic...) is not supported by fdq refresh; " +
-            "give the FDQ call a cell of its own";
-          return false;
-        },
-      }),
-      onCell: (ref) => this.cellValue(ref.sheet, ref.row, ref.col),
-      onRange: (ref) => this.rangeValues(ref),
-      onVariable: (name, sheet) => this.nameRef(name, sheet),
-    });
+    // Formulas whose result may spill go first, so that cells reading a spill read its new extent.
+    this.nodes.sort((a, b) => Number(this.mayPlace(b)) - Number(this.mayPlace(a)));
+    this.evaluator = new Evaluator(this.host());
   }
 
-  /**
-   * Evaluates every formula it can; answers the FDQ calls to fetch before the next pass (none: finished).
-   */
+  private mayPlace(node: Node): boolean {
+    return node.callsFdq || node.cell.array !== undefined;
+  }
+
+  /** Evaluates every formula it can; answers the FDQ calls to fetch before the next pass (none: finished). */
   pass(): FdqCall[] {
     this.asked.clear();
     for (const node of this.nodes) if (node.state === "pending") node.state = "todo";
@@ -229,27 +153,38 @@ export class Recalculation {
       // workbook holds, as in Excel, and is reported; its dependents keep theirs.
       if (!outcome.ok && outcome.noAnswer) {
         this.refused.set(callKey(call), `FDQ gave no answer (${outcome.error.message.replace(/\.$/, "")})`);
-      } else this.answers.set(callKey(call), engineValueOfOutcome(outcome));
+      } else this.answers.set(callKey(call), valueOfOutcome(outcome));
     });
+  }
+
+  /** Calls `pass` returned that will not be fetched: the cells making them are skipped with `reason`. */
+  refuse(calls: readonly FdqCall[], reason: string): void {
+    for (const call of calls) this.refused.set(callKey(call), reason);
   }
 
   /** The formulas with a new value or skipped, in sheet order; formulas keeping their cached value are left out. */
   results(): CellResult[] {
     const results: CellResult[] = [];
-    for (const { cell, formula, state, fresh, value, rows, reason } of this.nodes) {
-      if (state === "skipped") {
-        const functions = [...reason.matchAll(/unsupported function (\S+)/g)].map((m) => m[1] as string);
-        results.push({ cell, kind: "skipped", reason, functions });
-      }
+    const anyFresh = this.nodes.some((n) => n.state === "done" && n.fresh);
+    const order = new Map(this.index.model.formulas.map((cell, i) => [cell, i]));
+    const nodes = [...this.nodes].sort((a, b) => (order.get(a.cell) ?? 0) - (order.get(b.cell) ?? 0));
+    for (const { cell, callsFdq, state, fresh, value, placed, reason, functions } of nodes) {
+      if (state === "skipped") results.push({ cell, kind: "skipped", reason, functions });
       if (state !== "done" || !fresh) continue;
-      const spill = rows ? this.spills.placementOf(cell) : undefined;
-      const { callsFdq } = formula;
-      const v = scalarOf(value);
+      const spill = placed ? this.spills.placementOf(cell) : undefined;
       results.push(
-        spill
-          ? { cell, kind: "value", value: v, callsFdq, spill }
-          : { cell, kind: "value", value: v, callsFdq },
+        spill ? { cell, kind: "value", value, callsFdq, spill } : { cell, kind: "value", value, callsFdq },
       );
+    }
+    if (anyFresh) {
+      for (const cell of this.dataTables) {
+        results.push({
+          cell,
+          kind: "skipped",
+          reason: "a what-if data table, which fdq refresh does not compute (Excel recalculates it on open)",
+          functions: ["TABLE"],
+        });
+      }
     }
     return results;
   }
@@ -259,27 +194,44 @@ export class Recalculation {
     return this.attempt;
   }
 
-  /** Calls `pass` returned that will not be fetched: the cells making them are skipped with `reason`. */
-  refuse(calls: readonly FdqCall[], reason: string): void {
-    for (const call of calls) this.refused.set(callKey(call), reason);
+  private host(): Host {
+    return {
+      cell: (sheet, row, col) => this.cellValue(sheet, row, col),
+      sheetName: (sheet) => this.index.sheet(sheet)?.name,
+      extent: (sheet) => this.index.extent(sheet),
+      name: (name, sheet) => this.index.name(name, sheet),
+      table: (name) => this.index.table(name),
+      tableAt: (sheet, row, col) => this.index.tableAt(sheet, row, col),
+      spill: (sheet, row, col) => this.spillOf(sheet, row, col),
+      date1904: this.index.model.date1904,
+      isSubtotal: (sheet, row, col) => {
+        const held = this.index.content(sheet, row, col);
+        return isFormulaCell(held) && /(^|[^A-Za-z0-9_.])SUBTOTAL\s*\(/i.test(held.formula);
+      },
+      fdq: (name, args, ctx) =>
+        callFdq(name, args, ctx, {
+          argumentsIncomplete: () => this.current().pendingPrecedent,
+          answerOf: (call) => this.answerOf(call),
+        }),
+    };
   }
 
-  private answerOf(call: FdqCall): EngineValue | undefined {
+  private answerOf(call: FdqCall): Scalar | Scalar[][] | undefined {
     const key = callKey(call);
     const answer = this.answers.get(key);
     if (answer !== undefined) return answer;
     const refused = this.refused.get(key);
     if (refused !== undefined) {
-      this.current().unreadable ??= refused;
-      return FormulaError.NA;
+      this.current().refused ??= refused;
+      return new ExcelError("#N/A");
     }
     this.asked.set(key, call);
     this.current().pendingCall = true;
     return undefined;
   }
 
-  /** Evaluates `start`, and first each precedent it finds not evaluated yet (one at a time: a path, so a
-   * precedent found waiting is a circular reference). */
+  /** Evaluates `start`, and first each precedent it finds not evaluated yet (a precedent found waiting is a
+   * circular reference). */
   private evaluateFrom(start: Node): void {
     const stack = [start];
     start.state = "waiting";
@@ -298,147 +250,163 @@ export class Recalculation {
     }
   }
 
-  private skip(node: Node, reason: string): void {
+  private skip(node: Node, reason: string, functions: string[] = []): void {
     node.state = "skipped";
     node.reason = reason;
+    node.functions = functions;
   }
 
   /** One attempt; answers the precedent to evaluate first, if any. */
   private evaluate(node: Node): Node | undefined {
-    const { cell, formula } = node;
+    const { cell } = node;
     const attempt: Attempt = {
       node,
-      fresh: formula.callsFdq || cell.cached === undefined,
-      missing: undefined,
+      fresh: node.callsFdq || cell.cached === undefined,
       pendingPrecedent: false,
       pendingCall: false,
-      skippedPrecedent: undefined,
-      unreadable: undefined,
+      refused: undefined,
     };
     this.attempt = attempt;
-    let value: EngineValue = null;
-    let failure: string | undefined;
+    const ctx = this.evaluator.context(cell.sheet, cell.row, cell.col, cell.array !== undefined);
+    let value: Value = null;
+    let failure: Unsupported | undefined;
+    let tree: Tree | undefined;
     try {
-      const position = { sheet: cell.sheet, row: cell.row, col: cell.col };
-      value = this.parser.parse(formula.text, position, formula.callsFdq) as EngineValue;
+      tree = treeOf(node.text);
+      value = this.evaluator.evaluate(tree, ctx);
+      // A reference result is read here, so that what it reads counts for the formula's freshness.
+      if (value instanceof Ref) value = cell.array !== undefined ? toArr(value, ctx) : intersect(value, ctx);
     } catch (err) {
-      failure = reasonOf(err);
-    } finally {
-      this.attempt = undefined;
+      if (err instanceof Precedent) return this.stop(err.node);
+      if (err instanceof SkippedPrecedent) {
+        this.skip(node, `reads ${addressOf(err.node.cell)}, which was not evaluated`);
+        return this.stop(undefined);
+      }
+      failure = this.failureOf(err);
+      // Whether the formula should have changed: read everything it refers to.
+      if (tree && !attempt.fresh) {
+        try {
+          scanReferences(tree, ctx);
+        } catch (inner) {
+          if (inner instanceof Precedent) return this.stop(inner.node);
+          if (inner instanceof SkippedPrecedent) attempt.fresh = true;
+          else if (inner instanceof Unsupported) attempt.fresh ||= inner.message.startsWith("volatile");
+          else throw inner;
+        }
+      }
     }
-    if (attempt.missing) return attempt.missing;
-    if (attempt.skippedPrecedent) {
-      this.skip(node, `reads ${addressOf(attempt.skippedPrecedent.cell)}, which was not evaluated`);
-    } else if (attempt.pendingPrecedent || attempt.pendingCall) {
+    this.attempt = undefined;
+    if (attempt.pendingPrecedent || attempt.pendingCall) {
       node.state = "pending";
-    } else if (failure !== undefined || attempt.unreadable !== undefined) {
-      // A formula nothing fresh flows into keeps its cached result: whether fdq can evaluate it does not matter.
-      if (attempt.fresh) this.skip(node, attempt.unreadable ?? (failure as string));
-      else this.finish(node, false, engineValue(cell.cached ?? null));
+    } else if (failure !== undefined || attempt.refused !== undefined) {
+      // A formula nothing fresh flows into keeps its cached result: whether fdq can compute it does not matter.
+      if (attempt.fresh) {
+        const reason = attempt.refused ?? (failure as Unsupported).message;
+        this.skip(node, reason, failure?.fn && attempt.refused === undefined ? [failure.fn] : []);
+      } else this.finish(node, false, cell.cached ?? null);
     } else {
-      this.finish(node, attempt.fresh, attempt.fresh ? value : engineValue(cell.cached ?? null));
+      this.finish(node, attempt.fresh, attempt.fresh ? value : (cell.cached ?? null));
     }
     return undefined;
   }
 
-  private finish(node: Node, fresh: boolean, value: EngineValue): void {
+  private stop(next: Node | undefined): Node | undefined {
+    this.attempt = undefined;
+    return next;
+  }
+
+  private failureOf(err: unknown): Unsupported {
+    if (err instanceof Unsupported) return err;
+    if (err instanceof FormulaSyntaxError) return new Unsupported(`cannot be read: ${err.message}`);
+    // A fault of the engine itself: the cell is kept and reported rather than given a doubtful value.
+    return new Unsupported(`the formula engine failed (${err instanceof Error ? err.message : String(err)})`);
+  }
+
+  private finish(node: Node, fresh: boolean, result: Value): void {
     node.state = "done";
     node.fresh = fresh;
-    if (
-      fresh &&
-      Array.isArray(value) &&
-      node.formula.callsFdq &&
-      (value.length > 1 || (value[0]?.length ?? 0) > 1)
-    ) {
-      node.rows = value;
-      node.value = engineValue(
-        this.spills.place(
-          node.cell,
-          value.map((r) => r.map(scalarOf)),
-        ),
-      );
+    node.placed = false;
+    if (!fresh) {
+      node.value = result instanceof Ref || result instanceof Arr ? null : result;
       return;
     }
-    node.rows = undefined;
-    node.value = Array.isArray(value) ? (value[0]?.[0] ?? null) : value;
+    const { cell } = node;
+    const value = result instanceof Ref ? null : result;
+    // A formula reading an empty cell shows 0.
+    const zero = (v: Scalar): Scalar => v ?? 0;
+    const rows = value instanceof Arr ? value.rows.map((r) => r.map(zero)) : [[zero(value)]];
+    const legacy = cell.array && !cell.array.dynamic ? this.previous.get(cell) : undefined;
+    if (legacy) {
+      node.placed = true;
+      node.value = this.spills.fill(cell, legacy, rows);
+    } else if (cell.array?.dynamic || (node.callsFdq && (rows.length > 1 || (rows[0]?.length ?? 0) > 1))) {
+      node.placed = true;
+      node.value = this.spills.place(cell, rows);
+      const width = Math.max(...rows.map((r) => r.length));
+      this.index.grow(cell.sheet, cell.row + rows.length - 1, cell.col + width - 1);
+    } else {
+      node.value = rows[0]?.[0] ?? 0;
+    }
   }
 
   /** What a formula reads from a precedent formula cell. */
-  private precedent(node: Node, attempt: Attempt): EngineValue {
+  private precedent(node: Node, attempt: Attempt): Scalar {
     switch (node.state) {
       case "done":
         if (node.fresh) attempt.fresh = true;
         return node.value;
       case "skipped":
-        attempt.skippedPrecedent ??= node;
-        break;
+        throw new SkippedPrecedent(node);
       case "pending":
         attempt.fresh = true;
         attempt.pendingPrecedent = true;
-        break;
+        return PENDING();
       default:
-        attempt.missing ??= node;
+        throw new Precedent(node);
     }
-    return FormulaError.NA;
   }
 
-  private cellValue(sheetName: string, row: number, col: number): EngineValue {
+  private cellValue(sheetName: string, row: number, col: number): Scalar {
     const attempt = this.current();
-    const sheet = this.sheets.get(sheetKey(sheetName));
-    if (!sheet) {
-      // The engine's stand-in sheet of an external reference (see nameRef) is already reported.
-      if (sheetName !== EXTERNAL_NAME)
-        attempt.unreadable ??= `refers to sheet "${sheetName}", which is not in the workbook`;
-      return null;
-    }
-    // A cell of a spill fdq wrote last time holds an old value: its anchor is evaluated first.
-    const owner = this.spills.ownerOf(sheet.name, row, col);
+    // A cell of an array this run may rewrite: its anchor is evaluated first.
+    const owner = this.spills.ownerOf(sheetName, row, col);
     if (owner && owner !== attempt.node.cell) {
-      const node = this.byCell.get(owner) as Node;
-      if (node.state !== "done") return this.precedent(node, attempt);
+      const node = this.byCell.get(owner);
+      if (node && node.state !== "done") this.precedent(node, attempt);
+      if (node?.fresh) attempt.fresh = true;
     }
-    const spilled = this.spills.valueAt(sheet.name, row, col);
-    if (spilled !== undefined) {
+    if (this.spills.has(sheetName, row, col)) {
       attempt.fresh = true;
-      return engineValue(spilled);
+      return this.spills.valueAt(sheetName, row, col) ?? null;
     }
-    const value = sheet.rows.get(row)?.get(col);
-    if (isFormulaCell(value)) {
-      const node = this.byCell.get(value);
-      return node ? this.precedent(node, attempt) : engineValue(value.cached ?? null);
+    const held = this.index.content(sheetName, row, col);
+    if (isFormulaCell(held)) {
+      const node = this.byCell.get(held);
+      return node ? this.precedent(node, attempt) : (held.cached ?? null);
     }
-    return engineValue(value ?? null);
+    return held ?? null;
   }
 
-  private rangeValues(ref: RangeRef & { sheet: string }): EngineValue[][] {
-    const sheet: SheetCells | undefined = this.sheets.get(sheetKey(ref.sheet));
-    const lastRow = Math.min(ref.to.row, sheet?.lastRow ?? ref.from.row);
-    const rows: EngineValue[][] = [];
-    for (let row = ref.from.row; row <= lastRow; row++) {
-      let lastCol = ref.to.col;
-      if (lastCol >= MAX_COLUMN) lastCol = Math.max(ref.from.col, ...(sheet?.rows.get(row)?.keys() ?? []));
-      const values: EngineValue[] = [];
-      for (let col = ref.from.col; col <= lastCol; col++) values.push(this.cellValue(ref.sheet, row, col));
-      rows.push(values);
+  /** A1#: the range the dynamic array anchored at the cell covers now. */
+  private spillOf(sheet: string, row: number, col: number): ReturnType<Host["spill"]> {
+    const held = this.index.content(sheet, row, col);
+    const node = isFormulaCell(held) ? this.byCell.get(held) : undefined;
+    if (!node || !node.cell.array?.dynamic) return new ExcelError("#REF!");
+    this.cellValue(sheet, row, col);
+    const placement = node.placed ? this.spills.placementOf(node.cell) : undefined;
+    if (placement && !placement.rows) return new ExcelError("#SPILL!");
+    const rect = this.previous.get(node.cell);
+    if (placement) {
+      const height = placement.rows?.length ?? 1;
+      const width = Math.max(1, ...(placement.rows ?? [[]]).map((r) => r.length));
+      return {
+        sheet: node.cell.sheet,
+        top: row,
+        left: col,
+        bottom: row + height - 1,
+        right: col + width - 1,
+      };
     }
-    return rows;
-  }
-
-  private nameRef(name: string, sheet: string): CellRef | RangeRef | null {
-    const attempt = this.current();
-    if (name.startsWith(EXTERNAL_NAME)) {
-      const written = attempt.node.formula.external[Number(name.slice(EXTERNAL_NAME.length))];
-      attempt.unreadable ??= `refers to another workbook (${written}), which fdq cannot read`;
-      return { sheet: EXTERNAL_NAME, row: 1, col: 1 };
-    }
-    const range = this.names.get(`${sheetKey(sheet)}!${sheetKey(name)}`) ?? this.names.get(sheetKey(name));
-    if (!range) {
-      attempt.unreadable ??= `uses the name ${name}, which is not a defined name of a cell or range`;
-      return null;
-    }
-    const single = range.from.row === range.to.row && range.from.col === range.to.col;
-    return single
-      ? { sheet: range.sheet, ...range.from }
-      : { sheet: range.sheet, from: range.from, to: range.to };
+    return rect ?? { sheet: node.cell.sheet, top: row, left: col, bottom: row, right: col };
   }
 }

@@ -20,11 +20,12 @@ export interface Placement {
 const isFormulaCell = (v: unknown): v is FormulaCell =>
   typeof v === "object" && v !== null && "formula" in v && "sheet" in v;
 
-/** The multi-cell range each dynamic-array anchor of the file covers (its `ref`). */
+/** The multi-cell range each array formula of the file covers (its `ref`): a dynamic array's last spill, or
+ * a legacy array formula's fixed range. */
 export function previousSpills(model: WorkbookModel): Map<FormulaCell, Rect> {
   const previous = new Map<FormulaCell, Rect>();
   for (const cell of model.formulas) {
-    if (!cell.array?.dynamic) continue;
+    if (!cell.array) continue;
     const rect = rectOf(cell.sheet, cell.array.ref);
     if (rect && (rect.bottom > rect.top || rect.right > rect.left)) previous.set(cell, rect);
   }
@@ -69,6 +70,29 @@ export class SpillLayout {
 
   placementOf(anchor: FormulaCell): Placement | undefined {
     return this.placements.get(anchor);
+  }
+
+  /**
+   * A legacy array formula ({=...}) fills its fixed range: a single row or column repeats across it, and a
+   * cell beyond a smaller result is #N/A, as in Excel. Answers the anchor's value.
+   */
+  fill(anchor: FormulaCell, rect: Rect, rows: Scalar[][]): Scalar {
+    const height = rect.bottom - rect.top + 1;
+    const width = rect.right - rect.left + 1;
+    const filled: Scalar[][] = [];
+    for (let r = 0; r < height; r++) {
+      const line: Scalar[] = [];
+      for (let c = 0; c < width; c++) {
+        const row = rows.length === 1 ? rows[0] : rows[r];
+        const value = row === undefined ? undefined : row.length === 1 ? row[0] : row[c];
+        line.push(value === undefined ? new ExcelError("#N/A") : value);
+        if (r > 0 || c > 0)
+          this.values.set(key(anchor.sheet, rect.top + r, rect.left + c), line[c] as Scalar);
+      }
+      filled.push(line);
+    }
+    this.placements.set(anchor, { rows: filled, ref: refOf(rect), blocked: [] });
+    return filled[0]?.[0] ?? null;
   }
 
   /** Places `rows` from `anchor`; answers the anchor's own value (its first, or #SPILL!). */

@@ -10,9 +10,7 @@ import {
 } from "../../../src/workbook/model";
 import { cellPosition } from "../../../src/workbook/engine/references";
 
-export type CellSpec =
-  | Scalar
-  | { f: string; v?: Scalar; array?: string; cse?: boolean; dataTable?: boolean };
+export type CellSpec = Scalar | { f: string; v?: Scalar; array?: string; cse?: boolean; dataTable?: boolean };
 
 export interface ModelSpec {
   sheets: Record<string, Record<string, CellSpec>>;
@@ -30,7 +28,7 @@ export function buildModel(spec: ModelSpec): WorkbookModel {
       .sort((a, b) => a.position.row - b.position.row || a.position.col - b.position.col);
     for (const { position, value } of entries) {
       const { row, col } = position;
-      let stored: Scalar | FormulaCell = null;
+      let stored: Scalar | FormulaCell;
       if (typeof value === "string" && value.startsWith("=")) {
         stored = { sheet: name, row, col, formula: value.slice(1), cached: undefined };
       } else if (value !== null && typeof value === "object" && "f" in value) {
