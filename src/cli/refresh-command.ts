@@ -31,6 +31,8 @@ import { BudgetExceeded, estimateRun } from "./budget";
 import { formatStats, openConnection, type Connection } from "./connection";
 import { evaluateAll, type Outcome } from "./evaluate";
 import { UsageError, type RefreshOptions } from "./options";
+import { ChangesOutput, changesSentence } from "./refresh-changes";
+import { scopedModel, scopePhrase } from "./refresh-scope";
 
 /** The exit statuses of `fdq refresh` (docs/refresh.md has the same table). */
 export const REFRESH_EXIT = {
@@ -186,7 +188,7 @@ function reportOf(results: readonly CellResult[]): Report {
   return report;
 }
 
-function summary(report: Report, kept: number, changed: number, out: string): string {
+function summary(report: Report, kept: number, changed: number, out: string, extra = ""): string {
   const withErrors = (n: number): string => (n > 0 ? ` (${count(n, "with an error", "with errors")})` : "");
   const left: string[] = [];
   if (report.fdqLeft > 0) left.push(count(report.fdqLeft, "FDQ cell"));
@@ -194,7 +196,7 @@ function summary(report: Report, kept: number, changed: number, out: string): st
   const functions = [...report.functions].sort();
   const stoppedBy = functions.length > 0 ? ` (stopped by ${functions.join(", ")})` : "";
   return (
-    `Refreshed ${count(report.fdq, "FDQ cell")}${withErrors(report.fdqErrors)}, ` +
+    `Refreshed ${count(report.fdq, "FDQ cell")}${extra}${withErrors(report.fdqErrors)}, ` +
     `recomputed ${count(report.dependents, "dependent")}${withErrors(report.dependentErrors)}, ` +
     `left ${left.length > 0 ? left.join(" and ") : "none"} with old values${stoppedBy}; ` +
     `changed ${count(changed, "part")}, kept ${count(kept, "other part")} byte for byte. Wrote ${out}.\n`
@@ -210,6 +212,7 @@ function list(lines: readonly string[], what: string): void {
 export async function runRefresh(options: RefreshOptions): Promise<number> {
   const target = await targetOf(options);
   let output: AtomicOutput | undefined;
+  let changes: ChangesOutput | undefined;
   try {
     const bytes = await readInput(options.workbook);
     const { pkg, read } = open(options.workbook, bytes);
@@ -221,23 +224,42 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
       options.inPlace ? options.workbook : undefined,
     );
 
-    const recalculation = new Recalculation(read.model);
+    if (options.changes !== undefined) {
+      changes = await ChangesOutput.prepare(options.changes, [options.workbook, target]);
+    }
+
     const connection = await openConnection(options);
     let batches = 0;
+    let results: CellResult[] = [];
     try {
+      const model = await scopedModel(read.model, options, () => connection.client);
+      const recalculation = new Recalculation(model);
       batches = await recalculate(recalculation, connection, options);
+      results = recalculation.results();
     } finally {
       if (options.stats)
         process.stderr.write(`${formatStats(connection.client.stats())}, batches ${batches}\n`);
       await connection.close();
     }
-    const results = recalculation.results();
-    const patched = patchPackage(pkg, read.sharedStrings, writesOf(results, read.model));
+    const writes = writesOf(results, read.model);
+    const patched = patchPackage(pkg, read.sharedStrings, writes);
     await output.commit(patched.bytes);
     output = undefined;
 
+    const changed = await changes?.write(results, read.model, writes);
+    changes = undefined;
+
     const report = reportOf(results);
-    process.stdout.write(summary(report, patched.kept, patched.changed.length, target));
+    const extra = scopePhrase(options);
+    const line = summary(report, patched.kept, patched.changed.length, target, extra);
+    process.stdout.write(
+      changed === undefined
+        ? line
+        : line.replace(
+            /\n$/,
+            ` ${changesSentence(changed).replace(/^./, (c) => c.toUpperCase())}: ${options.changes}.\n`,
+          ),
+    );
     list(report.skipped, "cells left with their old values");
     list(report.errors, "cells with errors");
     return report.skipped.length > 0 ? REFRESH_EXIT.skipped : REFRESH_EXIT.ok;
@@ -253,5 +275,6 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
     throw err;
   } finally {
     await output?.discard();
+    await changes?.discard();
   }
 }
