@@ -5,6 +5,7 @@
 // An unwritable cache directory is only a warning: fdq runs without the file.
 import { BudgetExceeded } from "./budget";
 import { runEval } from "./eval-command";
+import { runFreeze } from "./freeze-command";
 import { runRefresh } from "./refresh-command";
 import { runSearch } from "./search-command";
 import { runServe } from "./serve-command";
@@ -13,6 +14,7 @@ import { DEFAULTS } from "../api/defaults";
 import {
   MAX_CONCURRENCY,
   parseEvalArgs,
+  parseFreezeArgs,
   parseRefreshArgs,
   parseSearchArgs,
   parseServeArgs,
@@ -27,6 +29,14 @@ export const USAGE = `Usage:
   fdq refresh WORKBOOK.xlsx [-o OUT.xlsx] [options]
                                        evaluate every FDQ formula of a workbook (references, wrappers,
                                        dependents) and save the values; skipped cells are listed
+                                       (--changes FILE: what changed, JSON or .csv; --sheet NAME,
+                                       --only errors|stale: refresh only those FDQ cells)
+  fdq freeze WORKBOOK.xlsx (-o OUT.xlsx | --in-place) [--sheet NAME] [--share]
+                                       FDQ cells to their values, formulas kept in the workbook
+                                       (--share: a copy for someone without the add-in, with a sheet
+                                       "FDQ sources" saying where each value came from)
+  fdq thaw WORKBOOK.xlsx (-o OUT.xlsx | --in-place) [--sheet NAME]
+                                       puts the frozen FDQ formulas back
   fdq search QUERY... [--dataset PATH] [--limit N] [--json]
                                        find datapoints by name, abbreviation or description, best first
                                        (offline, from the catalog; --limit default 20; --json: an array
@@ -105,6 +115,8 @@ export async function main(args: string[]): Promise<number> {
     }
     if (command === "eval") return await runEval(parseEvalArgs(rest));
     if (command === "refresh") return await runRefresh(parseRefreshArgs(rest));
+    if (command === "freeze" || command === "thaw")
+      return await runFreeze(command, parseFreezeArgs(command, rest));
     if (command === "search") return runSearch(parseSearchArgs(rest));
     if (command === "usage") return await runUsage(parseUsageArgs(rest));
     if (command === "serve") return await runServe(parseServeArgs(rest));

@@ -52,8 +52,11 @@ export interface RefreshOptions extends ConnectionOptions {
 export type RefreshOnly = "errors" | "stale";
 export const REFRESH_ONLY: readonly RefreshOnly[] = ["errors", "stale"];
 
-/** `fdq freeze` / `fdq thaw` (src/cli/freeze-command.ts). */
-export interface FreezeOptions {
+/**
+ * `fdq freeze` / `fdq thaw` (src/cli/freeze-command.ts). The connection options only say whose day cache
+ * --share reads the refresh days from: nothing is sent.
+ */
+export interface FreezeOptions extends ConnectionOptions {
   workbook: string;
   out: string | undefined;
   inPlace: boolean;
@@ -63,8 +66,15 @@ export interface FreezeOptions {
   share: boolean;
 }
 
-export function parseFreezeArgs(command: "freeze" | "thaw", args: string[]): FreezeOptions {
+export function parseFreezeArgs(
+  command: "freeze" | "thaw",
+  args: string[],
+  env: Env = process.env,
+): FreezeOptions {
   const { values, positionals } = parse(args, {
+    "base-url": CONNECTION_FLAGS["base-url"],
+    "api-key": CONNECTION_FLAGS["api-key"],
+    "cache-dir": CONNECTION_FLAGS["cache-dir"],
     out: { type: "string", short: "o" },
     "in-place": { type: "boolean", default: false },
     sheet: { type: "string" },
@@ -78,6 +88,7 @@ export function parseFreezeArgs(command: "freeze" | "thaw", args: string[]): Fre
   const sheet = values.sheet?.trim();
   if (values.sheet !== undefined && !sheet) throw new UsageError("--sheet needs the name of a sheet.");
   return {
+    ...connection(values, env),
     workbook: positionals[0] as string,
     out: values.out,
     inPlace: values["in-place"] === true,

@@ -39,6 +39,11 @@ export interface FrozenCell {
   readonly frozenAt?: string;
   /** The refresh day (YYYY-MM-DD) the value was fetched on, when known. */
   readonly refreshDay?: string;
+  /**
+   * The cell as the file stored it (its <c> element: shared or array <f>, cm), when `fdq freeze` froze it:
+   * `fdq thaw` puts it back byte for byte. The task pane ignores it (it restores `formula`).
+   */
+  readonly stored?: string;
 }
 
 export class FrozenFormatError extends Error {
@@ -105,7 +110,7 @@ function cellElement(c: FrozenCell): string {
   if (c.refreshDay) attrs.push(`refreshDay="${escapeXml(c.refreshDay)}"`);
   return (
     `<cell ${attrs.join(" ")}><formula>${escapeXml(checkText(c.formula, `The formula of ${c.cell}`))}</formula>` +
-    `${valueElement(c.value)}</cell>`
+    `${valueElement(c.value)}${c.stored ? `<stored>${escapeXml(checkText(c.stored, `The cell ${c.cell}`))}</stored>` : ""}</cell>`
   );
 }
 
@@ -188,6 +193,7 @@ function parseCell(node: unknown, i: number): FrozenCell {
   if (typeof cell !== "string" || !/^[A-Z]{1,3}[1-9]\d*$/.test(cell))
     throw new FrozenFormatError(`${where} has no cell address.`);
   const formula = textOf(node.formula);
+  const stored = textOf(node.stored);
   if (!formula.startsWith("=")) throw new FrozenFormatError(`${where} (${sheet}!${cell}) has no formula.`);
   return {
     sheet,
@@ -197,6 +203,7 @@ function parseCell(node: unknown, i: number): FrozenCell {
     ...(typeof spill === "string" && spill !== "" ? { spill } : {}),
     ...(typeof frozenAt === "string" ? { frozenAt } : {}),
     ...(typeof refreshDay === "string" ? { refreshDay } : {}),
+    ...(stored !== "" ? { stored } : {}),
   };
 }
 
