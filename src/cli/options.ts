@@ -75,6 +75,7 @@ export function parseFreezeArgs(
     "base-url": CONNECTION_FLAGS["base-url"],
     "api-key": CONNECTION_FLAGS["api-key"],
     "cache-dir": CONNECTION_FLAGS["cache-dir"],
+    "no-cache": CONNECTION_FLAGS["no-cache"],
     out: { type: "string", short: "o" },
     "in-place": { type: "boolean", default: false },
     sheet: { type: "string" },
