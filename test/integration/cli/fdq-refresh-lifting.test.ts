@@ -159,20 +159,25 @@ it("answers FDQ.DATASET given a range with Excel's #VALUE! message, without a re
   });
 });
 
-it("skips a lifted call inside a larger formula, which its engine cannot repeat per cell, and says why", async () => {
+it("lifts a call inside a larger formula too, and spills the formula's results", async () => {
   const file = await workbookFile((sheet) => {
     TICKERS.forEach((t, i) => (sheet.getCell(`A${i + 2}`).value = t));
     sheet.getCell("B2").value = { formula: 'IFERROR(FDQ.DATAPOINT(A2:A4,"roic","ROIC",2023)/1e6,"n/a")' };
   });
   const { out, requests } = await refreshCounted([file]);
-  expect(requests).toBe(0);
-  expect(out.code).toBe(4);
-  expect(out.stdout).toBe(
-    "Refreshed 0 FDQ cells, recomputed 0 dependents, left 1 FDQ cell with old values; " +
-      `changed 0 parts, kept 6 other parts byte for byte. Wrote ${file}.\n`,
+  expect([out.code, out.stderr, requests]).toEqual([0, "", 3]);
+  const expected = await Promise.all(
+    TICKERS.map((t) => serviceNumber(sandbox, `metrics/roic/${t}?datapoint=ROIC&year=2023`)),
   );
-  expect(out.stderr).toBe(
-    "fdq refresh: Model!B2: left with its old value, a range lifted inside a larger formula (IFERROR, arithmetic...) " +
-      "is not supported by fdq refresh; give the FDQ call a cell of its own\n",
-  );
+  const sheet = await readSheet(file);
+  expect(sheet.getCell("B2").value).toEqual({
+    formula: 'IFERROR(FDQ.DATAPOINT(A2:A4,"roic","ROIC",2023)/1e6,"n/a")',
+    result: expected[0]! / 1e6,
+    shareType: "array",
+    ref: "B2:B4",
+  });
+  expect([sheet.getCell("B3").value, sheet.getCell("B4").value]).toEqual([
+    expected[1]! / 1e6,
+    expected[2]! / 1e6,
+  ]);
 });
