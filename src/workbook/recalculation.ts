@@ -302,7 +302,11 @@ export class Recalculation {
     this.attempt = undefined;
     if (attempt.pendingPrecedent || attempt.pendingCall) {
       node.state = "pending";
-    } else if (failure !== undefined || attempt.refused !== undefined) {
+      return undefined;
+    }
+    // Only a formula evaluated again in the next pass needs its tree: 50,000 trees are memory.
+    node.tree = undefined;
+    if (failure !== undefined || attempt.refused !== undefined) {
       // A formula nothing fresh flows into keeps its cached result: whether fdq can compute it does not matter.
       if (attempt.fresh) {
         const reason = attempt.refused ?? (failure as Unsupported).message;
