@@ -43,8 +43,8 @@ export const REFRESH_EXIT = {
   skipped: 4,
 } as const;
 
-/** Lines listed on stderr per kind beyond the summary: enough to see what is wrong, not one line per cell. */
-const LISTED = 20;
+/** Error cells listed on stderr beyond the summary: enough to see what is wrong, not one line per cell. */
+const ERRORS_LISTED = 20;
 
 /**
  * The formula in FDQ.NAME(...) form when its whole text is one FDQ call, else undefined (for callers reading
@@ -203,10 +203,9 @@ function summary(report: Report, kept: number, changed: number, out: string, ext
   );
 }
 
-function list(lines: readonly string[], what: string): void {
-  for (const line of lines.slice(0, LISTED)) process.stderr.write(`fdq refresh: ${line}\n`);
-  if (lines.length > LISTED)
-    process.stderr.write(`fdq refresh: ... and ${lines.length - LISTED} more ${what}\n`);
+function list(lines: readonly string[], most: number, what: string): void {
+  for (const line of lines.slice(0, most)) process.stderr.write(`fdq refresh: ${line}\n`);
+  if (lines.length > most) process.stderr.write(`fdq refresh: ... and ${lines.length - most} more ${what}\n`);
 }
 
 export async function runRefresh(options: RefreshOptions): Promise<number> {
@@ -260,8 +259,10 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
             ` ${changesSentence(changed).replace(/^./, (c) => c.toUpperCase())}: ${options.changes}.\n`,
           ),
     );
-    list(report.skipped, "cells left with their old values");
-    list(report.errors, "cells with errors");
+    // Every cell left with its old value is named (the user must know which numbers are stale); errors are
+    // values like any other, listed up to a screenful.
+    list(report.skipped, Infinity, "cells left with their old values");
+    list(report.errors, ERRORS_LISTED, "cells with errors");
     return report.skipped.length > 0 ? REFRESH_EXIT.skipped : REFRESH_EXIT.ok;
   } catch (err) {
     if (err instanceof FileProblem) {

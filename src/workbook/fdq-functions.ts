@@ -18,7 +18,7 @@ import {
   type FunctionName,
 } from "../functions/signatures";
 import { toArr, type Args, type Context } from "./engine/context";
-import { Arr, type Value } from "./engine/values";
+import { Arr, Ref, type Value } from "./engine/values";
 import { ExcelError, type ErrorCode, type Scalar } from "./model";
 
 export interface FdqCallSite {
@@ -52,6 +52,10 @@ const argOf = (v: Scalar): Arg => v;
 
 function liftArgOf(v: Value | undefined, ctx: Context): LiftArg<Arg> {
   if (v === undefined) return { value: null };
+  if (v instanceof Ref && v.rows === 1 && v.cols === 1) {
+    return { value: argOf(ctx.host.cell(v.rect.sheet, v.rect.top, v.rect.left)) };
+  }
+  if (!(v instanceof Ref) && !(v instanceof Arr)) return { value: argOf(v) };
   const rows = toArr(v, ctx).rows;
   if (!isMultiCell(rows)) return { value: argOf(rows[0]?.[0] ?? null) };
   return { cells: rows.map((row) => row.map(argOf)) };

@@ -16,8 +16,8 @@
 import type { Outcome } from "../cli/evaluate";
 import type { FdqCall } from "../functions/formula";
 import { intersect, toArr, type Host } from "./engine/context";
-import { Evaluator, treeOf } from "./engine/evaluator";
-import type { Node as Tree } from "./engine/parser";
+import { Evaluator } from "./engine/evaluator";
+import { parseFormula, type Node as Tree } from "./engine/parser";
 import { addressOf } from "./engine/references";
 import { scanReferences } from "./engine/scan";
 import { FormulaSyntaxError } from "./engine/tokens";
@@ -34,6 +34,8 @@ interface Node {
   readonly cell: FormulaCell;
   readonly text: string;
   readonly callsFdq: boolean;
+  /** The syntax tree, parsed at the first evaluation and kept for the next passes. */
+  tree: Tree | undefined;
   state: State;
   /** Done: whether the value is new in this run (else it is the cached one). */
   fresh: boolean;
@@ -113,6 +115,7 @@ export class Recalculation {
           cell,
           text,
           callsFdq,
+          tree: undefined,
           state: "todo",
           fresh: false,
           value: null,
@@ -272,7 +275,8 @@ export class Recalculation {
     let failure: Unsupported | undefined;
     let tree: Tree | undefined;
     try {
-      tree = treeOf(node.text);
+      node.tree ??= parseFormula(node.text);
+      tree = node.tree;
       value = this.evaluator.evaluate(tree, ctx);
       // A reference result is read here, so that what it reads counts for the formula's freshness.
       if (value instanceof Ref) value = cell.array !== undefined ? toArr(value, ctx) : intersect(value, ctx);
@@ -298,7 +302,11 @@ export class Recalculation {
     this.attempt = undefined;
     if (attempt.pendingPrecedent || attempt.pendingCall) {
       node.state = "pending";
-    } else if (failure !== undefined || attempt.refused !== undefined) {
+      return undefined;
+    }
+    // Only a formula evaluated again in the next pass needs its tree: 50,000 trees are memory.
+    node.tree = undefined;
+    if (failure !== undefined || attempt.refused !== undefined) {
       // A formula nothing fresh flows into keeps its cached result: whether fdq can compute it does not matter.
       if (attempt.fresh) {
         const reason = attempt.refused ?? (failure as Unsupported).message;

@@ -3,7 +3,7 @@
 // the function modules need not import it (no import circles).
 import { ExcelError, type Scalar, type Table } from "../model";
 import type { Node } from "./parser";
-import type { Rect } from "./references";
+import { MAX_COL, MAX_ROW, type Rect } from "./references";
 import { Arr, Ref, VALUE, type Value } from "./values";
 
 export interface Host {
@@ -43,11 +43,14 @@ export interface Context {
 /** Arguments as eager functions receive them; undefined is an omitted argument (`,,`). */
 export type Args = readonly (Value | undefined)[];
 
-/** Reads a rectangle's values row by row, clipped to what the sheet uses (A:A is not a million cells). */
+/**
+ * Reads a rectangle's values row by row. Whole columns and rows (A:A, 3:3) are clipped to what the sheet uses
+ * (A:A is not a million cells); a range written with both ends is read whole (COUNTBLANK counts its empties).
+ */
 export function readRect(ctx: Context, rect: Rect): Scalar[][] {
   const extent = ctx.host.extent(rect.sheet);
-  const bottom = Math.min(rect.bottom, Math.max(extent.rows, rect.top));
-  const right = Math.min(rect.right, Math.max(extent.cols, rect.left));
+  const bottom = rect.bottom === MAX_ROW ? Math.max(extent.rows, rect.top) : rect.bottom;
+  const right = rect.right === MAX_COL ? Math.max(extent.cols, rect.left) : rect.right;
   const rows: Scalar[][] = [];
   for (let r = rect.top; r <= bottom; r++) {
     const line: Scalar[] = [];

@@ -1,3 +1,9 @@
+// fdq refresh's own formula engine (docs/formula-engine.md). Chosen deliberately: HyperFormula is GPLv3 or paid
+// (no fit for a closed-source product); fast-formula-parser is unmaintained and computed wrong numbers
+// silently; @formulajs/formulajs (MIT, maintained) has Excel's maths for many functions but no parser,
+// references or Excel's evaluation rules, so it serves the financial functions (functions/financial.ts) and the
+// rest is written here, small and checked against LibreOffice.
+//
 // Evaluates a formula's syntax tree with Excel's semantics: errors propagate through operators; a reference
 // stays a reference until read (functions that need it get it); ranges given to operators lift in array
 // formulas and intersect with the formula's row or column in plain ones; names are evaluated where they are

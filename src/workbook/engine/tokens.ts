@@ -62,9 +62,9 @@ const ERRORS = [
 const NUMBER = /(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/y;
 /** A sheet prefix: Sheet1! or 'My Sheet'! (quotes doubled inside). */
 const SHEET = /(?:'((?:[^']|'')+)'|([A-Za-z_\u00C0-\uFFFF][\w.\u00C0-\uFFFF]*))!/y;
-const CELL = /\$?[A-Za-z]{1,3}\$?\d+(?![\w.(\u00C0-\uFFFF[])/y;
-const COLUMNS = /\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3}(?![\w.(\u00C0-\uFFFF])/y;
-const ROWS = /\$?\d+:\$?\d+(?![\w.(])/y;
+/** A cell (A1), a column area (A:C) or a row area (1:3), with $ where fixed. */
+const AREA =
+  /\$?[A-Za-z]{1,3}\$?\d+(?![\w.(\u00C0-\uFFFF[])|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3}(?![\w.(\u00C0-\uFFFF])|\$?\d+:\$?\d+(?![\w.(])/y;
 const NAME = /[A-Za-z_\\\u00C0-\uFFFF][\w.\\?\u00C0-\uFFFF]*/y;
 const OPERATORS = ["<>", "<=", ">=", "+", "-", "*", "/", "^", "&", "=", "<", ">", "%", ":", "@", "#"];
 
@@ -104,7 +104,8 @@ export function tokenize(source: string): Token[] {
   let i = 0;
   while (i < text.length) {
     const ch = text.charAt(i);
-    if (/\s/.test(ch)) {
+    const code = text.charCodeAt(i);
+    if (code === 32 || (code >= 9 && code <= 13) || (code > 127 && /\s/.test(ch))) {
       let j = i + 1;
       while (j < text.length && /\s/.test(text.charAt(j))) j++;
       push("space", i, j);
@@ -114,11 +115,10 @@ export function tokenize(source: string): Token[] {
     if (ch === '"') {
       let j = i + 1;
       for (;;) {
-        if (j >= text.length) throw new FormulaSyntaxError("a text in quotes is not closed", i);
-        if (text.charAt(j) === '"') {
-          if (text.charAt(j + 1) === '"') j += 2;
-          else break;
-        } else j++;
+        j = text.indexOf('"', j);
+        if (j < 0) throw new FormulaSyntaxError("a text in quotes is not closed", i);
+        if (text.charCodeAt(j + 1) === 34) j += 2;
+        else break;
       }
       push("string", i, j + 1);
       i = j + 1;
@@ -160,7 +160,8 @@ export function tokenize(source: string): Token[] {
       }
     }
     // References, with or without a sheet prefix.
-    const prefix = at(SHEET, text, i);
+    const nameStart = ch === "'" || ch === "_" || /[A-Za-z\u00C0-\uFFFF]/.test(ch);
+    const prefix = nameStart ? at(SHEET, text, i) : null;
     const sheetName = prefix
       ? prefix[1] !== undefined
         ? prefix[1].replace(/''/g, "'")
@@ -168,8 +169,8 @@ export function tokenize(source: string): Token[] {
       : undefined;
     const j = prefix ? i + prefix[0].length : i;
     if (prefix || /[$A-Za-z0-9]/.test(ch)) {
-      const area = at(COLUMNS, text, j) ?? at(ROWS, text, j) ?? at(CELL, text, j);
-      if (area && !(ch !== "$" && !prefix && /\d/.test(ch) && !at(ROWS, text, j))) {
+      const area = at(AREA, text, j);
+      if (area) {
         push("ref", i, j + area[0].length, sheetName);
         i = j + area[0].length;
         continue;
@@ -190,7 +191,7 @@ export function tokenize(source: string): Token[] {
       }
       throw new FormulaSyntaxError(`nothing after ${prefix[0]}`, j);
     }
-    const number = at(NUMBER, text, i);
+    const number = (code >= 48 && code <= 57) || ch === "." ? at(NUMBER, text, i) : null;
     if (number) {
       push("number", i, i + number[0].length);
       i += number[0].length;

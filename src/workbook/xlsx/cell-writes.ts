@@ -40,7 +40,8 @@ export function writesOf(results: readonly CellResult[], model: WorkbookModel): 
     const previous = cell.array?.dynamic ? rectOf(cell.sheet, cell.array.ref) : undefined;
     const anchorOnly = addressOfCell(cell.row, cell.col);
     if (spill) {
-      const newDynamicArray = cell.array === undefined && spill.rows !== undefined;
+      // A formula that spills (or is blocked from spilling) for the first time becomes a dynamic array.
+      const newDynamicArray = cell.array === undefined;
       put(cell.sheet, cell.row, cell.col, {
         value: spill.rows ? result.value : new ExcelError("#SPILL!"),
         formula: true,

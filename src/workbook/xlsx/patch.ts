@@ -122,7 +122,9 @@ function rewriteCell(
       if (write.newDynamicArray && attributeIn(fTag, "t") === undefined)
         fTag = withAttribute(fTag, "t", "array");
       if (attributeIn(fTag, "t") === "array") fTag = withAttribute(fTag, "ref", write.arrayRef);
-      if (write.newDynamicArray && ctx.mark !== undefined) tag = withAttribute(tag, "cm", String(ctx.mark));
+      const isArray = attributeIn(fTag, "t") === "array";
+      if (write.newDynamicArray && isArray && ctx.mark !== undefined)
+        tag = withAttribute(tag, "cm", String(ctx.mark));
     }
     inner = inner.slice(0, fMatch.index) + fTag + inner.slice(fMatch.index + fMatch[0].length);
     const fEnd = fMatch.index + fTag.length;

@@ -171,16 +171,61 @@ function concat(chunks: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** A local header and central-directory record for a part the archive did not have. */
+function newEntryHeaders(
+  name: Uint8Array,
+  like: ZipEntry | undefined,
+): { local: Uint8Array; central: Uint8Array } {
+  const local = new Uint8Array(30 + name.length);
+  const central = new Uint8Array(46 + name.length);
+  const l = view(local);
+  const c = view(central);
+  // The same time stamp as the archive's first entry (a new part is as old as the package), else 1980-01-01.
+  const time = like ? view(like.central).getUint16(12, true) : 0;
+  const date = like ? view(like.central).getUint16(14, true) : 0x21;
+  l.setUint32(0, LOCAL, true);
+  l.setUint16(4, 20, true);
+  l.setUint16(10, time, true);
+  l.setUint16(12, date, true);
+  l.setUint16(26, name.length, true);
+  local.set(name, 30);
+  c.setUint32(0, CENTRAL, true);
+  c.setUint16(4, 20, true);
+  c.setUint16(6, 20, true);
+  c.setUint16(12, time, true);
+  c.setUint16(14, date, true);
+  c.setUint16(28, name.length, true);
+  central.set(name, 46);
+  return { local, central };
+}
+
 /**
- * The archive with `replaced` entries (by name) given new contents, deflated; every other entry, the order and
- * the comment as they were.
+ * The archive with `replaced` entries (by name) given new contents, deflated, and parts it did not have added
+ * at its end; every other entry, the order and the comment as they were.
  */
 export function writeZip(archive: ZipArchive, replaced: ReadonlyMap<string, Uint8Array>): Uint8Array {
+  const names = new Set(archive.entries.map((e) => e.name));
+  const added: ZipEntry[] = [];
+  for (const name of replaced.keys()) {
+    if (names.has(name)) continue;
+    const { local, central } = newEntryHeaders(new TextEncoder().encode(name), archive.entries[0]);
+    added.push({
+      name,
+      method: 8,
+      crc: 0,
+      compressedSize: 0,
+      size: 0,
+      raw: local,
+      dataStart: local.length,
+      central,
+    });
+  }
+  const fileOrder = [...archive.fileOrder, ...added];
   const chunks: Uint8Array[] = [archive.prefix];
   const offsets = new Map<ZipEntry, number>();
   const rewritten = new Map<ZipEntry, { crc: number; compressed: number; size: number }>();
   let at = archive.prefix.length;
-  for (const entry of archive.fileOrder) {
+  for (const entry of fileOrder) {
     offsets.set(entry, at);
     const content = replaced.get(entry.name);
     if (content === undefined) {
@@ -202,7 +247,7 @@ export function writeZip(archive: ZipArchive, replaced: ReadonlyMap<string, Uint
     at += header.length + data.length;
   }
   const directoryAt = at;
-  for (const entry of archive.entries) {
+  for (const entry of [...archive.entries, ...added]) {
     const record = entry.central.slice();
     const r = view(record);
     const fresh = rewritten.get(entry);
@@ -219,6 +264,8 @@ export function writeZip(archive: ZipArchive, replaced: ReadonlyMap<string, Uint
   }
   const end = archive.end.slice();
   const e = view(end);
+  e.setUint16(8, archive.entries.length + added.length, true);
+  e.setUint16(10, archive.entries.length + added.length, true);
   e.setUint32(12, at - directoryAt, true);
   e.setUint32(16, directoryAt, true);
   chunks.push(end);

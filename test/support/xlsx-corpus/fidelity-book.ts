@@ -60,7 +60,8 @@ const s = (text: string): number => {
   if (i < 0) throw new Error(`no shared string ${text}`);
   return i;
 };
-const str = (ref: string, text: string, style = ""): string => `<c r="${ref}"${style} t="s"><v>${s(text)}</v></c>`;
+const str = (ref: string, text: string, style = ""): string =>
+  `<c r="${ref}"${style} t="s"><v>${s(text)}</v></c>`;
 const num = (ref: string, n: number): string => `<c r="${ref}"><v>${n}</v></c>`;
 const row = (r: number, cells: string): string =>
   `<row r="${r}" spans="1:26" x14ac:dyDescent="0.25">${cells}${num(`H${r}`, r)}</row>`;
@@ -155,7 +156,10 @@ function modelSheet(): string {
     if (r === 9) cells += '<c r="B9" t="str"><f>IF(C2&gt;Hurdle,"above","below")</f><v>below</v></c>';
     if (r === 10) cells += '<c r="B10"><f>[1]Prices!B2*2</f><v>84</v></c>';
     if (r === 12) cells += str("A12", "Data table") + '<c r="B12"><f>C2*B2</f><v>404.6</v></c>';
-    if (r === 13) cells += num("A13", 2022) + '<c r="B13"><f t="dataTable" ref="B13:B14" dt2D="0" dtr="0" r1="B2"/><v>400.4</v></c>';
+    if (r === 13)
+      cells +=
+        num("A13", 2022) +
+        '<c r="B13"><f t="dataTable" ref="B13:B14" dt2D="0" dtr="0" r1="B2"/><v>400.4</v></c>';
     if (r === 14) cells += num("A14", 2023) + num("B14", 404.6);
     rows.push(row(r, cells));
   }
@@ -191,7 +195,10 @@ function contentTypes(macros: boolean): string {
     '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
     '<Default Extension="vml" ContentType="application/vnd.openxmlformats-officedocument.vmlDrawing"/>' +
     '<Default Extension="xml" ContentType="application/xml"/>' +
-    o("xl/workbook.xml", macros ? "application/vnd.ms-excel.sheet.macroEnabled.main+xml" : `${sml}.sheet.main+xml`) +
+    o(
+      "xl/workbook.xml",
+      macros ? "application/vnd.ms-excel.sheet.macroEnabled.main+xml" : `${sml}.sheet.main+xml`,
+    ) +
     (macros ? o("xl/vbaProject.bin", "application/vnd.ms-office.vbaProject") : "") +
     o("xl/worksheets/sheet1.xml", `${sml}.worksheet+xml`) +
     o("xl/worksheets/sheet2.xml", `${sml}.worksheet+xml`) +
@@ -381,7 +388,11 @@ export function fidelityParts(options: { macros?: boolean } = {}): Parts {
     "[Content_Types].xml": contentTypes(macros),
     "_rels/.rels": rels([
       ["rId3", "extended-properties", "docProps/app.xml"],
-      ["rId2", `http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties`, "docProps/core.xml"],
+      [
+        "rId2",
+        `http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties`,
+        "docProps/core.xml",
+      ],
       ["rId1", "officeDocument", "xl/workbook.xml"],
       ["rId4", "custom-properties", "docProps/custom.xml"],
       ["rId5", `${wb}/2011/relationships/webextensiontaskpanes`, "xl/webextensions/taskpanes.xml"],
@@ -398,7 +409,9 @@ export function fidelityParts(options: { macros?: boolean } = {}): Parts {
       ["rId4", "styles", "styles.xml"],
       ["rId9", "theme", "theme/theme1.xml"],
       ["rId10", `${wb}/2017/10/relationships/person`, "persons/person.xml"],
-      ...(macros ? [["rId11", `${wb}/2006/relationships/vbaProject`, "vbaProject.bin"] as [string, string, string]] : []),
+      ...(macros
+        ? [["rId11", `${wb}/2006/relationships/vbaProject`, "vbaProject.bin"] as [string, string, string]]
+        : []),
     ]),
     "xl/worksheets/sheet1.xml": inputsSheet(),
     "xl/worksheets/sheet2.xml": modelSheet(),
@@ -447,4 +460,5 @@ export function fidelityParts(options: { macros?: boolean } = {}): Parts {
 }
 
 /** The corpus workbook's bytes (.xlsx, or .xlsm with `macros`). */
-export const fidelityBook = (options: { macros?: boolean } = {}): Uint8Array => zipParts(fidelityParts(options));
+export const fidelityBook = (options: { macros?: boolean } = {}): Uint8Array =>
+  zipParts(fidelityParts(options));

@@ -9,6 +9,8 @@ import { eager, MANY, type FunctionTable } from "./table";
 
 export type Matcher = (v: Scalar) => boolean;
 
+const ERROR_CODES = new Set(["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A"]);
+
 /** Excel's wildcards as a regular expression (? one character, * any, ~ escapes). */
 export function wildcard(pattern: string): RegExp {
   let re = "";
@@ -36,6 +38,10 @@ export function criterion(c: Scalar): Matcher {
   if (rest === "") {
     if (op === "=") return m[1] === undefined ? (v) => v === null || v === "" : (v) => v === null;
     if (op === "<>") return (v) => v !== null && v !== "";
+  }
+  if (ERROR_CODES.has(upper) && (op === "=" || op === "<>")) {
+    const matches = (v: Scalar): boolean => v instanceof ExcelError && v.code === upper;
+    return op === "=" ? matches : (v) => !matches(v);
   }
   if (upper === "TRUE" || upper === "FALSE") {
     const b = upper === "TRUE";

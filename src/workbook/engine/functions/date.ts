@@ -1,9 +1,9 @@
 // Dates as Excel's serial numbers (1900 system, with its fictitious 29 February 1900 kept so serials match
-// Excel's; a 1904 workbook is shifted by 1462 days). TODAY and NOW are not computed: a refresh must not write
-// the clock into a model.
+// Excel's; a 1904 workbook is shifted by 1462 days). TODAY and NOW are deliberately absent: a refresh must not
+// write the clock into a model, so a formula using them that should change is reported.
 import type { Scalar } from "../../model";
 import { liftArgs, type Args, type Context } from "../context";
-import { isError, NUM, toNumber, Unsupported, type Value } from "../values";
+import { isError, NUM, toNumber, type Value } from "../values";
 import { eager, type FunctionTable } from "./table";
 
 const DAY_MS = 86_400_000;
@@ -111,11 +111,6 @@ export function formatDate(serial: number, format: string): string {
   });
 }
 
-const clock = (name: string) =>
-  eager(0, 0, () => {
-    throw new Unsupported(`uses ${name}, which fdq refresh leaves to Excel`, name);
-  });
-
 export const dateFunctions: FunctionTable = {
   DATE: dated(3, 3, date),
   YEAR: dated(1, 1, part("year")),
@@ -123,6 +118,4 @@ export const dateFunctions: FunctionTable = {
   DAY: dated(1, 1, part("day")),
   EDATE: dated(2, 2, (ctx, s, m) => addMonths(ctx, s, m, false)),
   EOMONTH: dated(2, 2, (ctx, s, m) => addMonths(ctx, s, m, true)),
-  TODAY: clock("TODAY"),
-  NOW: clock("NOW"),
 };
