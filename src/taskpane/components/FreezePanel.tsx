@@ -40,7 +40,8 @@ export function restoreText(outcome: RestoreOutcome): string {
   const n = outcome.restored.length;
   const done = n === 0 ? "No formula to restore." : `Restored ${n} ${n === 1 ? "formula" : "formulas"}.`;
   const left = outcome.skipped.length;
-  return left === 0 ? done : `${done} ${left} ${left === 1 ? "cell was" : "cells were"} left as they are:`;
+  if (left === 0) return done;
+  return `${done} ${left === 1 ? "1 cell was left as it is" : `${left} cells were left as they are`}:`;
 }
 
 export function FreezePanel() {

@@ -250,8 +250,7 @@ function RefreshStatus({ control, usage, quota }: RefreshPanelProps) {
           data-testid="refresh-summary"
         >
           <MessageBarBody>
-            {r.cancelled ? "Cancelled after refreshing" : "Refreshed"}{" "}
-            {plural(r.cells, "FDQ cell", "FDQ cells")}
+            {r.cancelled ? "Refresh cancelled for" : "Refreshed"} {plural(r.cells, "FDQ cell", "FDQ cells")}
             {SCOPE_PHRASES[r.scope]} ({s.reason}): {plural(r.requestsSent, "request", "requests")} sent,{" "}
             {plural(r.failedRequests, "failed request", "failed requests")},{" "}
             {plural(r.errorCells, "cell", "cells")} in error, in {(r.durationMs / 1000).toFixed(1)} s.
