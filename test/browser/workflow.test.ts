@@ -26,6 +26,10 @@ interface DoubleCell {
   spill?: string;
 }
 
+/** Resolves once no animation runs (Fluent's dialogs fade in and out): a screenshot shows the settled view. */
+const still = (page: Page): Promise<unknown> =>
+  page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
+
 const cell = (page: Page, address: string): Promise<DoubleCell | null> => callDouble(page, "cell", address);
 
 const roic = async (ticker: string, year: number): Promise<number> =>
@@ -329,14 +333,18 @@ describe("the workflow's views", () => {
       await page.locator('[aria-label="What changed"]').screenshot({ path: changes });
       await page.getByTestId("share-button").click();
       await page.getByTestId("share-dialog").waitFor();
+      await still(page);
       const share = join(ARTIFACTS, `workflow-share-${theme}.png`);
       await page.screenshot({ path: share });
       await page.keyboard.press("Escape");
+      await callDouble(page, "select", "Model!A1");
       await tab(page, "Cell");
       await page.getByTestId("freeze-scope").selectOption("sheet");
       await page.getByTestId("freeze-button").click();
       await page.getByTestId("freeze-confirm").click();
       await page.getByTestId("freeze-message").waitFor();
+      await page.getByRole("dialog").waitFor({ state: "detached" });
+      await still(page);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PANE_WIDTH);
       const freeze = join(ARTIFACTS, `workflow-freeze-${theme}.png`);
       await page.locator('[aria-label="Freeze values"]').screenshot({ path: freeze });

@@ -49,6 +49,8 @@ export function FreezePanel() {
   const { workbook, api } = useServices();
   const [scope, setScope] = useState<FreezeScope>("selection");
   const [pending, setPending] = useState<CellSnapshot[]>();
+  /** The count the dialog asks about, kept while it fades out. */
+  const [asked, setAsked] = useState(0);
   const [message, setMessage] = useState("");
   const [skipped, setSkipped] = useState<RestoreOutcome["skipped"]>([]);
   const [kept, setKept] = useState<number>();
@@ -68,7 +70,10 @@ export function FreezePanel() {
       const cells =
         scope === "sheet" ? await workbook.activeSheetFdqCells() : await workbook.selectedFdqCells();
       if (cells.length === 0) setMessage(`${SCOPES[scope]} has no FDQ formulas.`);
-      else setPending(cells);
+      else {
+        setAsked(cells.length);
+        setPending(cells);
+      }
     } catch (err) {
       setMessage(messageOf(err));
     }
@@ -176,7 +181,7 @@ export function FreezePanel() {
       <Dialog open={pending !== undefined} onOpenChange={(_, d) => !d.open && setPending(undefined)}>
         <DialogSurface>
           <DialogBody>
-            <DialogTitle>Freeze {formulas(pending?.length ?? 0)}?</DialogTitle>
+            <DialogTitle>Freeze {formulas(asked)}?</DialogTitle>
             <DialogContent>
               The formulas are replaced by their current values, which will no longer refresh; the workbook
               keeps each formula for Restore formulas. Text that starts with =, +, - or @ is written as text

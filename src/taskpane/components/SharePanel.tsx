@@ -45,6 +45,8 @@ export function SharePanel() {
   const styles = useStyles();
   const { workbook, api, shareWriter } = useServices();
   const [plan, setPlan] = useState<SharePlan>();
+  /** The plan the dialog shows, kept while it fades out. */
+  const [shown, setShown] = useState<SharePlan>();
   const [message, setMessage] = useState("");
   const [busy, setBusy] = useState(false);
 
@@ -54,7 +56,10 @@ export function SharePanel() {
     try {
       const next = await planShare(workbook, await api.readyClient());
       if (next.cells.length === 0) setMessage("This workbook has no FDQ formulas: share it as it is.");
-      else setPlan(next);
+      else {
+        setShown(next);
+        setPlan(next);
+      }
     } catch (err) {
       setMessage(messageOf(err));
     } finally {
@@ -88,7 +93,7 @@ export function SharePanel() {
     }
   };
 
-  const n = plan?.cells.length ?? 0;
+  const n = shown?.cells.length ?? 0;
   return (
     <Card className={styles.root} aria-label="Share as values">
       <Text weight="semibold">Share as values</Text>
@@ -118,12 +123,12 @@ export function SharePanel() {
                 <thead>
                   <tr>
                     {PREVIEW_COLUMNS.map((i) => (
-                      <th key={i}>{plan?.rows[0]?.[i]}</th>
+                      <th key={i}>{shown?.rows[0]?.[i]}</th>
                     ))}
                   </tr>
                 </thead>
                 <tbody>
-                  {plan?.rows.slice(1, 1 + PREVIEWED).map((row, r) => (
+                  {shown?.rows.slice(1, 1 + PREVIEWED).map((row, r) => (
                     <tr key={r} data-testid="share-preview-row">
                       {PREVIEW_COLUMNS.map((i) => (
                         <td key={i}>{String(row[i] ?? "")}</td>
