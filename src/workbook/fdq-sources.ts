@@ -68,7 +68,10 @@ export interface ShareCopyRequest {
   readonly bytes: Uint8Array;
   /** The cells whose formulas become their values (a spill: its whole range). */
   readonly cells: readonly FrozenCell[];
-  /** The sheet to add, its name not taken. */
+  /**
+   * The sheet to add: `name` is the wanted one (SOURCES_SHEET); the writer, which sees every sheet of the
+   * package, takes `sourcesSheetName(its sheet names)`.
+   */
   readonly sourcesSheet: { readonly name: string; readonly rows: readonly (readonly SourcesCell[])[] };
 }
 
