@@ -34,7 +34,7 @@ export const USAGE = `Usage:
                                        its permissions); one of them is required. Cells left with their
                                        old values are listed. --changes FILE: what changed (JSON, or
                                        CSV for a .csv name); --sheet NAME, --only errors|stale: refresh
-                                       only those FDQ cells (docs/freeze-and-share.md)
+                                       only those FDQ cells (docs/refresh.md)
   fdq freeze WORKBOOK.xlsx (-o OUT.xlsx | --in-place) [--sheet NAME] [--share]
                                        FDQ cells to their values, formulas kept in the workbook
                                        (--share: a copy for someone without the add-in, with a sheet
