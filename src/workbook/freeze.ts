@@ -121,13 +121,19 @@ const fdqCells = (model: WorkbookModel, sheet: string | undefined): FormulaCell[
 export function freezePackage(
   pkg: WorkbookPackage,
   model: WorkbookModel,
-  options: { sheet?: string | undefined; now: Date },
+  options: {
+    sheet?: string | undefined;
+    now: Date;
+    /** Only these FDQ cells ("B2"); default all (of `sheet`). */
+    only?: (sheet: string, cell: string) => boolean;
+  },
 ): FreezeOutcome {
   const editor = new PackageEditor(pkg);
   const frozen: FrozenCell[] = [];
   const skipped: string[] = [];
   const bySheet = new Map<string, FormulaCell[]>();
   for (const cell of fdqCells(model, options.sheet)) {
+    if (options.only && !options.only(cell.sheet, addressOfCell(cell.row, cell.col))) continue;
     bySheet.set(cell.sheet, [...(bySheet.get(cell.sheet) ?? []), cell]);
   }
   const removedFromChain: { sheet: string; cell: string }[] = [];
