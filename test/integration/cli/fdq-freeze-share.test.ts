@@ -54,7 +54,7 @@ beforeAll(async () => {
   ]);
   expect(sandbox.stats().requests).toBe(requests); // the refresh days come from the cache: nothing is sent
   shared = new Uint8Array(readFileSync(path.join(dir, "share.xlsx")));
-}, 120_000);
+}, 240_000);
 
 afterAll(() => sandbox.close());
 

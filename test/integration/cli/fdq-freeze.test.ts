@@ -57,6 +57,9 @@ function rawSame(a: Uint8Array, b: Uint8Array): Set<string> {
   return same;
 }
 
+/** The tests run fdq as a process, twice for some: minutes on a loaded machine. */
+jest.setTimeout(180_000);
+
 const LISTS = ["[Content_Types].xml", "xl/_rels/workbook.xml.rels", "xl/calcChain.xml"];
 
 describe.each([false, true])("fdq freeze and fdq thaw on the fidelity corpus (macros: %s)", (macros) => {

@@ -12,6 +12,8 @@ import { runFdq, type Run } from "./run-fdq";
 const DAY_1 = new Date("2025-12-15T12:00:00Z");
 const DAY_2 = new Date("2026-01-05T12:00:00Z");
 let clock = DAY_1;
+/** The tests run fdq as a process, several times: minutes on a loaded machine. */
+jest.setTimeout(180_000);
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {

@@ -22,6 +22,9 @@ const run = (args: string[], cache: string[] = ["--no-cache"]): Promise<Run> =>
 
 const roic = (t: string): string => `FDQ.DATAPOINT("${t}","metrics/roic","ROIC",2023)`;
 
+/** Each test runs fdq as a process, several times for some: minutes on a loaded machine. */
+jest.setTimeout(180_000);
+
 const BOOK = smallBook({
   Inputs: { A1: { f: roic("AAPL"), v: 0.5 }, A2: { f: roic("MSFT"), e: "#N/A" } },
   Model: { A1: { f: roic("NFLX"), v: 0.7 }, B1: { f: "Inputs!A1*2", v: 1 }, B2: { f: "A1*2", v: 1.4 } },
