@@ -3,7 +3,9 @@
 // so freezing a cell takes it out of the chain. An entry's sheet (`i`, a sheetId) and new-level mark (`l`)
 // carry over to the entries after it, so a dropped entry hands them on. A chain left empty is removed with its
 // relationship and content type, as Excel does not write an empty one and rebuilds the chain when it calculates.
-// Thawed formulas are not put back: Excel adds a formula to its chain when it next calculates it.
+// Thawed formulas are not put back: only a chain naming a cell that lost its formula makes Excel repair the
+// file; a formula missing from the chain is added when Excel next calculates (the Open XML SDK team's findings,
+// dotnet/Open-XML-SDK#1491).
 import { sheetKey } from "./model";
 import type { PackageEditor } from "./xlsx/structure";
 import { attributeIn } from "./xlsx/sheet-scan";
