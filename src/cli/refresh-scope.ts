@@ -68,7 +68,9 @@ export function withFdqCellsOutside(
   const bySheet = new Map<string, FormulaCell[]>();
   for (const cell of outside) {
     const key = sheetKey(cell.sheet);
-    bySheet.set(key, [...(bySheet.get(key) ?? []), cell]);
+    const list = bySheet.get(key);
+    if (list) list.push(cell);
+    else bySheet.set(key, [cell]);
   }
   const sheets: Sheet[] = model.sheets.map((sheet) => {
     const cells = bySheet.get(sheetKey(sheet.name));

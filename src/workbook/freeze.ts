@@ -109,6 +109,12 @@ function splice(xml: string, edits: readonly { span: CellSpan; text: string }[])
   return out + xml.slice(at);
 }
 
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 const fdqCells = (model: WorkbookModel, sheet: string | undefined): FormulaCell[] =>
   model.formulas.filter(
     (c) =>
@@ -134,7 +140,7 @@ export function freezePackage(
   const bySheet = new Map<string, FormulaCell[]>();
   for (const cell of fdqCells(model, options.sheet)) {
     if (options.only && !options.only(cell.sheet, addressOfCell(cell.row, cell.col))) continue;
-    bySheet.set(cell.sheet, [...(bySheet.get(cell.sheet) ?? []), cell]);
+    pushTo(bySheet, cell.sheet, cell);
   }
   const removedFromChain: { sheet: string; cell: string }[] = [];
   for (const [sheet, cells] of bySheet) {
@@ -148,7 +154,7 @@ export function freezePackage(
       const parts = cellParts(xml, span, prefix);
       if (parts.formulaTag === undefined || attributeIn(parts.formulaTag, "t") !== "shared") continue;
       const si = attributeIn(parts.formulaTag, "si") ?? "";
-      groups.set(si, [...(groups.get(si) ?? []), address]);
+      pushTo(groups, si, address);
     }
     const mixed = new Set<string>();
     for (const members of groups.values()) {
@@ -206,7 +212,7 @@ export function thawPackage(pkg: WorkbookPackage, options: { sheet?: string | un
   const restored: FrozenCell[] = [];
   const skipped: string[] = [];
   const bySheet = new Map<string, FrozenCell[]>();
-  for (const c of chosen) bySheet.set(sheetKey(c.sheet), [...(bySheet.get(sheetKey(c.sheet)) ?? []), c]);
+  for (const c of chosen) pushTo(bySheet, sheetKey(c.sheet), c);
   for (const cells of bySheet.values()) {
     const sheet = (cells[0] as FrozenCell).sheet;
     const found = sheetCells(pkg, editor, sheet);

@@ -36,7 +36,9 @@ function sheetXml(cells: Readonly<Record<string, SmallCell>>): string {
   const refs = Object.keys(cells).sort((a, b) => rowOf(a) - rowOf(b) || columnOf(a) - columnOf(b));
   for (const ref of refs) {
     const r = rowOf(ref);
-    rows.set(r, [...(rows.get(r) ?? []), cellXml(ref, cells[ref] as SmallCell)]);
+    const row = rows.get(r);
+    if (row) row.push(cellXml(ref, cells[ref] as SmallCell));
+    else rows.set(r, [cellXml(ref, cells[ref] as SmallCell)]);
   }
   const data = [...rows].map(([r, xs]) => `<row r="${r}">${xs.join("")}</row>`).join("");
   return `${DECLARATION}<worksheet xmlns="${MAIN}" xmlns:r="${REL}"><sheetData>${data}</sheetData></worksheet>`;
