@@ -6,6 +6,7 @@ import { toValue } from "./decode";
 import { DEFAULTS } from "./defaults";
 import {
   EXCEL_HINTS,
+  FdqError,
   InvalidArgumentError,
   NotConfiguredError,
   QuotaExhaustedError,
@@ -44,7 +45,12 @@ export interface ClientParts {
 }
 
 /** The transport and the cache of one set of options; throws NotConfiguredError without a key. */
-export function buildClientParts(options: ClientOptions, counters: Counters): ClientParts {
+export function buildClientParts(
+  options: ClientOptions,
+  counters: Counters,
+  /** An error that stops a request before it is sent besides a spent quota (a cancelled refresh). */
+  stopped?: () => FdqError | undefined,
+): ClientParts {
   const hints: ErrorHints = { ...EXCEL_HINTS, ...options.hints };
   if (typeof options.apiKey !== "string" || options.apiKey.trim() === "")
     throw new NotConfiguredError({ hints });
@@ -77,7 +83,7 @@ export function buildClientParts(options: ClientOptions, counters: Counters): Cl
     emit,
     // Once the quota is found spent, queued and later requests fail without being sent.
     refuse: () =>
-      ledger.exhausted ? new QuotaExhaustedError({ hints, resetsOn: ledger.resetsOn }) : undefined,
+      ledger.exhausted ? new QuotaExhaustedError({ hints, resetsOn: ledger.resetsOn }) : stopped?.(),
     onQuotaExhausted: () => ledger.markExhausted(),
   });
   const scope = `${tag}@${baseUrl}`;

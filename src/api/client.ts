@@ -67,6 +67,8 @@ export class FdqClient {
   private parts: ClientParts | undefined;
   private partsLoad: Promise<ClientParts> | undefined;
   private readonly loadOptions: (() => Promise<ClientOptions>) | undefined;
+  /** Signals whose abort stops every request not yet sent (a refresh's Cancel), with the error it fails with. */
+  private readonly stops = new Map<AbortSignal, () => FdqError>();
 
   /**
    * With options, a ready client. With a function answering options (e.g. after reading the saved settings),
@@ -75,7 +77,7 @@ export class FdqClient {
    */
   constructor(options: ClientOptions | (() => Promise<ClientOptions>)) {
     if (typeof options === "function") this.loadOptions = options;
-    else this.parts = buildClientParts(options, this.counters);
+    else this.parts = buildClientParts(options, this.counters, this.stopped);
   }
 
   /**
@@ -91,7 +93,7 @@ export class FdqClient {
     let parts = this.parts;
     if (!parts) {
       const load = (this.partsLoad ??= this.loadOptions!().then(
-        (o) => (this.parts ??= buildClientParts(o, this.counters)),
+        (o) => (this.parts ??= buildClientParts(o, this.counters, this.stopped)),
       ));
       try {
         parts = await load;
@@ -272,6 +274,33 @@ export class FdqClient {
   invalidate(ticker?: string): void {
     this.parts?.cache.invalidate(ticker === undefined ? undefined : checkTicker(ticker));
   }
+
+  /**
+   * Forgets today's answers of these requests (and of the whole datasets that would answer them), so their
+   * next calls ask the service: the refresh of some cells. Other answers stay.
+   */
+  forget(requests: readonly FdqRequest[]): void {
+    const keys = requests.flatMap((r) => {
+      const key = this.keyOf(r);
+      const whole = wholeOf(key);
+      return whole ? [key, whole] : [key];
+    });
+    this.parts?.cache.forget(keys);
+  }
+
+  /**
+   * Once `signal` aborts, every request not yet sent (queued, or asked later) fails at once with `error()`
+   * without being sent; requests in flight finish. Until the answered release is called.
+   */
+  stopRequestsOn(signal: AbortSignal, error: () => FdqError): () => void {
+    this.stops.set(signal, error);
+    return () => void this.stops.delete(signal);
+  }
+
+  private readonly stopped = (): FdqError | undefined => {
+    for (const [signal, error] of this.stops) if (signal.aborted) return error();
+    return undefined;
+  };
 
   stats(): ClientStats {
     const limiter = this.parts?.transport.limiter;

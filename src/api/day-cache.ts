@@ -197,6 +197,16 @@ export class DayCache {
     this.markDirty();
   }
 
+  /**
+   * Forgets the answers of `keys` only (a refresh of some cells): their next call asks the service. Answers in
+   * flight are not stored, as after `invalidate`.
+   */
+  forget(keys: readonly RequestKey[]): void {
+    this.generation++;
+    for (const key of keys) if (this.entries.has(key.cacheKey)) this.delete(key.cacheKey);
+    this.markDirty();
+  }
+
   /** Writes pending changes now. */
   async flush(): Promise<void> {
     await this.ready;

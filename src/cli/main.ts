@@ -1,10 +1,11 @@
 // `fdq`: the FDQ worksheet functions on the command line, with the same implementations and request
-// module as Excel. Exit status: 0 when formulas were evaluated (even to Excel errors), 2 for usage errors,
-// 3 when a run would spend more quota units than its --budget (nothing sent), 4 when `fdq refresh` skipped
-// formulas it could not evaluate, 1 when something else failed.
+// module as Excel. Exit status: 0 when formulas were evaluated (even to Excel errors), 2 for usage errors and
+// files fdq cannot use, 3 when a run would spend more quota units than its --budget (nothing sent), 4 when
+// `fdq refresh` left formulas with their old values, 1 when something else failed (refresh: REFRESH_EXIT).
 // An unwritable cache directory is only a warning: fdq runs without the file.
 import { BudgetExceeded } from "./budget";
 import { runEval } from "./eval-command";
+import { runFreeze } from "./freeze-command";
 import { runRefresh } from "./refresh-command";
 import { runSearch } from "./search-command";
 import { runServe } from "./serve-command";
@@ -13,6 +14,7 @@ import { DEFAULTS } from "../api/defaults";
 import {
   MAX_CONCURRENCY,
   parseEvalArgs,
+  parseFreezeArgs,
   parseRefreshArgs,
   parseSearchArgs,
   parseServeArgs,
@@ -24,9 +26,21 @@ import {
 export const USAGE = `Usage:
   fdq eval [options] FORMULA...        evaluate formulas given as arguments
   fdq eval [options] -f FILE           evaluate one formula per line of FILE ("-" = stdin; # comments)
-  fdq refresh WORKBOOK.xlsx [-o OUT.xlsx] [options]
-                                       evaluate every FDQ formula of a workbook (references, wrappers,
-                                       dependents) and save the values; skipped cells are listed
+  fdq refresh WORKBOOK.xlsx (-o OUT.xlsx | --in-place) [options]
+                                       give every FDQ cell of an .xlsx/.xlsm workbook today's value, and
+                                       every formula depending on one; only those cached values change,
+                                       every other byte of the file is kept (docs/refresh.md). -o writes
+                                       a new file, --in-place replaces the workbook (atomically, keeping
+                                       its permissions); one of them is required. Cells left with their
+                                       old values are listed. --changes FILE: what changed (JSON, or
+                                       CSV for a .csv name); --sheet NAME, --only errors|stale: refresh
+                                       only those FDQ cells (docs/refresh.md)
+  fdq freeze WORKBOOK.xlsx (-o OUT.xlsx | --in-place) [--sheet NAME] [--share]
+                                       FDQ cells to their values, formulas kept in the workbook
+                                       (--share: a copy for someone without the add-in, with a sheet
+                                       "FDQ sources" saying where each value came from)
+  fdq thaw WORKBOOK.xlsx (-o OUT.xlsx | --in-place) [--sheet NAME]
+                                       puts the frozen FDQ formulas back
   fdq search QUERY... [--dataset PATH] [--limit N] [--json]
                                        find datapoints by name, abbreviation or description, best first
                                        (offline, from the catalog; --limit default 20; --json: an array
@@ -71,6 +85,9 @@ Options:
                       value as rows ([[...],...]), an error as {"formula":...,"error":"#N/A","message":"..."},
                       a line not evaluated as {"formula":...,"line":N,"error":"usage","message":"..."};
                       with --values-only, the bare JSON values
+  -o, --out FILE      fdq refresh: where to write the refreshed workbook (a new file, not the input)
+  --in-place          fdq refresh: replace the workbook itself (a temporary file beside it, flushed to disk,
+                      then renamed over it, with the workbook's permissions)
   --stats             print requests sent, quota units spent, cache hits, coalesced calls and retries on stderr
   --billing MODEL     how the key's account is billed (env FDQ_BILLING): per-datapoint (default, the vendor's
                       unit: one datapoint x security x period; cells asking some names of a dataset ask each
@@ -87,9 +104,10 @@ Options:
   --sandbox           start an embedded sandbox for this run and evaluate against it (no key, no network)
   -h, --help          show this help
 
-Exit status: 0 when the formulas were evaluated (even to Excel errors), 2 for a usage error, 3 when the run
-would spend more than --budget (nothing sent), 4 when fdq refresh skipped formulas (their old values
-kept), 1 for anything else.
+Exit status: 0 when the formulas were evaluated (even to Excel errors), 2 for a usage error or a file fdq
+cannot use (nothing sent), 3 when the run would spend more than --budget (nothing sent), 4 when fdq refresh
+left formulas with their old values (the file is written; each is listed), 1 for anything else (fdq refresh
+writes nothing over anything then).
 `;
 
 export async function main(args: string[]): Promise<number> {
@@ -105,6 +123,8 @@ export async function main(args: string[]): Promise<number> {
     }
     if (command === "eval") return await runEval(parseEvalArgs(rest));
     if (command === "refresh") return await runRefresh(parseRefreshArgs(rest));
+    if (command === "freeze" || command === "thaw")
+      return await runFreeze(command, parseFreezeArgs(command, rest));
     if (command === "search") return runSearch(parseSearchArgs(rest));
     if (command === "usage") return await runUsage(parseUsageArgs(rest));
     if (command === "serve") return await runServe(parseServeArgs(rest));

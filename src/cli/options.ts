@@ -39,6 +39,63 @@ export interface EvalOptions extends ConnectionOptions {
 export interface RefreshOptions extends ConnectionOptions {
   workbook: string;
   out: string | undefined;
+  /** --in-place: write the result over the input (atomically, keeping its permissions). */
+  inPlace: boolean;
+  /** --changes FILE: the change report, JSON or CSV by the extension (src/cli/refresh-changes.ts). */
+  changes?: string | undefined;
+  /** --sheet NAME: refresh the FDQ cells of this sheet only (src/cli/refresh-scope.ts). */
+  sheet?: string | undefined;
+  /** --only errors|stale: refresh only FDQ cells in error, or from an older refresh day. */
+  only?: RefreshOnly | undefined;
+}
+
+export type RefreshOnly = "errors" | "stale";
+export const REFRESH_ONLY: readonly RefreshOnly[] = ["errors", "stale"];
+
+/**
+ * `fdq freeze` / `fdq thaw` (src/cli/freeze-command.ts). The connection options only say whose day cache
+ * --share reads the refresh days from: nothing is sent.
+ */
+export interface FreezeOptions extends ConnectionOptions {
+  workbook: string;
+  out: string | undefined;
+  inPlace: boolean;
+  /** --sheet NAME: freeze (or thaw) this sheet's FDQ cells only. */
+  sheet: string | undefined;
+  /** --share: a copy for a colleague without the add-in, with an "FDQ sources" sheet. */
+  share: boolean;
+}
+
+export function parseFreezeArgs(
+  command: "freeze" | "thaw",
+  args: string[],
+  env: Env = process.env,
+): FreezeOptions {
+  const { values, positionals } = parse(args, {
+    "base-url": CONNECTION_FLAGS["base-url"],
+    "api-key": CONNECTION_FLAGS["api-key"],
+    "cache-dir": CONNECTION_FLAGS["cache-dir"],
+    "no-cache": CONNECTION_FLAGS["no-cache"],
+    out: { type: "string", short: "o" },
+    "in-place": { type: "boolean", default: false },
+    sheet: { type: "string" },
+    ...(command === "freeze" ? { share: { type: "boolean", default: false } } : {}),
+    help: { type: "boolean", short: "h", default: false },
+  });
+  if (positionals.length !== 1)
+    throw new UsageError(
+      `give exactly one workbook: fdq ${command} WORKBOOK.xlsx (-o OUT.xlsx | --in-place)`,
+    );
+  const sheet = values.sheet?.trim();
+  if (values.sheet !== undefined && !sheet) throw new UsageError("--sheet needs the name of a sheet.");
+  return {
+    ...connection(values, env),
+    workbook: positionals[0] as string,
+    out: values.out,
+    inPlace: values["in-place"] === true,
+    sheet,
+    share: (values as { share?: boolean }).share === true,
+  };
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -170,10 +227,32 @@ export function parseEvalArgs(args: string[], env: Env = process.env): EvalOptio
 }
 
 export function parseRefreshArgs(args: string[], env: Env = process.env): RefreshOptions {
-  const { values, positionals } = parse(args, { ...EVALUATION_FLAGS, out: { type: "string", short: "o" } });
+  const { values, positionals } = parse(args, {
+    ...EVALUATION_FLAGS,
+    out: { type: "string", short: "o" },
+    "in-place": { type: "boolean", default: false },
+    changes: { type: "string" },
+    sheet: { type: "string" },
+    only: { type: "string" },
+  });
   if (positionals.length !== 1)
-    throw new UsageError("give exactly one workbook: fdq refresh WORKBOOK.xlsx [-o OUT.xlsx]");
-  return { ...evaluation(values, env), workbook: positionals[0] as string, out: values.out };
+    throw new UsageError("give exactly one workbook: fdq refresh WORKBOOK.xlsx (-o OUT.xlsx | --in-place)");
+  const only = values.only?.trim().toLowerCase();
+  if (values.only !== undefined && !REFRESH_ONLY.some((o) => o === only))
+    throw new UsageError(`--only must be ${REFRESH_ONLY.join(" or ")}, not "${values.only}".`);
+  const sheet = values.sheet?.trim();
+  if (values.sheet !== undefined && !sheet) throw new UsageError("--sheet needs the name of a sheet.");
+  if (values.changes !== undefined && values.changes.trim() === "")
+    throw new UsageError("--changes needs a file name (.json or .csv).");
+  return {
+    ...evaluation(values, env),
+    workbook: positionals[0] as string,
+    out: values.out,
+    inPlace: values["in-place"] === true,
+    changes: values.changes,
+    sheet,
+    only: only as RefreshOnly | undefined,
+  };
 }
 
 export interface UsageOptions extends ConnectionOptions {

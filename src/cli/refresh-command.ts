@@ -1,74 +1,108 @@
-// `fdq refresh WORKBOOK.xlsx [-o OUT.xlsx]`: recalculates a workbook around its FDQ cells and saves it, so
-// that it opens with today's numbers even where the add-in is not installed. The formulas stay; every formula
-// that calls FDQ or reads (directly or not) a cell that does gets its new value as its cached result
-// (workbook/recalculation.ts), FDQ calls are fetched in one batch per level of dependency, and spills are
-// written as Excel stores dynamic arrays (spill.ts, workbook/dynamic-arrays.ts). A formula fdq cannot
-// evaluate (an unsupported function, a reference to another workbook) keeps its old value and is reported.
-// Exit status: 0 when every formula concerned got a value (Excel errors included), 4 when some were skipped.
-import { readFile, writeFile } from "node:fs/promises";
-import ExcelJS from "exceljs";
-import { FormulaError } from "fast-formula-parser";
+// `fdq refresh WORKBOOK.xlsx (-o OUT.xlsx | --in-place)`: gives a workbook today's values of its FDQ cells and of
+// the formulas that depend on them, so that it opens with them even where the add-in is not installed.
+//
+// The file is patched, never re-serialised (src/workbook/xlsx): every part is copied byte for byte except the
+// worksheets holding recalculated cells, and in those only the cached values change. The formulas stay; the
+// recalculation (src/workbook/recalculation.ts) fetches FDQ calls in one batch per level of dependency; a
+// formula it cannot compute keeps its old value and is reported. Where the result is written is checked before
+// the first request, and it is written atomically; the input is only replaced with --in-place.
+//
+// Exit status: 0 every formula concerned got a value (Excel errors included); 4 some were left with their old
+// values (listed); 3 the run would spend more than --budget (nothing sent, nothing written); 2 a usage error or
+// an input or output fdq cannot use (nothing sent); 1 anything else (nothing written over anything).
+import path from "node:path";
 import type { FdqCall } from "../functions/formula";
+import { addressOf } from "../workbook/engine/references";
+import { engineFormula } from "../workbook/formula-text";
+import { ExcelError } from "../workbook/model";
+import { Recalculation, type CellResult } from "../workbook/recalculation";
+import { writesOf } from "../workbook/xlsx/cell-writes";
+import {
+  AtomicOutput,
+  FileProblem,
+  OutputWriteError,
+  readInput,
+  sameFile,
+} from "../workbook/xlsx/node-files";
+import { openPackage, PackageError, type WorkbookPackage } from "../workbook/xlsx/package";
+import { patchPackage } from "../workbook/xlsx/patch";
+import { readWorkbook, type ReadWorkbook } from "../workbook/xlsx/read-model";
 import { BudgetExceeded, estimateRun } from "./budget";
 import { formatStats, openConnection, type Connection } from "./connection";
 import { evaluateAll, type Outcome } from "./evaluate";
 import { UsageError, type RefreshOptions } from "./options";
-import { clearSpill, LEGACY_SPILL_NAME, writeResult, writeSpill, type Written } from "./spill";
-import { addressOf } from "./workbook/addresses";
-import {
-  parseRangeText,
-  readCells,
-  type EngineValue,
-  type FormulaCell,
-  type NamedRange,
-  type WorkbookCells,
-} from "./workbook/cells";
-import { engineFormula } from "./workbook/formula-text";
-import { markDynamicArrays, readDynamicAnchors, type DynamicAnchors } from "./workbook/dynamic-arrays";
-import { Recalculation, type CellResult } from "./workbook/recalculation";
+import { ChangesOutput, changesSentence } from "./refresh-changes";
+import { scopedModel, scopePhrase } from "./refresh-scope";
 
-/**
- * The formula in FDQ.NAME(...) form when its whole text is one FDQ call, else undefined. Excel saves JavaScript
- * custom functions as _xldudf_FDQ_NAME(...) (sometimes behind an external-book prefix such as [2]!). The refresh
- * itself now reads every formula through workbook/formula-text.ts; this stays for its existing callers.
- */
-export function fdqFormulaOf(stored: string): string | undefined {
-  const text = stored.trim().replace(/^=/, "");
-  const saved = /^(?:\[\d+\]!)?_xldudf_FDQ_([A-Za-z]+)\s*\(/.exec(text);
-  if (saved) return `FDQ.${saved[1]}(${text.slice(saved[0].length)}`;
-  return /^FDQ\.[A-Za-z]+\s*\(/i.test(text) ? text : undefined;
-}
-
-/** Exit status of a refresh that skipped formulas (their old values kept); the file is written all the same. */
-export const EXIT_SKIPPED = 4;
+/** The exit statuses of `fdq refresh` (docs/refresh.md has the same table). */
+export const REFRESH_EXIT = {
+  ok: 0,
+  failed: 1,
+  badInput: 2,
+  overBudget: 3,
+  skipped: 4,
+} as const;
 
 /** Error cells listed on stderr beyond the summary: enough to see what is wrong, not one line per cell. */
 const ERRORS_LISTED = 20;
 
-/** The range each FDQ anchor spilled into last time: its array formula's `ref`, or an earlier fdq's name. */
-function previousSpills(workbook: ExcelJS.Workbook, cells: WorkbookCells): Map<FormulaCell, NamedRange> {
-  const legacy = new Map<string, string>();
-  const names = workbook.definedNames.model as { name: string; ranges: string[] }[];
-  for (const n of names) if (n.name.startsWith(LEGACY_SPILL_NAME)) legacy.set(n.name, n.ranges[0] ?? "");
-  // Excel needs no name for a spill: the anchor's `ref` remembers it. Earlier fdq versions' names go.
-  workbook.definedNames.model = names.filter((n) => !n.name.startsWith(LEGACY_SPILL_NAME));
-  const previous = new Map<FormulaCell, NamedRange>();
-  for (const cell of cells.formulas) {
-    // Only FDQ anchors: the spill of one of Excel's own dynamic arrays (SORT, SEQUENCE...) is not fdq's to clear.
-    if (!engineFormula(cell.stored).callsFdq) continue;
-    const legacyRange = legacy.get(`${LEGACY_SPILL_NAME}${cell.cell.worksheet.id}.${cell.cell.address}`);
-    const text = cell.arrayRef !== undefined ? `'${cell.sheet}'!${cell.arrayRef}` : legacyRange;
-    const range = text === undefined ? undefined : parseRangeText(text);
-    if (range && (range.to.row > range.from.row || range.to.col > range.from.col)) previous.set(cell, range);
-  }
-  return previous;
+/**
+ * The formula in FDQ.NAME(...) form when its whole text is one FDQ call, else undefined (for callers reading
+ * one formula; the refresh itself reads every formula through src/workbook/formula-text.ts).
+ */
+export function fdqFormulaOf(stored: string): string | undefined {
+  const text = stored.trim().replace(/^=/, "");
+  const saved = /^(?:\[\d+\]!)?(?:_xldudf_FDQ_|_xludf\.FDQ\.)([A-Za-z]+)\s*\(/i.exec(text);
+  if (saved) return `FDQ.${saved[1]?.toUpperCase()}(${text.slice(saved[0].length)}`;
+  return /^FDQ\.[A-Za-z]+\s*\(/i.test(text) ? text : undefined;
 }
 
-function written(value: EngineValue): Written {
-  if (value instanceof FormulaError) return { error: value.error } as ExcelJS.CellErrorValue; // the code: a file has no message
-  if (Array.isArray(value)) return written(value[0]?.[0] ?? null);
-  // A formula reading an empty cell shows 0 in Excel.
-  return value ?? 0;
+/** Where the result goes, refused (exit 2) when the user has not said, or named the input without --in-place. */
+async function targetOf(options: RefreshOptions): Promise<string> {
+  const { workbook, out, inPlace } = options;
+  if (inPlace && out !== undefined) {
+    throw new UsageError("give either -o OUT.xlsx or --in-place, not both.");
+  }
+  if (inPlace) return workbook;
+  if (out === undefined) {
+    throw new UsageError(
+      `say where to write the refreshed workbook: -o OUT.xlsx for a new file, or --in-place to replace ${workbook} ` +
+        "(fdq refresh never writes over its input unless asked).",
+    );
+  }
+  if (await sameFile(out, workbook)) {
+    throw new UsageError(
+      `-o names the input workbook itself: use --in-place to replace ${workbook}, or give another -o path.`,
+    );
+  }
+  return out;
+}
+
+function open(file: string, bytes: Uint8Array): { pkg: WorkbookPackage; read: ReadWorkbook } {
+  try {
+    const pkg = openPackage(bytes);
+    return { pkg, read: readWorkbook(pkg) };
+  } catch (err) {
+    if (err instanceof PackageError) throw new FileProblem(`cannot refresh ${file}: ${err.message}`);
+    throw new FileProblem(`cannot refresh ${file}: it is damaged: ${(err as Error).message}`);
+  }
+}
+
+/** A macro-enabled workbook keeps an extension Excel opens it under. */
+function checkExtension(pkg: WorkbookPackage, target: string): void {
+  const macros = pkg.kind === "xlsm" || pkg.kind === "xltm";
+  const ext = path.extname(target).toLowerCase();
+  if (macros && ext !== ".xlsm" && ext !== ".xltm") {
+    throw new FileProblem(
+      `cannot write ${target}: the workbook has macros (.xlsm), and Excel will not open a macro-enabled workbook ` +
+        `named ${ext || "without an extension"}; give -o a name ending in .xlsm`,
+    );
+  }
+  if (!macros && (ext === ".xlsm" || ext === ".xltm")) {
+    throw new FileProblem(
+      `cannot write ${target}: the workbook has no macros, and Excel will not open it named ${ext}; give -o a name ending in .xlsx`,
+    );
+  }
 }
 
 /**
@@ -105,91 +139,143 @@ async function recalculate(
   return batches;
 }
 
+const count = (n: number, one: string, many = `${one}s`): string =>
+  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
 interface Report {
-  values: number;
+  fdq: number;
+  fdqErrors: number;
+  dependents: number;
+  dependentErrors: number;
+  fdqLeft: number;
+  dependentsLeft: number;
+  functions: Set<string>;
   errors: string[];
   skipped: string[];
 }
 
-function writeResults(
-  results: readonly CellResult[],
-  previous: ReadonlyMap<FormulaCell, NamedRange>,
-  dynamic: DynamicAnchors,
-): Report {
-  const report: Report = { values: 0, errors: [], skipped: [] };
+function reportOf(results: readonly CellResult[]): Report {
+  const report: Report = {
+    fdq: 0,
+    fdqErrors: 0,
+    dependents: 0,
+    dependentErrors: 0,
+    fdqLeft: 0,
+    dependentsLeft: 0,
+    functions: new Set(),
+    errors: [],
+    skipped: [],
+  };
   for (const result of results) {
-    const { cell } = result;
-    const where = addressOf(cell);
+    const where = addressOf(result.cell);
     if (result.kind === "skipped") {
-      report.skipped.push(`${where}: skipped, ${result.reason}; its old value is kept`);
+      if (engineFormula(result.cell.formula).callsFdq) report.fdqLeft++;
+      else report.dependentsLeft++;
+      for (const f of result.functions) report.functions.add(f);
+      report.skipped.push(`${where}: left with its old value, ${result.reason}`);
       continue;
     }
-    const anchored = dynamic.get(cell.sheet);
-    if (result.spill) {
-      writeSpill(
-        cell.cell,
-        result.spill.rows?.map((row) => row.map(written)),
-        previous.get(cell),
-      );
-      if (!anchored) dynamic.set(cell.sheet, new Set([cell.cell.address]));
-      else anchored.add(cell.cell.address);
+    const error = result.value instanceof ExcelError ? result.value : undefined;
+    if (result.callsFdq) {
+      report.fdq++;
+      if (error) report.fdqErrors++;
     } else {
-      const wasSpill = previous.get(cell);
-      if (wasSpill) clearSpill(cell.cell, wasSpill);
-      // An FDQ anchor that now answers one value is a plain formula again; any other array formula stays one.
-      writeResult(cell.cell, written(result.value), !result.callsFdq);
-      if (result.callsFdq) anchored?.delete(cell.cell.address);
+      report.dependents++;
+      if (error) report.dependentErrors++;
     }
-    if (result.value instanceof FormulaError) {
-      report.errors.push(
-        `${where}: ${result.value.error}${result.value.message ? ` ${result.value.message}` : ""}`,
-      );
-    } else {
-      report.values++;
-    }
+    if (error) report.errors.push(`${where}: ${error.code}${error.message ? ` ${error.message}` : ""}`);
   }
   return report;
 }
 
-export async function runRefresh(options: RefreshOptions): Promise<number> {
-  const workbook = new ExcelJS.Workbook();
-  let dynamic: DynamicAnchors;
-  try {
-    const bytes = await readFile(options.workbook);
-    await workbook.xlsx.load(bytes as unknown as ArrayBuffer); // exceljs's type says ArrayBuffer; it takes a Buffer
-    dynamic = await readDynamicAnchors(bytes);
-  } catch (err) {
-    throw new UsageError(`cannot read ${options.workbook} as an .xlsx workbook: ${(err as Error).message}`);
-  }
-  const cells = readCells(workbook);
-  const previous = previousSpills(workbook, cells);
-  const recalculation = new Recalculation(cells, previous);
-  const connection = await openConnection(options);
-  let batches = 0;
-  try {
-    batches = await recalculate(recalculation, connection, options);
-  } finally {
-    if (options.stats) {
-      process.stderr.write(`${formatStats(connection.client.stats())}, batches ${batches}\n`);
-    }
-    await connection.close();
-  }
-  const report = writeResults(recalculation.results(), previous, dynamic);
-  const out = options.out ?? options.workbook;
-  const xlsx = Buffer.from(await workbook.xlsx.writeBuffer());
-  await writeFile(out, await markDynamicArrays(xlsx, dynamic));
-
-  const total = report.values + report.errors.length + report.skipped.length;
-  process.stdout.write(
-    `Refreshed ${total} formula cell(s): ${report.values} with values, ${report.errors.length} with errors, ` +
-      `${report.skipped.length} skipped. Wrote ${out}.\n`,
+function summary(report: Report, kept: number, changed: number, out: string, extra = ""): string {
+  const withErrors = (n: number): string => (n > 0 ? ` (${count(n, "with an error", "with errors")})` : "");
+  const left: string[] = [];
+  if (report.fdqLeft > 0) left.push(count(report.fdqLeft, "FDQ cell"));
+  if (report.dependentsLeft > 0) left.push(count(report.dependentsLeft, "dependent"));
+  const functions = [...report.functions].sort();
+  const stoppedBy = functions.length > 0 ? ` (stopped by ${functions.join(", ")})` : "";
+  return (
+    `Refreshed ${count(report.fdq, "FDQ cell")}${extra}${withErrors(report.fdqErrors)}, ` +
+    `recomputed ${count(report.dependents, "dependent")}${withErrors(report.dependentErrors)}, ` +
+    `left ${left.length > 0 ? left.join(" and ") : "none"} with old values${stoppedBy}; ` +
+    `changed ${count(changed, "part")}, kept ${count(kept, "other part")} byte for byte. Wrote ${out}.\n`
   );
-  for (const line of report.skipped) process.stderr.write(`fdq refresh: ${line}\n`);
-  for (const line of report.errors.slice(0, ERRORS_LISTED)) process.stderr.write(`fdq refresh: ${line}\n`);
-  if (report.errors.length > ERRORS_LISTED) {
-    process.stderr.write(
-      `fdq refresh: ... and ${report.errors.length - ERRORS_LISTED} more cells with errors\n`,
+}
+
+function list(lines: readonly string[], most: number, what: string): void {
+  for (const line of lines.slice(0, most)) process.stderr.write(`fdq refresh: ${line}\n`);
+  if (lines.length > most) process.stderr.write(`fdq refresh: ... and ${lines.length - most} more ${what}\n`);
+}
+
+export async function runRefresh(options: RefreshOptions): Promise<number> {
+  const target = await targetOf(options);
+  let output: AtomicOutput | undefined;
+  let changes: ChangesOutput | undefined;
+  try {
+    const bytes = await readInput(options.workbook);
+    const { pkg, read } = open(options.workbook, bytes);
+    checkExtension(pkg, target);
+    // Room for the patched worksheets beside the copied parts.
+    output = await AtomicOutput.prepare(
+      target,
+      bytes.length + 64 * 1024,
+      options.inPlace ? options.workbook : undefined,
     );
+
+    if (options.changes !== undefined) {
+      changes = await ChangesOutput.prepare(options.changes, [options.workbook, target]);
+    }
+
+    const connection = await openConnection(options);
+    let batches = 0;
+    let results: CellResult[] = [];
+    try {
+      const model = await scopedModel(read.model, options, () => connection.client);
+      const recalculation = new Recalculation(model);
+      batches = await recalculate(recalculation, connection, options);
+      results = recalculation.results();
+    } finally {
+      if (options.stats)
+        process.stderr.write(`${formatStats(connection.client.stats())}, batches ${batches}\n`);
+      await connection.close();
+    }
+    const writes = writesOf(results, read.model);
+    const patched = patchPackage(pkg, read.sharedStrings, writes);
+    await output.commit(patched.bytes);
+    output = undefined;
+
+    const changed = await changes?.write(results, read.model, writes);
+    changes = undefined;
+
+    const report = reportOf(results);
+    const extra = scopePhrase(options);
+    const line = summary(report, patched.kept, patched.changed.length, target, extra);
+    process.stdout.write(
+      changed === undefined
+        ? line
+        : line.replace(
+            /\n$/,
+            ` ${changesSentence(changed).replace(/^./, (c) => c.toUpperCase())}: ${options.changes}.\n`,
+          ),
+    );
+    // Every cell left with its old value is named (the user must know which numbers are stale); errors are
+    // values like any other, listed up to a screenful.
+    list(report.skipped, Infinity, "cells left with their old values");
+    list(report.errors, ERRORS_LISTED, "cells with errors");
+    return report.skipped.length > 0 ? REFRESH_EXIT.skipped : REFRESH_EXIT.ok;
+  } catch (err) {
+    if (err instanceof FileProblem) {
+      process.stderr.write(`fdq refresh: ${err.message}\n`);
+      return REFRESH_EXIT.badInput;
+    }
+    if (err instanceof OutputWriteError) {
+      process.stderr.write(`fdq refresh: ${err.message}\n`);
+      return REFRESH_EXIT.failed;
+    }
+    throw err;
+  } finally {
+    await output?.discard();
+    await changes?.discard();
   }
-  return report.skipped.length > 0 ? EXIT_SKIPPED : 0;
 }

@@ -2,6 +2,7 @@
 // ribbon command (src/commands/commands.ts) run in the same page and share them, above all the one
 // RefreshService, so a refresh started by either shows in the pane and none runs twice.
 import { sharedApiAccess } from "./api-access";
+import { ChangeHistory } from "./logic/change-history";
 import { PanePrefs } from "./logic/pane-prefs";
 import { RefreshService } from "./logic/refresh-service";
 import { officeDocumentSettings } from "./office/document-settings";
@@ -17,8 +18,20 @@ async function build(): Promise<PaneServices> {
   const workbook = excelWorkbook();
   const api = await sharedApiAccess(platform.storage);
   const prefs = new PanePrefs(platform.storage);
-  const refresher = new RefreshService({ workbook, api, prefs, document: officeDocumentSettings() });
-  return { platform, workbook, api, prefs, refresher };
+  const history = new ChangeHistory(platform.storage);
+  // A saved workbook's URL names its reports; an unsaved one's are kept under "".
+  const workbookId = (): string => Office.context.document.url ?? "";
+  const refresher = new RefreshService({
+    workbook,
+    api,
+    prefs,
+    document: officeDocumentSettings(),
+    history,
+    workbookId,
+  });
+  // Share as values needs the package writer of src/workbook (the xlsx patcher); until it is wired here the
+  // pane says the copy cannot be written in this build.
+  return { platform, workbook, api, prefs, refresher, history, workbookId };
 }
 
 export function runtimeServices(): Promise<PaneServices> {

@@ -6,6 +6,8 @@ import type { OfficePlatform } from "./office/platform";
 import type { WorkbookAccess } from "./office/workbook";
 import type { PanePrefs } from "./logic/pane-prefs";
 import type { RefreshService } from "./logic/refresh-service";
+import type { ChangeHistory } from "./logic/change-history";
+import type { ShareCopyWriter } from "../workbook/fdq-sources";
 
 export interface PaneServices {
   readonly platform: OfficePlatform;
@@ -14,6 +16,12 @@ export interface PaneServices {
   readonly prefs: PanePrefs;
   /** The runtime's one refresh (also driven by the ribbon and the new-day check of commands.ts). */
   readonly refresher: RefreshService;
+  /** The last refreshes' change reports (OfficeRuntime.storage, bounded). */
+  readonly history: ChangeHistory;
+  /** This workbook's name for its kept reports. */
+  readonly workbookId: () => string;
+  /** The package step of Share as values; undefined where this build has none (the pane says so). */
+  readonly shareWriter?: ShareCopyWriter;
 }
 
 export const ServicesContext = createContext<PaneServices | undefined>(undefined);

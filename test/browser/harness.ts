@@ -15,7 +15,7 @@ import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-setti
 const ROOT = resolve(__dirname, "../..");
 export const ARTIFACTS = join(ROOT, "test/artifacts");
 /** The Office test double: its parts in order, served as one script in place of office.js. */
-const OFFICE_DOUBLE = ["a1.js", "formulas.js", "grid.js", "excel-api.js", "office-double.js"]
+const OFFICE_DOUBLE = ["a1.js", "formulas.js", "grid.js", "custom-xml.js", "excel-api.js", "office-double.js"]
   .map((part) => readFileSync(join(ROOT, "test/support/office-double", part), "utf8"))
   .join("\n");
 
@@ -109,6 +109,10 @@ export interface OpenedWorkbook {
   readonly documentSettings?: Record<string, unknown>;
   /** Office.context.partitionKey in the web mode (Excel on the web partitions add-in storage). */
   readonly partitionKey?: string;
+  /** The custom XML parts saved in the file (the frozen formulas among them). */
+  readonly customXmlParts?: readonly string[];
+  /** Office.context.document.url. */
+  readonly url?: string;
 }
 
 export interface WorkbookOptions {
@@ -264,6 +268,8 @@ export interface BrowserRig {
 export interface ConnectedOptions extends Pick<WorkbookOptions, "theme" | "platform"> {
   /** The service whose URL and key are saved (default: the rig's sandbox). */
   readonly service?: RunningSandbox;
+  /** The workbook as opened (its settings say it was calculated today). */
+  readonly workbook?: Omit<OpenedWorkbook, "documentSettings">;
 }
 
 /**
@@ -317,11 +323,11 @@ export function useBrowserRig(): BrowserRig {
     get reference() {
       return ready(reference, "reference client");
     },
-    async openConnected({ service, ...options }: ConnectedOptions = {}) {
+    async openConnected({ service, workbook, ...options }: ConnectedOptions = {}) {
       const pane = await openPane(rig.browser, rig.site, {
         ...options,
         storage: savedSettings(service ?? rig.sandbox),
-        workbook: { documentSettings: calculatedToday() },
+        workbook: { ...workbook, documentSettings: calculatedToday() },
       });
       await waitForConsole(pane, "FDQ new-day check: current");
       return pane;

@@ -566,7 +566,7 @@ describe("task pane in the browser", () => {
     await page.getByRole("dialog", { name: "Freeze 2 FDQ formulas?" }).waitFor();
     await page.getByTestId("freeze-confirm").click();
     await expect(page.getByTestId("freeze-message").textContent()).resolves.toBe(
-      "Replaced 2 FDQ formulas with their values.",
+      "Replaced 2 FDQ formulas with their values. The workbook keeps the formulas: Restore formulas brings them back.",
     );
     expect(await callDouble(page, "cell", "Sheet1!A1")).toEqual({
       formula: null,

@@ -15,6 +15,7 @@ import { CatalogSearchIndex, type SearchEntry } from "../../catalog/search";
 import type { ThemeKind } from "../office/platform";
 import { useServices } from "../services";
 import { CacheWarnings } from "./CacheWarnings";
+import { ChangesPanel } from "./ChangesPanel";
 import { ConnectPanel } from "./ConnectPanel";
 import { DatapointSearch } from "./DatapointSearch";
 import { ErrorsPanel } from "./ErrorsPanel";
@@ -22,6 +23,7 @@ import { ExplainPanel } from "./ExplainPanel";
 import { FormulaBuilder } from "./FormulaBuilder";
 import { FreezePanel } from "./FreezePanel";
 import { RefreshPanel } from "./RefreshPanel";
+import { SharePanel } from "./SharePanel";
 import { StatusPanel } from "./StatusPanel";
 import { useQuotaSettings } from "./useQuotaSettings";
 import { useRefresh } from "./useRefresh";
@@ -75,7 +77,8 @@ export function App() {
   // A new billing model or refresh policy changes the prices and what the cache keeps: read both again.
   const quotaSaved = useCallback(() => {
     reloadUsage();
-    if (refresher.state().phase === "estimated") void refresher.estimate();
+    const state = refresher.state();
+    if (state.phase === "estimated") void refresher.estimate(state.scope);
   }, [reloadUsage, refresher]);
   const quota = useQuotaSettings(quotaSaved);
 
@@ -123,7 +126,9 @@ export function App() {
         {tab === "workbook" && (
           <div className={styles.panel} role="tabpanel" aria-label="Workbook">
             <RefreshPanel control={refresh} usage={usage} quota={quota} />
+            <ChangesPanel version={version} />
             <ErrorsPanel />
+            <SharePanel />
             <StatusPanel usage={usage} quota={quota} onChanged={reloadUsage} />
           </div>
         )}

@@ -1,6 +1,8 @@
-// "Refresh": the cost before (requests and quota units, and the month this workbook would use, with the quota
-// saver proposed when that month exceeds the plan), a confirmation before a refresh that may spend more units
-// than are left of the plan, progress during (n of m requests, errors so far) and a summary after.
+// "Refresh": a scope (the workbook, the active sheet, the selection, only cells in error, only cells from an
+// older refresh day), the cost of that scope before (requests and quota units, and the month this workbook would
+// use, with the quota saver proposed when that month exceeds the plan), a confirmation before a refresh that
+// may spend more units than are left of the plan, progress during (cells done / pending / failed, requests,
+// units so far, and a Cancel that stops new requests at once) and a summary after.
 import {
   Button,
   Card,
@@ -15,6 +17,7 @@ import {
   MessageBarActions,
   MessageBarBody,
   ProgressBar,
+  Select,
   Switch,
   Text,
   makeStyles,
@@ -31,6 +34,8 @@ import {
   type QuotaStanding,
 } from "../logic/quota";
 import type { RefreshEstimate } from "../logic/refresh-estimate";
+import type { RefreshProgress } from "../logic/refresh-run";
+import { REFRESH_SCOPES, SCOPE_LABELS, SCOPE_PHRASES, type RefreshScope } from "../logic/refresh-scope";
 import {
   keepDaysOf,
   monthlyWithSaver,
@@ -48,6 +53,20 @@ const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
   actions: { display: "flex", gap: tokens.spacingHorizontalS, flexWrap: "wrap" },
   list: { margin: 0, paddingLeft: tokens.spacingHorizontalL },
+  counts: {
+    display: "grid",
+    gridTemplateColumns: "repeat(3, 1fr)",
+    gap: tokens.spacingHorizontalXS,
+    textAlign: "center",
+  },
+  count: {
+    display: "flex",
+    flexDirection: "column",
+    padding: tokens.spacingVerticalXXS,
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorNeutralBackground3,
+  },
+  number: { fontSize: tokens.fontSizeBase400, fontWeight: tokens.fontWeightSemibold },
 });
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
@@ -80,6 +99,71 @@ function SaverProposalBar({ proposal, quota }: { proposal: SaverProposal; quota:
         </Button>
       </MessageBarActions>
     </MessageBar>
+  );
+}
+
+/** Cells done / pending / failed, requests, units so far, and the Cancel. */
+function RunningRefresh({
+  progress,
+  reason,
+  scope,
+  onCancel,
+}: {
+  progress: RefreshProgress;
+  reason: string;
+  scope: RefreshScope;
+  onCancel: () => void;
+}) {
+  const styles = useStyles();
+  const { done, total, errors, cells, unitsSpent, cancelling } = progress;
+  const fraction =
+    cells && cells.total > 0
+      ? (cells.done + cells.failed) / cells.total
+      : total > 0
+        ? done / total
+        : undefined;
+  return (
+    <Field
+      label={`Refreshing${SCOPE_PHRASES[scope] ? ` FDQ cells${SCOPE_PHRASES[scope]}` : ""} (${reason})`}
+      validationState="none"
+      hint={
+        <span data-testid="refresh-progress">
+          {total === 0 && done === 0
+            ? "Counting the requests…"
+            : `${done} of ${total} requests, ${plural(errors, "error", "errors")} so far`}
+        </span>
+      }
+    >
+      <ProgressBar value={fraction === undefined ? undefined : Math.min(1, fraction)} />
+      {cells && (
+        <div className={styles.counts} data-testid="refresh-cells">
+          <span className={styles.count}>
+            <span className={styles.number} data-testid="cells-done">
+              {cells.done}
+            </span>
+            done
+          </span>
+          <span className={styles.count}>
+            <span className={styles.number} data-testid="cells-pending">
+              {cells.pending}
+            </span>
+            pending
+          </span>
+          <span className={styles.count}>
+            <span className={styles.number} data-testid="cells-failed">
+              {cells.failed}
+            </span>
+            failed
+          </span>
+        </div>
+      )}
+      <Text size={200} data-testid="refresh-units">
+        {unitsText(unitsSpent)} spent so far
+      </Text>
+      <Button size="small" disabled={cancelling} onClick={onCancel} data-testid="refresh-cancel">
+        {cancelling ? "Cancelling: no new request is sent…" : "Cancel"}
+      </Button>
+    </Field>
   );
 }
 
@@ -152,38 +236,32 @@ function RefreshStatus({ control, usage, quota }: RefreshPanelProps) {
     );
   }
   if (s.phase === "running") {
-    const { done, total, errors } = s.progress;
     return (
-      <Field
-        label={`Refreshing (${s.reason})`}
-        validationState="none"
-        hint={
-          <span data-testid="refresh-progress">
-            {total === 0 && done === 0
-              ? "Counting the requests…"
-              : `${done} of ${total} requests, ${plural(errors, "error", "errors")} so far`}
-          </span>
-        }
-      >
-        <ProgressBar value={total > 0 ? Math.min(1, done / total) : undefined} />
-      </Field>
+      <RunningRefresh progress={s.progress} reason={s.reason} scope={s.scope} onCancel={control.cancel} />
     );
   }
   if (s.phase === "done") {
     const r = s.summary;
     return (
-      <MessageBar
-        layout="multiline"
-        intent={r.errorCells > 0 ? "warning" : "success"}
-        data-testid="refresh-summary"
-      >
-        <MessageBarBody>
-          Refreshed {plural(r.cells, "FDQ cell", "FDQ cells")} ({s.reason}):{" "}
-          {plural(r.requestsSent, "request", "requests")} sent,{" "}
-          {plural(r.failedRequests, "failed request", "failed requests")},{" "}
-          {plural(r.errorCells, "cell", "cells")} in error, in {(r.durationMs / 1000).toFixed(1)} s.
-        </MessageBarBody>
-      </MessageBar>
+      <>
+        <MessageBar
+          layout="multiline"
+          intent={r.errorCells > 0 ? "warning" : "success"}
+          data-testid="refresh-summary"
+        >
+          <MessageBarBody>
+            {r.cancelled ? "Refresh cancelled for" : "Refreshed"} {plural(r.cells, "FDQ cell", "FDQ cells")}
+            {SCOPE_PHRASES[r.scope]} ({s.reason}): {plural(r.requestsSent, "request", "requests")} sent,{" "}
+            {plural(r.failedRequests, "failed request", "failed requests")},{" "}
+            {plural(r.errorCells, "cell", "cells")} in error, in {(r.durationMs / 1000).toFixed(1)} s.
+          </MessageBarBody>
+        </MessageBar>
+        <Text size={200} data-testid="refresh-summary-units">
+          {unitsText(r.unitsSpent)} spent.
+          {r.cancelled &&
+            ` Cancel stopped ${plural(r.cancelledRequests, "request", "requests")} before ${r.cancelledRequests === 1 ? "it was" : "they were"} sent: ${r.cancelledRequests === 1 ? "its cell shows" : "their cells show"} #N/A until refreshed again.`}
+        </Text>
+      </>
     );
   }
   if (s.phase === "error") {
@@ -207,6 +285,7 @@ export function RefreshPanel({ control, usage, quota }: RefreshPanelProps) {
   const [auto, setAuto] = useState(true);
   const [pending, setPending] = useState<PendingRefresh>();
   const [checking, setChecking] = useState(false);
+  const [scope, setScope] = useState<RefreshScope>("workbook");
   useEffect(() => {
     void prefs.autoRefresh().then(setAuto);
   }, [prefs]);
@@ -216,7 +295,7 @@ export function RefreshPanel({ control, usage, quota }: RefreshPanelProps) {
   const requestRefresh = async (): Promise<void> => {
     setChecking(true);
     try {
-      const estimate = await control.estimate();
+      const estimate = await control.estimate(scope);
       const client = estimate && (await api.readyClient());
       // Without a standing (no ledger) nothing is known to be over the plan: refresh as before.
       const standing = client && (await readStanding(client, prefs).catch(() => undefined));
@@ -227,14 +306,28 @@ export function RefreshPanel({ control, usage, quota }: RefreshPanelProps) {
     } finally {
       setChecking(false);
     }
-    await control.refresh("on request");
+    await control.refresh("on request", scope);
   };
 
   return (
     <Card className={styles.root} aria-label="Refresh">
       <Text weight="semibold">Refresh</Text>
+      <Field label="Cells to refresh">
+        <Select
+          value={scope}
+          disabled={running}
+          data-testid="refresh-scope"
+          onChange={(_, d) => setScope(d.value as RefreshScope)}
+        >
+          {REFRESH_SCOPES.map((s) => (
+            <option key={s} value={s}>
+              {SCOPE_LABELS[s]}
+            </option>
+          ))}
+        </Select>
+      </Field>
       <div className={styles.actions}>
-        <Button onClick={() => void control.estimate()} disabled={running} data-testid="estimate-button">
+        <Button onClick={() => void control.estimate(scope)} disabled={running} data-testid="estimate-button">
           Estimate cost
         </Button>
         <Button
@@ -243,7 +336,7 @@ export function RefreshPanel({ control, usage, quota }: RefreshPanelProps) {
           disabled={running || checking}
           data-testid="refresh-button"
         >
-          Refresh all FDQ cells
+          Refresh
         </Button>
       </div>
       <RefreshStatus control={control} usage={usage} quota={quota} />
@@ -265,7 +358,7 @@ export function RefreshPanel({ control, usage, quota }: RefreshPanelProps) {
                 data-testid="refresh-confirm-yes"
                 onClick={() => {
                   setPending(undefined);
-                  void control.refresh("on request");
+                  void control.refresh("on request", scope);
                 }}
               >
                 Refresh anyway

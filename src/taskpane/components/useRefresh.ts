@@ -3,15 +3,18 @@
 import { useEffect, useMemo, useSyncExternalStore } from "react";
 import type { RefreshEstimate } from "../logic/refresh-estimate";
 import type { RefreshState } from "../logic/refresh-service";
+import type { RefreshScope } from "../logic/refresh-scope";
 import { useServices } from "../services";
 
 export type { RefreshState } from "../logic/refresh-service";
 
 export interface RefreshControl {
   readonly state: RefreshState;
-  /** Shows the cost and answers it (undefined without a key or when it failed). */
-  estimate(): Promise<RefreshEstimate | undefined>;
-  refresh(reason: string): Promise<void>;
+  /** Shows the cost of refreshing `scope` and answers it (undefined without a key or when it failed). */
+  estimate(scope?: RefreshScope): Promise<RefreshEstimate | undefined>;
+  refresh(reason: string, scope?: RefreshScope): Promise<void>;
+  /** Stops the refresh under way from sending any new request. */
+  cancel(): void;
 }
 
 /** `onFinished` runs after each refresh that ended with a summary, whoever started it. */
@@ -24,8 +27,9 @@ export function useRefresh(onFinished: () => void): RefreshControl {
   return useMemo(
     () => ({
       state,
-      estimate: () => refresher.estimate(),
-      refresh: async (reason) => void (await refresher.refresh(reason)),
+      estimate: (scope) => refresher.estimate(scope),
+      refresh: async (reason, scope) => void (await refresher.refresh(reason, scope ? { scope } : {})),
+      cancel: () => void refresher.cancelRefresh(),
     }),
     [state, refresher],
   );

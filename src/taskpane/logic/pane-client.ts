@@ -5,4 +5,15 @@ import type { FdqClient } from "../../api";
 import type { FdqApi } from "../../functions/impl";
 
 export type PaneClient = FdqApi &
-  Pick<FdqClient, "plan" | "estimate" | "keyOf" | "invalidate" | "stats" | "usage" | "planRaised">;
+  Pick<
+    FdqClient,
+    | "plan"
+    | "estimate"
+    | "keyOf"
+    | "invalidate"
+    | "forget"
+    | "stopRequestsOn"
+    | "stats"
+    | "usage"
+    | "planRaised"
+  >;

@@ -1,13 +1,35 @@
-// A refresh: drop the day's cache, run a full calculation (the only one that re-runs FDQ functions),
-// follow the shared client's counters until the requests are done, then count the cells in error. A refresh
-// for a new refresh day keeps the cache: the day change already dropped every answer of earlier days except
-// those the quota saver keeps, and dropping those too would fetch them every day, saver or not.
-import type { ClientStats } from "../../api";
+// A refresh of a scope of FDQ cells, with the progress a user can follow and a Cancel, ending in the change
+// report. The workbook: drop the day's cache and run a full calculation (the only one that re-runs FDQ
+// functions). Any other scope: forget exactly its cells' cached answers and enter those cells' formulas again,
+// a wave at a time, so Excel runs them and nothing else. Then follow the shared client's counters until the
+// requests are done, reading the cells for done / pending / failed.
+//
+// Cancel stops new requests at once: every request not yet sent fails without being sent (the client's
+// stopRequestsOn), answers already in keep their values, and waves not yet entered are left as they were. A
+// refresh for a new refresh day keeps the cache: the day change already dropped every answer of earlier days
+// except those the quota saver keeps, and dropping those too would fetch them every day, saver or not.
+import { FdqError, type ClientStats } from "../../api";
 import { sleep } from "../../api/sleep";
-import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
+import { compareCells, reportValue, type Change } from "../../workbook/changes";
+import { chunks } from "../office/batched-read";
+import { parseAddress } from "../office/a1";
+import type { CellSnapshot, CellValue, WorkbookAccess } from "../office/workbook";
+import { cellRequests } from "./cell-requests";
 import { isErrorValue } from "./excel-error";
 import { estimateRefresh } from "./refresh-estimate";
+import { scopeCells, type RefreshScope } from "./refresh-scope";
 import type { PaneClient } from "./pane-client";
+
+export interface CellProgress {
+  /** Cells in the scope. */
+  readonly total: number;
+  /** Cells answered with a value. */
+  readonly done: number;
+  /** Cells not answered yet (calculating, or in a wave not yet entered). */
+  readonly pending: number;
+  /** Cells answered with an error. */
+  readonly failed: number;
+}
 
 export interface RefreshProgress {
   /** Requests answered or failed so far (retries not counted twice). */
@@ -16,19 +38,38 @@ export interface RefreshProgress {
   readonly total: number;
   /** Requests that failed so far. */
   readonly errors: number;
+  /** The scope's cells, once read during the run. */
+  readonly cells?: CellProgress;
+  /** Quota units of the answers received so far. */
+  readonly unitsSpent: number;
+  /** Cancel was asked: no new request is sent. */
+  readonly cancelling?: boolean;
 }
 
 export interface RefreshSummary {
+  readonly scope: RefreshScope;
   readonly cells: number;
   readonly requestsSent: number;
   readonly failedRequests: number;
   readonly errorCells: number;
+  readonly unitsSpent: number;
   readonly durationMs: number;
+  /** Cancelled before the end: requests not yet sent were not sent. */
+  readonly cancelled: boolean;
+  /** Requests stopped by the Cancel (never sent). */
+  readonly cancelledRequests: number;
+  /** The scope's cells whose value changed, sorted by size of change. */
+  readonly changes: readonly Change[];
 }
 
 export interface RefreshOptions {
   readonly workbook: WorkbookAccess;
   readonly client: PaneClient;
+  readonly scope?: RefreshScope;
+  /** Aborting it is the Cancel. */
+  readonly signal?: AbortSignal;
+  /** Today's refresh day (decides which cells are from an older one). */
+  readonly today?: string;
   readonly onProgress?: (progress: RefreshProgress) => void;
   /** How often the client's counters are read. */
   readonly pollMs?: number;
@@ -39,58 +80,158 @@ export interface RefreshOptions {
   readonly keepCache?: boolean;
 }
 
+/** The message of a cell whose request the Cancel stopped. */
+export const CANCELLED_MESSAGE =
+  "Refresh cancelled before this request was sent: refresh again (for instance only the cells in error) to fetch it.";
+
+/** Cells entered again per wave: small enough that a Cancel leaves most of a big scope untouched. */
+export const WAVE_CELLS = 25;
+
 function failures(stats: ClientStats): number {
   return Object.values(stats.failures).reduce((sum, n) => sum + n, 0);
 }
 
-function progressSince(before: ClientStats, now: ClientStats, total: number): RefreshProgress {
+function requestProgress(before: ClientStats, now: ClientStats, total: number) {
   const sent = now.requestsSent - before.requestsSent - (now.retries - before.retries);
+  const errors = failures(now) - failures(before);
   return {
-    done: Math.max(0, sent - now.inFlight),
+    done: Math.max(0, sent - now.inFlight) + (now.failures.FdqError ?? 0) - (before.failures.FdqError ?? 0),
     total: Math.max(total, sent + now.queued),
-    errors: failures(now) - failures(before),
+    errors,
+    unitsSpent: now.unitsSpent - before.unitsSpent,
   };
 }
 
+const BUSY = "#BUSY!";
+
+/** done / pending / failed of the scope's cells from their values now; cells not yet entered are pending. */
+export function cellProgress(
+  values: ReadonlyMap<string, CellValue>,
+  total: number,
+  notEntered = 0,
+): CellProgress {
+  let pending = notEntered;
+  let failed = 0;
+  for (const value of values.values()) {
+    if (value === BUSY) pending++;
+    else if (isErrorValue(value)) failed++;
+  }
+  return { total, pending, failed, done: Math.max(0, total - pending - failed) };
+}
+
+/** The change report of the scope's cells: their values before against those after. */
+export function changesOf(before: readonly CellSnapshot[], after: ReadonlyMap<string, CellValue>): Change[] {
+  return compareCells(
+    before.map((c) => {
+      const { sheet, cell } = parseAddress(c.address);
+      return {
+        sheet,
+        cell,
+        formula: c.formula,
+        old: reportValue(c.value),
+        new: reportValue(after.get(c.address)),
+      };
+    }),
+  );
+}
+
 export async function runRefresh(options: RefreshOptions): Promise<RefreshSummary> {
-  const { workbook, client } = options;
+  const { workbook, client, signal } = options;
+  const scope = options.scope ?? "workbook";
   const pollMs = options.pollMs ?? 100;
   const quietMs = options.quietMs ?? 600;
   const now = options.now ?? Date.now;
+  const today = options.today ?? "";
   const started = now();
 
-  const cells: CellSnapshot[] = await workbook.fdqCells();
-  if (!options.keepCache) await client.invalidate();
-  const estimate = await estimateRefresh(cells, { client, workbook });
-  const total = estimate.requestsNeeded + estimate.otherRequests;
-  const before = client.stats();
-  options.onProgress?.({ done: 0, total, errors: 0 });
-
-  await workbook.calculateFull();
-
-  let last = progressSince(before, client.stats(), total);
-  let quietSince = now();
-  for (;;) {
-    await sleep(pollMs);
-    const stats = client.stats();
-    const progress = progressSince(before, stats, total);
-    if (progress.done !== last.done || progress.errors !== last.errors || progress.total !== last.total) {
-      quietSince = now();
-      options.onProgress?.(progress);
+  const cells = await scopeCells(scope, { workbook, client, today });
+  const addresses = cells.map((c) => c.address);
+  let cancelledRequests = 0;
+  const release = client.stopRequestsOn(signal ?? new AbortController().signal, () => {
+    cancelledRequests++;
+    return new FdqError({ message: CANCELLED_MESSAGE });
+  });
+  try {
+    if (scope === "workbook") {
+      if (!options.keepCache) client.invalidate();
+    } else {
+      client.forget((await cellRequests(cells, workbook)).flatMap((c) => c.requests));
     }
-    last = progress;
-    const idle = stats.inFlight === 0 && stats.queued === 0;
-    // Custom functions start a little after the calculation call returns: wait for a quiet spell.
-    if (idle && now() - quietSince >= (progress.done >= total ? pollMs : quietMs)) break;
-  }
+    const estimate = await estimateRefresh(cells, { client, workbook, ...(today ? { today } : {}) });
+    const total = estimate.requestsNeeded + estimate.otherRequests;
+    const before = client.stats();
+    let cellsNow: CellProgress | undefined;
+    const report = (): void => {
+      const r = requestProgress(before, client.stats(), total);
+      options.onProgress?.({
+        ...r,
+        ...(cellsNow ? { cells: cellsNow } : {}),
+        cancelling: signal?.aborted === true,
+      });
+    };
+    report();
 
-  const after = await workbook.fdqCells();
-  const finalStats = client.stats();
-  return {
-    cells: after.length,
-    requestsSent: finalStats.requestsSent - before.requestsSent,
-    failedRequests: failures(finalStats) - failures(before),
-    errorCells: after.filter((c) => isErrorValue(c.value)).length,
-    durationMs: now() - started,
-  };
+    let notEntered = 0;
+    if (scope === "workbook") {
+      await workbook.calculateFull();
+    } else {
+      const waves = chunks(addresses, WAVE_CELLS);
+      notEntered = addresses.length;
+      for (const wave of waves) {
+        if (signal?.aborted) break;
+        await workbook.reenterFormulas(wave);
+        notEntered -= wave.length;
+        // The next wave once this one's calls have started and settled (or Cancel was asked).
+        for (;;) {
+          await sleep(pollMs);
+          const values = await workbook.cellValues(wave);
+          cellsNow = cellProgress(values, wave.length, 0);
+          report();
+          if (signal?.aborted || ![...values.values()].includes(BUSY)) break;
+        }
+      }
+    }
+
+    // Cells are read less often than the counters on a big scope: a read costs in proportion to its cells.
+    let cellsReadAt = 0;
+    let cellReadMs = 0;
+    let last = requestProgress(before, client.stats(), total);
+    let quietSince = now();
+    for (;;) {
+      await sleep(pollMs);
+      const stats = client.stats();
+      const progress = requestProgress(before, stats, total);
+      if (now() - cellsReadAt >= Math.max(pollMs, 3 * cellReadMs)) {
+        const readStart = now();
+        cellsNow = cellProgress(await workbook.cellValues(addresses), addresses.length, notEntered);
+        cellReadMs = now() - readStart;
+        cellsReadAt = now();
+      }
+      if (progress.done !== last.done || progress.errors !== last.errors || progress.total !== last.total) {
+        quietSince = now();
+      }
+      report();
+      last = progress;
+      const idle = stats.inFlight === 0 && stats.queued === 0;
+      // Custom functions start a little after the calculation call returns: wait for a quiet spell.
+      if (idle && now() - quietSince >= (progress.done >= total || signal?.aborted ? pollMs : quietMs)) break;
+    }
+
+    const after = await workbook.cellValues(addresses);
+    const finalStats = client.stats();
+    return {
+      scope,
+      cells: cells.length,
+      requestsSent: finalStats.requestsSent - before.requestsSent,
+      failedRequests: failures(finalStats) - failures(before) - cancelledRequests,
+      errorCells: [...after.values()].filter(isErrorValue).length,
+      unitsSpent: finalStats.unitsSpent - before.unitsSpent,
+      durationMs: now() - started,
+      cancelled: signal?.aborted === true,
+      cancelledRequests,
+      changes: changesOf(cells, after),
+    };
+  } finally {
+    release();
+  }
 }

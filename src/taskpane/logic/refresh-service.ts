@@ -1,19 +1,27 @@
 // The one refresh of a runtime, shared by the ribbon command, the new-day check of the runtime's start-up code
 // and the pane's Refresh panel: a refresh started anywhere shows its progress and summary in the pane, records
-// the refresh day (pane storage and the workbook's own settings), and never runs twice at once.
+// the refresh day (pane storage and the workbook's own settings) and its change report (pane storage, bounded),
+// can be cancelled, and never runs twice at once.
 import type { DocumentSettings } from "../office/document-settings";
 import type { WorkbookAccess } from "../office/workbook";
 import type { ApiAccess } from "../api-access";
 import { messageOf } from "./message";
 import { refreshIfNewDay, type NewDayOutcome } from "./new-day";
 import type { PanePrefs } from "./pane-prefs";
+import { makeReport, type ChangeHistory } from "./change-history";
 import { estimateRefresh, type RefreshEstimate } from "./refresh-estimate";
 import { runRefresh, type RefreshOptions, type RefreshProgress, type RefreshSummary } from "./refresh-run";
+import { scopeCells, type RefreshScope } from "./refresh-scope";
 
 export type RefreshState =
   | { readonly phase: "idle" }
-  | { readonly phase: "estimated"; readonly estimate: RefreshEstimate }
-  | { readonly phase: "running"; readonly progress: RefreshProgress; readonly reason: string }
+  | { readonly phase: "estimated"; readonly estimate: RefreshEstimate; readonly scope: RefreshScope }
+  | {
+      readonly phase: "running";
+      readonly progress: RefreshProgress;
+      readonly reason: string;
+      readonly scope: RefreshScope;
+    }
   | { readonly phase: "done"; readonly summary: RefreshSummary; readonly reason: string }
   | { readonly phase: "error"; readonly message: string };
 
@@ -22,6 +30,10 @@ export interface RefreshServiceDeps {
   readonly api: Pick<ApiAccess, "readyClient" | "refreshDay">;
   readonly prefs: Pick<PanePrefs, "autoRefresh" | "setLastRefresh">;
   readonly document: DocumentSettings;
+  /** Where the change reports are kept (none: not kept). */
+  readonly history?: ChangeHistory;
+  /** The workbook's name for its kept reports (its URL, where Office knows it). */
+  readonly workbookId?: () => string;
   readonly now?: () => number;
   /** How the run follows the client's counters (tests shorten the waits). */
   readonly timing?: Pick<RefreshOptions, "pollMs" | "quietMs">;
@@ -34,6 +46,7 @@ export class RefreshService {
   private readonly listeners = new Set<() => void>();
   private running: Promise<boolean> | undefined;
   private checking: Promise<NewDayOutcome> | undefined;
+  private cancel: AbortController | undefined;
 
   constructor(private readonly deps: RefreshServiceDeps) {}
 
@@ -50,7 +63,7 @@ export class RefreshService {
    * What a refresh would cost, shown unless a refresh starts meanwhile (its progress matters more); answers
    * the estimate, or undefined when there is none (no key, or it failed: the state says why).
    */
-  async estimate(): Promise<RefreshEstimate | undefined> {
+  async estimate(scope: RefreshScope = "workbook"): Promise<RefreshEstimate | undefined> {
     const { api, workbook } = this.deps;
     const client = await api.readyClient();
     if (!client) {
@@ -59,12 +72,14 @@ export class RefreshService {
     }
     let next: RefreshState;
     try {
+      const today = api.refreshDay();
       next = {
         phase: "estimated",
-        estimate: await estimateRefresh(await workbook.fdqCells(), {
+        scope,
+        estimate: await estimateRefresh(await scopeCells(scope, { workbook, client, today }), {
           client,
           workbook,
-          today: api.refreshDay(),
+          today,
         }),
       };
     } catch (err) {
@@ -78,9 +93,21 @@ export class RefreshService {
    * Runs a refresh, or joins the one under way; answers whether it finished with a summary. The refresh of a
    * new refresh day (`newDay`) keeps the cache: see refresh-run.ts.
    */
-  refresh(reason: string, options: { newDay?: boolean } = {}): Promise<boolean> {
-    this.running ??= this.run(reason, options.newDay === true).finally(() => (this.running = undefined));
+  refresh(reason: string, options: { newDay?: boolean; scope?: RefreshScope } = {}): Promise<boolean> {
+    this.running ??= this.run(reason, options.newDay === true, options.scope ?? "workbook").finally(
+      () => (this.running = undefined),
+    );
     return this.running;
+  }
+
+  /** Stops the refresh under way from sending any new request; answers whether one was under way. */
+  cancelRefresh(): boolean {
+    if (!this.running || !this.cancel) return false;
+    this.cancel.abort();
+    if (this.current.phase === "running") {
+      this.set({ ...this.current, progress: { ...this.current.progress, cancelling: true } });
+    }
+    return true;
   }
 
   /** Refreshes if the workbook was last calculated on an earlier refresh day; joins a check under way. */
@@ -97,7 +124,7 @@ export class RefreshService {
     return this.checking;
   }
 
-  private async run(reason: string, newDay: boolean): Promise<boolean> {
+  private async run(reason: string, newDay: boolean, scope: RefreshScope): Promise<boolean> {
     const { api, workbook, prefs, document, timing } = this.deps;
     const now = this.deps.now ?? Date.now;
     const client = await api.readyClient();
@@ -106,25 +133,51 @@ export class RefreshService {
       return false;
     }
     const day = api.refreshDay();
-    this.set({ phase: "running", reason, progress: { done: 0, total: 0, errors: 0 } });
+    this.set({ phase: "running", reason, scope, progress: { done: 0, total: 0, errors: 0, unitsSpent: 0 } });
+    const cancel = (this.cancel = new AbortController());
     try {
       const summary = await runRefresh({
         workbook,
         client,
+        scope,
+        signal: cancel.signal,
+        today: day,
         now,
         // The new-day refresh keeps what today's cache holds: the answers of earlier days are gone already,
         // but those the quota saver keeps, and today's (another workbook's) cost nothing again.
         keepCache: newDay,
         ...timing,
-        onProgress: (progress) => this.set({ phase: "running", reason, progress }),
+        onProgress: (progress) => this.set({ phase: "running", reason, scope, progress }),
       });
-      await Promise.all([prefs.setLastRefresh({ day, at: now() }), document.saveCalculatedDay(day)]);
+      // Only a whole, finished refresh makes the workbook current for the day.
+      const whole = scope === "workbook" && !summary.cancelled;
+      await Promise.all([
+        prefs.setLastRefresh({ day, at: now() }),
+        whole ? document.saveCalculatedDay(day) : undefined,
+        this.keepReport(summary, reason, day, now()),
+      ]);
       this.set({ phase: "done", reason, summary });
       return true;
     } catch (err) {
       this.set({ phase: "error", message: messageOf(err) });
       return false;
+    } finally {
+      this.cancel = undefined;
     }
+  }
+
+  /** Keeps the change report; storage that refuses it loses the report, never the refresh. */
+  private async keepReport(summary: RefreshSummary, reason: string, day: string, at: number): Promise<void> {
+    const { history, workbookId } = this.deps;
+    const fields = {
+      at,
+      day,
+      reason,
+      scope: summary.scope,
+      cancelled: summary.cancelled,
+      workbook: workbookId?.() ?? "",
+    };
+    await history?.add(makeReport(fields, summary.changes)).catch(() => undefined);
   }
 
   private set(next: RefreshState): void {

@@ -134,3 +134,14 @@ export async function readSelectionBlocks(context: Excel.RequestContext): Promis
   if (rows <= 0 || columns <= 0) return [];
   return readArea(context, sheet, sheet.name, { row, column, rows, columns });
 }
+
+/** The active sheet's used range, in blocks under the cap. */
+export async function readActiveSheetBlocks(context: Excel.RequestContext): Promise<SheetBlock[]> {
+  const sheet = context.workbook.worksheets.getActiveWorksheet().load("name");
+  const used = sheet
+    .getUsedRangeOrNullObject(true)
+    .load("isNullObject,rowIndex,columnIndex,rowCount,columnCount");
+  await context.sync();
+  const area = usedBox(used);
+  return area ? readArea(context, sheet, sheet.name, area) : [];
+}

@@ -1,12 +1,16 @@
 // Everything the task pane does to the workbook, through Excel's JavaScript API. Components receive a
 // WorkbookAccess, so they can be exercised with a fake one and this file is the only one that calls
 // Excel.run.
-import { asLiteral, literalRows } from "./literal";
+import type { FrozenCell } from "../../workbook/frozen-formulas";
 import { parseAddress } from "./a1";
-import { chunks, isPayloadTooLarge } from "./batched-read";
+import { chunks } from "./batched-read";
+import { freezeCells, readFrozen, restoreCells, type RestoreOutcome } from "./frozen";
+import { openWorkbookCopy, workbookFileBytes } from "./share-file";
 import {
   asCellValue,
   fdqCellsOfBlock,
+  isFdqFormula,
+  readActiveSheetBlocks,
   readCellValues,
   readSelectionBlocks,
   readWorkbookBlocks,
@@ -16,6 +20,10 @@ import {
 
 export { isFdqFormula } from "./workbook-reads";
 export type { CellSnapshot, CellValue } from "./workbook-reads";
+export type { RestoreOutcome } from "./frozen";
+
+/** What Freeze and Restore formulas cover. */
+export type FreezeScope = "selection" | "sheet";
 
 export interface WorkbookAccess {
   /** The first cell of the selection. */
@@ -29,8 +37,26 @@ export interface WorkbookAccess {
   fdqCells(): Promise<CellSnapshot[]>;
   /** The FDQ cells of the selection. */
   selectedFdqCells(): Promise<CellSnapshot[]>;
-  /** Replaces the FDQ formulas of the selection with their current values; returns how many. */
-  freezeSelection(): Promise<number>;
+  /** The FDQ cells of the active sheet. */
+  activeSheetFdqCells(): Promise<CellSnapshot[]>;
+  /**
+   * Enters the formula each of these cells holds now again, so Excel runs it (and its dependents) and nothing
+   * else: the refresh of some cells. A cell no longer holding an FDQ formula is left alone. Answers how many.
+   */
+  reenterFormulas(addresses: readonly string[]): Promise<number>;
+  /**
+   * Replaces the FDQ formulas of the scope with their current values, keeping every formula inside the
+   * workbook (custom XML parts) for Restore formulas; answers the records. `refreshDays` by address, if known.
+   */
+  freeze(scope: FreezeScope, refreshDays?: ReadonlyMap<string, string>): Promise<FrozenCell[]>;
+  /** The frozen formulas the workbook keeps. */
+  frozenFormulas(): Promise<FrozenCell[]>;
+  /** Brings back the kept formulas of the scope's sheet or selection, or of the whole workbook. */
+  restoreFormulas(scope: FreezeScope | "workbook"): Promise<RestoreOutcome>;
+  /** The workbook's file (the .xlsx package) as it is now. */
+  fileBytes(): Promise<Uint8Array>;
+  /** Opens an .xlsx package as a new workbook. */
+  openCopy(bytes: Uint8Array): Promise<void>;
   /** Full calculation: the only kind that re-runs non-volatile custom functions. */
   calculateFull(): Promise<void>;
   selectCell(address: string): Promise<void>;
@@ -41,40 +67,26 @@ export interface WorkbookAccess {
   cellValues(addresses: readonly string[]): Promise<ReadonlyMap<string, CellValue>>;
 }
 
-function canReadSpills(): boolean {
-  return Office.context.requirements.isSetSupported("ExcelApi", "1.12");
-}
+/** Formulas entered again per sync. */
+const ENTERED_PER_SYNC = 200;
 
-/**
- * FDQ cells frozen per batch: a spill is read and written back whole (COVERAGE's can be 10,000 rows), so
- * a batch Excel on the web refuses for its size (5 MB) is done again as halves.
- */
-const FROZEN_PER_SYNC = 200;
-
-/** Replaces these FDQ cells (of one read) with their values: a spilling formula's whole spill range. */
-async function freeze(context: Excel.RequestContext, cells: readonly CellSnapshot[]): Promise<void> {
-  try {
-    const targets = cells.map((c) => {
-      const { sheet, cell } = parseAddress(c.address);
-      const anchor = context.workbook.worksheets.getItem(sheet).getRange(cell);
-      // A spilling formula's values cover its whole spill range, not only its own cell.
-      const spill = canReadSpills() ? anchor.getSpillingToRangeOrNullObject() : undefined;
-      spill?.load("isNullObject,values");
-      return { anchor, spill, value: c.value };
-    });
+/** The selection's or the active sheet's sheet name and box, for Restore formulas of a scope. */
+async function scopeBox(
+  context: Excel.RequestContext,
+  scope: FreezeScope,
+): Promise<{ sheet: string; box?: { row: number; column: number; rows: number; columns: number } }> {
+  if (scope === "sheet") {
+    const sheet = context.workbook.worksheets.getActiveWorksheet().load("name");
     await context.sync();
-    for (const t of targets) {
-      // Service text is written as text, never as a formula (asLiteral).
-      if (t.spill && !t.spill.isNullObject) t.spill.values = literalRows(t.spill.values);
-      else t.anchor.values = [[asLiteral(t.value)]];
-    }
-    await context.sync();
-  } catch (err) {
-    if (!isPayloadTooLarge(err) || cells.length === 1) throw err;
-    const half = Math.ceil(cells.length / 2);
-    await freeze(context, cells.slice(0, half));
-    await freeze(context, cells.slice(half));
+    return { sheet: sheet.name };
   }
+  const range = context.workbook.getSelectedRange().load("rowIndex,columnIndex,rowCount,columnCount");
+  const sheet = range.worksheet.load("name");
+  await context.sync();
+  return {
+    sheet: sheet.name,
+    box: { row: range.rowIndex, column: range.columnIndex, rows: range.rowCount, columns: range.columnCount },
+  };
 }
 
 export function excelWorkbook(): WorkbookAccess {
@@ -106,12 +118,60 @@ export function excelWorkbook(): WorkbookAccess {
     selectedFdqCells: () =>
       Excel.run(async (context) => (await readSelectionBlocks(context)).flatMap(fdqCellsOfBlock)),
 
-    freezeSelection: () =>
+    activeSheetFdqCells: () =>
+      Excel.run(async (context) => (await readActiveSheetBlocks(context)).flatMap(fdqCellsOfBlock)),
+
+    reenterFormulas: (addresses) =>
       Excel.run(async (context) => {
-        const cells = (await readSelectionBlocks(context)).flatMap(fdqCellsOfBlock);
-        for (const chunk of chunks(cells, FROZEN_PER_SYNC)) await freeze(context, chunk);
-        return cells.length;
+        let entered = 0;
+        for (const chunk of chunks(addresses, ENTERED_PER_SYNC)) {
+          const ranges = chunk.map((address) => {
+            const { sheet, cell } = parseAddress(address);
+            return context.workbook.worksheets.getItem(sheet).getRange(cell).load("formulas");
+          });
+          await context.sync();
+          for (const range of ranges) {
+            // What the cell holds now, not what was read before: an edit made meanwhile is never undone.
+            const formula = range.formulas[0]?.[0];
+            if (!isFdqFormula(formula)) continue;
+            range.formulas = [[formula]];
+            entered++;
+          }
+          await context.sync();
+        }
+        return entered;
       }),
+
+    freeze: (scope, refreshDays) =>
+      Excel.run(async (context) => {
+        const blocks =
+          scope === "sheet" ? await readActiveSheetBlocks(context) : await readSelectionBlocks(context);
+        const cells = blocks.flatMap(fdqCellsOfBlock);
+        return freezeCells(context, cells, { now: new Date(), ...(refreshDays ? { refreshDays } : {}) });
+      }),
+
+    frozenFormulas: () => Excel.run(async (context) => (await readFrozen(context)).cells),
+
+    restoreFormulas: (scope) =>
+      Excel.run(async (context) => {
+        if (scope === "workbook") return restoreCells(context);
+        const { sheet, box } = await scopeBox(context, scope);
+        return restoreCells(context, (c) => {
+          if (c.sheet.toLowerCase() !== sheet.toLowerCase()) return false;
+          if (!box) return true;
+          const p = parseAddress(`x!${c.cell}`);
+          return (
+            p.row >= box.row &&
+            p.row < box.row + box.rows &&
+            p.column >= box.column &&
+            p.column < box.column + box.columns
+          );
+        });
+      }),
+
+    fileBytes: () => workbookFileBytes(),
+
+    openCopy: (bytes) => openWorkbookCopy(bytes),
 
     calculateFull: () =>
       Excel.run(async (context) => {

@@ -4,13 +4,13 @@
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import ExcelJS from "exceljs";
 import { centralDay, type UsageReport } from "../../../src/api";
 import { accountTag } from "../../../src/api/account-tag";
 import { findDataset } from "../../../src/catalog";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { universeFor } from "../../../src/sandbox/universe";
 import { serviceRecords } from "../functions/sandbox-oracle";
+import { TestBook } from "../../support/xlsx-corpus/test-book";
 import { runFdq, type Run } from "./run-fdq";
 
 let sandbox: RunningSandbox;
@@ -209,9 +209,9 @@ describe("--budget", () => {
     const dir = tempDir("fdq-budget-book-");
     const input = path.join(dir, "model.xlsx");
     const output = path.join(dir, "out.xlsx");
-    const book = new ExcelJS.Workbook();
+    const book = new TestBook();
     book.addWorksheet("Model").getCell("A1").value = { formula: `FDQ.DATASET("${S1}","roic",2014)` };
-    await book.xlsx.writeFile(input);
+    book.writeFile(input);
     const run = await seen(() => fdq("refresh", [input, "-o", output, "--budget", "10"]));
     expect(run.result).toEqual({
       code: 3,

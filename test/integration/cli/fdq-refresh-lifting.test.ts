@@ -3,10 +3,10 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import ExcelJS from "exceljs";
 import { singleCell } from "../../../src/functions/ranges";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { serviceNumber } from "../functions/sandbox-oracle";
+import { readBook, TestBook, type TestSheet } from "../../support/xlsx-corpus/test-book";
 import { runFdq, type Run } from "./run-fdq";
 
 let sandbox: RunningSandbox;
@@ -18,7 +18,16 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 const refresh = (args: string[]): Promise<Run> =>
-  runFdq(["refresh", ...args, "--base-url", sandbox.baseUrl, "--api-key", sandbox.demoKey, "--no-cache"]);
+  runFdq([
+    "refresh",
+    ...args,
+    "--in-place",
+    "--base-url",
+    sandbox.baseUrl,
+    "--api-key",
+    sandbox.demoKey,
+    "--no-cache",
+  ]);
 
 /** `refresh(args)`, with the number of requests the sandbox answered while it ran. */
 async function refreshCounted(args: string[]): Promise<{ out: Run; requests: number }> {
@@ -39,20 +48,18 @@ function rangeMessage(value: unknown[][], argument: string, fn: string): string 
 
 const TICKERS = ["AAPL", "MSFT", "NFLX"];
 
-async function workbookFile(build: (sheet: ExcelJS.Worksheet) => void): Promise<string> {
+async function workbookFile(build: (sheet: TestSheet) => void): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), "fdq-lifting-"));
   const file = path.join(dir, "model.xlsx");
-  const book = new ExcelJS.Workbook();
+  const book = new TestBook();
   const sheet = book.addWorksheet("Model");
   build(sheet);
-  await book.xlsx.writeFile(file);
+  book.writeFile(file);
   return file;
 }
 
-async function readSheet(file: string): Promise<ExcelJS.Worksheet> {
-  const book = new ExcelJS.Workbook();
-  await book.xlsx.readFile(file);
-  const sheet = book.getWorksheet("Model");
+async function readSheet(file: string) {
+  const sheet = readBook(file).getWorksheet("Model");
   if (!sheet) throw new Error("no Model sheet");
   return sheet;
 }
@@ -70,8 +77,10 @@ it("lifts FDQ.DATAPOINT over A2:A4: three calls, spilled from the formula's cell
   expect([out.code, out.stderr]).toEqual([0, ""]);
   // One request of one unit per ticker.
   expect([sandbox.stats().requests - before.requests, sandbox.usage() - before.units]).toEqual([3, 3]);
+  // The first spill of the workbook adds the dynamic-array metadata part (its relationship, its content type).
   expect(out.stdout).toBe(
-    `Refreshed 1 formula cell(s): 1 with values, 0 with errors, 0 skipped. Wrote ${file}.\n`,
+    "Refreshed 1 FDQ cell, recomputed 0 dependents, left none with old values; " +
+      `changed 4 parts, kept 3 other parts byte for byte. Wrote ${file}.\n`,
   );
 
   const expected = await Promise.all(
@@ -139,7 +148,8 @@ it("answers FDQ.DATASET given a range with Excel's #VALUE! message, without a re
   );
   expect(out.code).toBe(0);
   expect(out.stdout).toBe(
-    `Refreshed 1 formula cell(s): 0 with values, 1 with errors, 0 skipped. Wrote ${file}.\n`,
+    "Refreshed 1 FDQ cell (1 with an error), recomputed 0 dependents, left none with old values; " +
+      `changed 1 part, kept 5 other parts byte for byte. Wrote ${file}.\n`,
   );
   expect(out.stderr).toBe(`fdq refresh: Model!D1: #VALUE! ${message}\n`);
   const sheet = await readSheet(file);
@@ -149,19 +159,25 @@ it("answers FDQ.DATASET given a range with Excel's #VALUE! message, without a re
   });
 });
 
-it("skips a lifted call inside a larger formula, which its engine cannot repeat per cell, and says why", async () => {
+it("lifts a call inside a larger formula too, and spills the formula's results", async () => {
   const file = await workbookFile((sheet) => {
     TICKERS.forEach((t, i) => (sheet.getCell(`A${i + 2}`).value = t));
     sheet.getCell("B2").value = { formula: 'IFERROR(FDQ.DATAPOINT(A2:A4,"roic","ROIC",2023)/1e6,"n/a")' };
   });
   const { out, requests } = await refreshCounted([file]);
-  expect(requests).toBe(0);
-  expect(out.code).toBe(4);
-  expect(out.stdout).toBe(
-    `Refreshed 1 formula cell(s): 0 with values, 0 with errors, 1 skipped. Wrote ${file}.\n`,
+  expect([out.code, out.stderr, requests]).toEqual([0, "", 3]);
+  const expected = await Promise.all(
+    TICKERS.map((t) => serviceNumber(sandbox, `metrics/roic/${t}?datapoint=ROIC&year=2023`)),
   );
-  expect(out.stderr).toBe(
-    "fdq refresh: Model!B2: skipped, a range lifted inside a larger formula (IFERROR, arithmetic...) is not " +
-      "supported by fdq refresh; give the FDQ call a cell of its own; its old value is kept\n",
-  );
+  const sheet = await readSheet(file);
+  expect(sheet.getCell("B2").value).toEqual({
+    formula: 'IFERROR(FDQ.DATAPOINT(A2:A4,"roic","ROIC",2023)/1e6,"n/a")',
+    result: expected[0]! / 1e6,
+    shareType: "array",
+    ref: "B2:B4",
+  });
+  expect([sheet.getCell("B3").value, sheet.getCell("B4").value]).toEqual([
+    expected[1]! / 1e6,
+    expected[2]! / 1e6,
+  ]);
 });

@@ -101,6 +101,19 @@
     };
     r.__set_formulas = write;
     r.__set_values = write;
+    // Range.clear(applyTo): the double keeps no formats, so every kind clears the contents.
+    r.clear = () => {
+      context.__queue.push({
+        run: () => {
+          const sheet = sheetNamed(sheetName);
+          const box = boxNow();
+          for (let row = box.top; row <= box.bottom; row++)
+            for (let col = box.left; col <= box.right; col++) writeCell(sheet, row, col, "");
+          state.log.push({ op: "clear", address: rangeText(sheetName, box) });
+        },
+        bytes: OPERATION_BYTES,
+      });
+    };
     r.select = () => {
       context.__queue.push({
         run: () => {
@@ -143,9 +156,13 @@
     return box;
   }
 
-  function makeWorksheet(context, name) {
-    const ws = loadable(context, ["name"]);
-    ws.__get_name = () => name;
+  function makeWorksheet(context, name, missing) {
+    const ws = loadable(context, ["name", "isNullObject"]);
+    ws.__get_isNullObject = () => Boolean(missing);
+    ws.__get_name = () => {
+      if (missing) throw new Error("InvalidOperation: the worksheet is a null object");
+      return name;
+    };
     ws.getRange = (address) => {
       const box = parseAddress(address);
       return makeRange(context, box.sheet || name, box);
@@ -200,12 +217,18 @@
       return makeWorksheet(context, name);
     };
     worksheets.getActiveWorksheet = () => makeWorksheet(context, state.activeSheet);
+    // Excel finds a sheet by its name without regard to case.
+    worksheets.getItemOrNullObject = (name) => {
+      const sheet = state.sheets.find((s) => s.name.toLowerCase() === String(name).toLowerCase());
+      return sheet ? makeWorksheet(context, sheet.name) : makeWorksheet(context, name, true);
+    };
     context.workbook = {
       worksheets,
       getSelectedRange: () => makeRange(context, state.selection.sheet, state.selection),
       application: {
         calculate: (type) => context.__queue.push({ run: () => recalculate(type), bytes: OPERATION_BYTES }),
       },
+      customXmlParts: D.customXml.makeCollection(context, loadable, OPERATION_BYTES, bytesOf),
     };
     context.sync = () =>
       Promise.resolve().then(() => {

@@ -1,9 +1,9 @@
-/* global window, document, localStorage, fetch, URL */
+/* global window, document, localStorage, fetch, URL, TextEncoder */
 // A test double of the parts of office.js that FDQ for Excel's page uses, for browser tests outside Office.
-// test/browser/harness.ts serves five files as one script in place of office.js, in this order:
+// test/browser/harness.ts serves six files as one script in place of office.js, in this order:
 //   a1.js (addresses), formulas.js (the grammar), grid.js (calculation: lifting, empty cells, spills,
-//   recalculation), excel-api.js (load/sync, the 5 MB payload cap), and this file (Office, OfficeRuntime,
-//   CustomFunctions and the tests' handle).
+//   recalculation), custom-xml.js (the workbook's custom XML parts), excel-api.js (load/sync, the 5 MB payload
+//   cap), and this file (Office, OfficeRuntime, CustomFunctions, the document's file and the tests' handle).
 // It is as strict as Excel where the add-in depends on it:
 // - Matrix results spill into the grid; a spill onto a non-empty cell shows #SPILL!, and clearing it spills.
 // - Empty referenced cells reach a function as 0 in "desktop" mode and as null in "web" mode
@@ -18,7 +18,8 @@
 // Set before the page loads (the harness does it):
 //   window.__officeDoubleWorkbook = { platform: "web" | "desktop" (default "web"),
 //     cells: { "Sheet1!A1": { formula, value } } (saved values, not recalculated at open),
-//     documentSettings: { name: value }, partitionKey: "..." (Office.context.partitionKey, web only) }
+//     documentSettings: { name: value }, partitionKey: "..." (Office.context.partitionKey, web only),
+//     customXmlParts: ["<xml .../>"] (saved in the file), url: "https://.../Book.xlsx" (document.url) }
 //   window.__officeDoubleTheme = "light" | "dark"
 // The tests' handle, window.__officeDouble:
 //   seed({ "Sheet1!A1": "=FDQ...", "Sheet2!B3": 42 }) types cells (creates sheets); addSheet(name);
@@ -26,7 +27,10 @@
 //   settled() waits for every function call; calculations() lists calculate() types; functions();
 //   platform(); runs(address) calculations of a formula cell; syncs() -> [{ request, response, failed }]
 //   bytes per sync; setTheme(kind);
-//   storageSnapshot(); log(); documentSettings().
+//   storageSnapshot(); log(); documentSettings(); customXmlParts() -> [{ id, namespaceUri, xml }];
+//   createdWorkbooks() -> base64 texts given to Excel.createWorkbook; openFiles() -> files not closed.
+// The document's file (getFileAsync, compressed) is a stand-in for the package: the UTF-8 JSON of the grid's
+// formulas and values and the custom XML parts, in slices. At most two files may be open at once, as in Office.
 // Two workbooks, one storage: OfficeRuntime.storage is the page origin's localStorage under the prefix
 // "office-double:", as the real one is the webview's localStorage under a prefix; every page of one
 // browser context shares it, so two pages opened on one context (harness openWorkbook) are two workbooks,
@@ -56,7 +60,25 @@
   state.theme = window.__officeDoubleTheme === "dark" ? DARK_THEME : LIGHT_THEME;
   state.handlers = { selection: [], theme: [] };
   state.documentSettings = new Map();
+  state.openFiles = [];
+  state.createdWorkbooks = [];
   addSheet("Sheet1");
+
+  /** The stand-in for the document's package: every cell's formula and value, and the custom XML parts. */
+  function packageOf() {
+    const cells = {};
+    for (const sheet of state.sheets) {
+      for (const [key, c] of sheet.cells) {
+        if (c.spillParent) continue;
+        cells[D.a1.quoteSheet(sheet.name) + "!" + key] = { formula: c.formula || "", value: c.value };
+      }
+    }
+    return {
+      sheets: state.sheets.map((s) => s.name),
+      cells,
+      customXmlParts: state.customXmlParts.map((p) => p.xml),
+    };
+  }
 
   function setSelection(sheet, box) {
     state.selection = { sheet, top: box.top, left: box.left, bottom: box.bottom, right: box.right };
@@ -160,6 +182,7 @@
       OfficeThemeChanged: "officeThemeChanged",
     },
     AsyncResultStatus: { Succeeded: "succeeded", Failed: "failed" },
+    FileType: { Compressed: "compressed", Pdf: "pdf", Text: "text" },
     StartupBehavior: { load: "Load", none: "None" },
     context: {
       get officeTheme() {
@@ -176,6 +199,34 @@
           set: (name, value) => state.documentSettings.set(name, value),
           remove: (name) => state.documentSettings.delete(name),
           saveAsync: (callback) => callback && callback({ status: "succeeded" }),
+        },
+        url: opened.url,
+        getFileAsync(fileType, options, callback) {
+          const done = typeof options === "function" ? options : callback;
+          const fail = (message) =>
+            done({ status: "failed", error: { code: 5001, name: "Internal Error", message: message } });
+          if (fileType !== "compressed") return fail("Excel gives its file as compressed only.");
+          if (state.openFiles.length >= 2) return fail("Too many files are open: close one first.");
+          const sliceSize = (options && options.sliceSize) || 4 * 1024 * 1024;
+          if (sliceSize > 4 * 1024 * 1024) return fail("sliceSize is over 4 MB.");
+          const bytes = new TextEncoder().encode(JSON.stringify(packageOf()));
+          const file = {
+            size: bytes.length,
+            sliceCount: Math.max(1, Math.ceil(bytes.length / sliceSize)),
+            closed: false,
+            getSliceAsync(index, cb) {
+              if (file.closed) return cb({ status: "failed", error: { message: "The file is closed." } });
+              const data = Array.from(bytes.subarray(index * sliceSize, (index + 1) * sliceSize));
+              cb({ status: "succeeded", value: { data, index, size: data.length } });
+            },
+            closeAsync(cb) {
+              file.closed = true;
+              state.openFiles = state.openFiles.filter((f) => f !== file);
+              if (cb) cb({ status: "succeeded" });
+            },
+          };
+          state.openFiles.push(file);
+          done({ status: "succeeded", value: file });
         },
         addHandlerAsync(type, handler, callback) {
           if (type === "documentSelectionChanged") state.handlers.selection.push(handler);
@@ -198,6 +249,15 @@
 
   window.Excel = {
     CalculationType: { recalculate: "Recalculate", full: "Full", fullRebuild: "FullRebuild" },
+    ClearApplyTo: { all: "All", formats: "Formats", contents: "Contents", hyperlinks: "Hyperlinks" },
+    /** Opens a workbook from an .xlsx package's base64 (ExcelApi 1.8); the double records it. */
+    createWorkbook(base64) {
+      if (typeof base64 !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length % 4 !== 0) {
+        return Promise.reject(new Error("InvalidArgument: the workbook is not base64 text."));
+      }
+      state.createdWorkbooks.push(base64);
+      return Promise.resolve();
+    },
     run(batch) {
       return Promise.resolve().then(() => batch(D.excel.makeContext()));
     },
@@ -260,6 +320,9 @@
       return c && c.runs ? c.runs : 0;
     },
     syncs: () => state.syncs.map((s) => Object.assign({}, s)),
+    customXmlParts: () => state.customXmlParts.map((p) => Object.assign({}, p)),
+    createdWorkbooks: () => state.createdWorkbooks.slice(),
+    openFiles: () => state.openFiles.length,
   };
 
   // ---- the workbook as opened: set by the test before the page loads ---------------------------
@@ -271,6 +334,7 @@
     const formula = typeof saved.formula === "string" && saved.formula.startsWith("=") ? saved.formula : null;
     placeCell(sheet, cellName(box.top, box.left), { formula, value: saved.value, error: null });
   }
+  for (const xml of opened.customXmlParts || []) D.customXml.addPart(xml);
   for (const [name, value] of Object.entries(opened.documentSettings || {})) {
     state.documentSettings.set(name, value);
   }

@@ -1,34 +1,159 @@
-import { runRefresh, type RefreshProgress } from "../../../src/taskpane/logic/refresh-run";
-import { useSandboxClient } from "./sandbox-client";
+import { FdqClient } from "../../../src/api";
+import { startSandbox } from "../../../src/sandbox";
+import {
+  CANCELLED_MESSAGE,
+  cellProgress,
+  runRefresh,
+  type RefreshProgress,
+} from "../../../src/taskpane/logic/refresh-run";
+import { useSandboxClient, today } from "./sandbox-client";
 import { fakeWorkbook } from "./workbook-fake";
 
 const env = useSandboxClient();
 
+const ROIC = '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)';
+const NOPAT = '=FDQ.DATAPOINT("AAPL","metrics/roic","NOPAT",2022)';
+const MSFT = '=FDQ.DATAPOINT("MSFT","metrics/roic","ROIC",2022)';
+const NOSUCH = '=FDQ.DATAPOINT("NOSUCH","metrics/roic","ROIC",2022)';
+const timing = { pollMs: 5, quietMs: 50 };
+
 describe("refresh run", () => {
   it("drops the day's cache, recalculates fully, reports n of m requests and sums up", async () => {
     const { client } = env;
-    const workbook = fakeWorkbook(client, {
-      "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
-      "Sheet1!A2": '=FDQ.DATAPOINT("AAPL","metrics/roic","NOPAT",2022)',
-      "Sheet1!A3": '=FDQ.DATAPOINT("NOSUCH","metrics/roic","ROIC",2022)',
-    });
+    const workbook = fakeWorkbook(client, { "Sheet1!A1": ROIC, "Sheet1!A2": NOPAT, "Sheet1!A3": NOSUCH });
     await workbook.calculateFull();
     await workbook.settled();
     const before = env.requests();
     const progress: RefreshProgress[] = [];
-    const summary = await runRefresh({
-      workbook,
-      client,
-      onProgress: (p) => progress.push(p),
-      pollMs: 5,
-      quietMs: 50,
-    });
+    const summary = await runRefresh({ workbook, client, onProgress: (p) => progress.push(p), ...timing });
     await workbook.settled();
     // Billed per datapoint: ROIC and NOPAT of AAPL 2022 are one request each (not every name of roic).
     expect(env.requests() - before).toBe(3);
     expect(workbook.calculations).toBe(2);
-    expect(progress[0]).toEqual({ done: 0, total: 3, errors: 0 });
-    expect(progress[progress.length - 1]).toEqual({ done: 3, total: 3, errors: 1 });
-    expect(summary).toMatchObject({ cells: 3, requestsSent: 3, failedRequests: 1, errorCells: 1 });
+    expect(progress[0]).toMatchObject({ done: 0, total: 3, errors: 0, unitsSpent: 0 });
+    expect(progress[progress.length - 1]).toMatchObject({
+      done: 3,
+      total: 3,
+      errors: 1,
+      unitsSpent: 2,
+      cells: { total: 3, done: 2, pending: 0, failed: 1 },
+    });
+    expect(summary).toMatchObject({
+      scope: "workbook",
+      cells: 3,
+      requestsSent: 3,
+      failedRequests: 1,
+      errorCells: 1,
+      unitsSpent: 2,
+      cancelled: false,
+    });
+  });
+
+  it("reports each refreshed cell's change: restated with its relative change, new value, now an error", async () => {
+    const { client } = env;
+    const value = (await client.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022 }))
+      .value as number;
+    const workbook = fakeWorkbook(client, {
+      "Sheet1!A1": { formula: ROIC, value: value * 2 },
+      "Sheet1!A2": { formula: NOPAT, value: "#N/A" },
+      "Sheet1!A3": { formula: NOSUCH, value: 7 },
+      "Sheet1!A4": { formula: MSFT, value: "" },
+    });
+    const msft = (await client.datapoint({ ticker: "MSFT", dataset: "roic", name: "ROIC", year: 2022 }))
+      .value;
+    workbook.cells.get("Sheet1!A4")!.value = msft as number;
+    const summary = await runRefresh({ workbook, client, ...timing });
+    expect(summary.changes.map((c) => [c.cell, c.kind, c.relativeChange])).toEqual([
+      ["A1", "restated", -0.5],
+      ["A2", "new value", null],
+      ["A3", "now an error", null],
+    ]);
+    expect(summary.changes[0]).toMatchObject({ sheet: "Sheet1", formula: ROIC, old: value * 2, new: value });
+  });
+
+  it("refreshes the active sheet only: forgets its cells' answers, enters their formulas again, sends theirs", async () => {
+    const { client } = env;
+    const workbook = fakeWorkbook(client, { "Sheet1!A1": ROIC, "Model!B2": MSFT, "Model!B3": NOPAT });
+    await workbook.calculateFull();
+    await workbook.settled();
+    workbook.selected = "Model!B2";
+    const before = env.requests();
+    const summary = await runRefresh({ workbook, client, scope: "sheet", today: today(), ...timing });
+    await workbook.settled();
+    // MSFT ROIC and AAPL NOPAT again; AAPL ROIC of Sheet1 stays answered from the cache, not re-run.
+    expect(env.requests() - before).toBe(2);
+    expect(workbook.calculations).toBe(1);
+    expect(summary).toMatchObject({ scope: "sheet", cells: 2, requestsSent: 2 });
+    expect(
+      client.plan({
+        kind: "datapoint",
+        request: { ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022 },
+      }).cached,
+    ).toBe(true);
+  });
+
+  it("refreshes only the cells in error, and only those from an older refresh day", async () => {
+    const { client } = env;
+    const workbook = fakeWorkbook(client, {
+      "Sheet1!A1": ROIC,
+      "Sheet1!A2": { formula: MSFT, value: "#N/A" },
+      "Sheet1!A3": { formula: NOPAT, value: 0.5 },
+    });
+    await client.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022 });
+    // A2 shows an error; A3's answer is not in today's cache: its value is from an older refresh day.
+    const errors = await runRefresh({ workbook, client, scope: "errors", today: today(), ...timing });
+    expect(errors).toMatchObject({ scope: "errors", cells: 1, requestsSent: 1 });
+    expect(errors.changes.map((c) => [c.cell, c.kind])).toEqual([["A2", "new value"]]);
+    const stale = await runRefresh({ workbook, client, scope: "stale", today: today(), ...timing });
+    expect(stale).toMatchObject({ scope: "stale", cells: 1, requestsSent: 1 });
+    expect(stale.changes.map((c) => c.cell)).toEqual(["A3"]);
+  });
+
+  it("Cancel stops new requests at once: cells answered keep their values, the others are not sent", async () => {
+    const slow = await startSandbox({ latencyMs: 300 });
+    const client = new FdqClient({ baseUrl: slow.baseUrl, apiKey: slow.demoKey, concurrency: 1 });
+    try {
+      const cells: Record<string, string> = {};
+      [2018, 2019, 2020, 2021, 2022].forEach((year, i) => {
+        cells[`Sheet1!A${i + 1}`] = `=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",${year})`;
+      });
+      const workbook = fakeWorkbook(client, cells);
+      const controller = new AbortController();
+      const sent = slow.stats().requests;
+      const summary = await runRefresh({
+        workbook,
+        client,
+        signal: controller.signal,
+        ...timing,
+        // The first answer is in: cancel.
+        onProgress: (p) => p.done >= 1 && controller.abort(),
+      });
+      await workbook.settled();
+      const answered = slow.stats().requests - sent;
+      expect(answered).toBeLessThan(5);
+      expect(summary.cancelled).toBe(true);
+      expect(summary.cancelledRequests).toBe(5 - answered);
+      expect(summary.failedRequests).toBe(0);
+      const values = [...workbook.cells.values()].map((c) => c.value);
+      expect(values.filter((v) => typeof v === "number")).toHaveLength(answered);
+      expect(values.filter((v) => v === "#N/A")).toHaveLength(5 - answered);
+      // After the run, requests go out again.
+      await expect(
+        client.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022 }),
+      ).resolves.toBeDefined();
+      expect(CANCELLED_MESSAGE).toMatch(/^Refresh cancelled before this request was sent/);
+    } finally {
+      await client.close();
+      await slow.close();
+    }
+  });
+
+  it("counts cells done, pending (calculating or not yet entered) and failed", () => {
+    const values = new Map<string, string | number>([
+      ["S!A1", 1],
+      ["S!A2", "#BUSY!"],
+      ["S!A3", "#N/A"],
+    ]);
+    expect(cellProgress(values, 5, 2)).toEqual({ total: 5, done: 1, pending: 3, failed: 1 });
   });
 });

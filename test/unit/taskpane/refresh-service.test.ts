@@ -199,7 +199,7 @@ describe("new-day refresh through the pane's refresh run", () => {
     const estimate = await service.estimate();
     // Three single datapoints, 1 unit each; estimating sends nothing.
     expect(estimate).toMatchObject({ cells: 3, requestsNeeded: 3, units: 3, refreshUnits: 3 });
-    expect(service.state()).toEqual({ phase: "estimated", estimate });
+    expect(service.state()).toEqual({ phase: "estimated", scope: "workbook", estimate });
     expect(sandbox.stats().requests).toBe(before);
     expect(workbook.calculations).toBe(0);
     expect(await runtime({ connected: false }).service.estimate()).toBeUndefined();

@@ -83,7 +83,20 @@ export function fakeWorkbook(client: FdqClient, cells: Record<string, SeedCell>)
     },
     fdqCells: async () => [...map.keys()].filter((a) => isFdqFormula(map.get(a)?.formula)).map(snapshot),
     selectedFdqCells: async () => [snapshot(fake.selected)].filter((c) => isFdqFormula(c.formula)),
-    freezeSelection: async () => 0,
+    activeSheetFdqCells: async () => {
+      const sheet = parseAddress(fake.selected).sheet;
+      return (await fake.fdqCells()).filter((c) => parseAddress(c.address).sheet === sheet);
+    },
+    reenterFormulas: async (addresses) => {
+      const entered = addresses.filter((a) => isFdqFormula(map.get(a)?.formula));
+      for (const address of entered) evaluate(address);
+      return entered.length;
+    },
+    freeze: () => Promise.reject(new Error("the fake workbook does not freeze")),
+    frozenFormulas: async () => [],
+    restoreFormulas: () => Promise.reject(new Error("the fake workbook does not restore")),
+    fileBytes: () => Promise.reject(new Error("the fake workbook has no file")),
+    openCopy: () => Promise.reject(new Error("the fake workbook opens no copy")),
     calculateFull: async () => {
       calculations++;
       for (const address of map.keys()) evaluate(address);

@@ -1,0 +1,51 @@
+// "Share as values" in the pane: a copy of the workbook for a colleague without the add-in. The pane reads
+// every FDQ cell and what makes it traceable (period, refresh day, the request without the key), takes the
+// workbook's file from Office, has the package writer turn the FDQ cells into values and add the sheet
+// "FDQ sources", and opens the copy as a new workbook. The open workbook is not changed. The package step
+// (src/workbook's patcher, which keeps every other part byte for byte) is a ShareCopyWriter handed in.
+import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
+import { parseAddress } from "../office/a1";
+import { reportValue } from "../../workbook/changes";
+import {
+  SOURCES_SHEET,
+  sourcesRows,
+  type ShareCopyWriter,
+  type SourcedCell,
+  type SourcesCell,
+} from "../../workbook/fdq-sources";
+import { cellRequests, sourceOf } from "./cell-requests";
+import type { PaneClient } from "./pane-client";
+
+export interface SharePlan {
+  readonly cells: readonly SourcedCell[];
+  readonly rows: readonly (readonly SourcesCell[])[];
+}
+
+/** Every FDQ cell of the workbook with its source; without a client, without periods' refresh days and sources. */
+export async function planShare(
+  workbook: Pick<WorkbookAccess, "fdqCells" | "cellValues">,
+  client: Pick<PaneClient, "plan"> | undefined,
+): Promise<SharePlan> {
+  const snapshots: CellSnapshot[] = await workbook.fdqCells();
+  const cells = (await cellRequests(snapshots, workbook)).map(({ cell, requests }): SourcedCell => {
+    const { sheet, cell: at } = parseAddress(cell.address);
+    const source = client ? sourceOf(requests, client) : {};
+    return { sheet, cell: at, formula: cell.formula, value: reportValue(cell.value), ...source };
+  });
+  return { cells, rows: sourcesRows(cells) };
+}
+
+/** Builds the copy of `plan` from the workbook's file and opens it as a new workbook. */
+export async function shareAsValues(
+  plan: SharePlan,
+  workbook: Pick<WorkbookAccess, "fileBytes" | "openCopy">,
+  writer: ShareCopyWriter,
+): Promise<void> {
+  const bytes = await workbook.fileBytes();
+  const copy = await writer.writeShareCopy({
+    bytes,
+    cells: plan.cells,
+    sourcesSheet: { name: SOURCES_SHEET, rows: plan.rows },
+  });
+  await workbook.openCopy(copy);
+}

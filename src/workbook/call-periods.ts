@@ -1,0 +1,91 @@
+// The period each FDQ cell asks for, before and after a refresh, for the change report's "new period": a
+// formula whose year comes from another cell (the latest fiscal year a series shows, a year an input rolls)
+// asks for another period once that cell moves. A formula's FDQ calls are found by evaluating it with fdq's
+// formula engine over a view of the workbook: once with the values the workbook held (before), once with the
+// values the refresh wrote (after). No call is made: the FDQ functions only record their resolved arguments,
+// and the period of each is read from the requests it makes (src/functions/requests.ts).
+import type { FdqRequest } from "../api";
+import type { FdqCall } from "../functions/formula";
+import { requestsOf } from "../functions/requests";
+import type { Host } from "./engine/context";
+import { Evaluator, treeOf } from "./engine/evaluator";
+import { callFdq } from "./fdq-functions";
+import { engineFormula } from "./formula-text";
+import { ExcelError, sheetKey, type FormulaCell, type Scalar, type WorkbookModel } from "./model";
+import { isFormulaCell, WorkbookIndex } from "./workbook-index";
+import type { CellWrites } from "./xlsx/cell-writes";
+
+/** "FY2023", "Q2 FY2023", "TTM to Q2 FY2023": how an analyst names a fiscal period. */
+export function periodLabel(p: { year: number; quarter?: number | null; ttm?: number | null }): string {
+  if (p.ttm) return `TTM to Q${p.ttm} FY${p.year}`;
+  if (p.quarter) return `Q${p.quarter} FY${p.year}`;
+  return `FY${p.year}`;
+}
+
+/** A request's period, or undefined for requests without one (ratings, coverage, sector's relative years). */
+export function requestPeriod(request: FdqRequest): string | undefined {
+  if (request.kind !== "datapoint" && request.kind !== "dataset") return undefined;
+  return periodLabel(request.request);
+}
+
+/** The periods `calls` ask, distinct, joined with "; "; undefined when none has one. */
+export async function periodsOf(calls: readonly FdqCall[]): Promise<string | undefined> {
+  const labels: string[] = [];
+  for (const call of calls) {
+    const requests = await requestsOf(call).catch(() => [] as FdqRequest[]);
+    for (const r of requests) {
+      const label = requestPeriod(r);
+      if (label !== undefined && !labels.includes(label)) labels.push(label);
+    }
+  }
+  return labels.length > 0 ? labels.join("; ") : undefined;
+}
+
+/** The FDQ calls each formula makes with the workbook's values; `writes` (after a refresh) override them. */
+export function callsOf(
+  model: WorkbookModel,
+  cells: readonly FormulaCell[],
+  writes?: CellWrites,
+): Map<FormulaCell, FdqCall[]> {
+  const index = new WorkbookIndex(model);
+  const written = new Map<string, Map<number, Map<number, { value: Scalar | undefined }>>>();
+  for (const [sheet, rows] of writes ?? []) written.set(sheetKey(sheet), rows);
+  let recorded: FdqCall[] = [];
+  const host: Host = {
+    cell: (sheet, row, col) => {
+      const write = written.get(sheetKey(sheet))?.get(row)?.get(col);
+      if (write) return write.value ?? null;
+      const held = index.content(sheet, row, col);
+      return isFormulaCell(held) ? (held.cached ?? null) : (held ?? null);
+    },
+    sheetName: (sheet) => index.sheet(sheet)?.name,
+    extent: (sheet) => index.extent(sheet),
+    name: (name, sheet) => index.name(name, sheet),
+    table: (name) => index.table(name),
+    tableAt: (sheet, row, col) => index.tableAt(sheet, row, col),
+    spill: () => new ExcelError("#REF!"),
+    date1904: model.date1904,
+    isSubtotal: () => false,
+    fdq: (name, args, ctx) =>
+      callFdq(name, args, ctx, {
+        argumentsIncomplete: () => false,
+        answerOf: (call) => {
+          recorded.push(call);
+          return undefined;
+        },
+      }),
+  };
+  const evaluator = new Evaluator(host);
+  const out = new Map<FormulaCell, FdqCall[]>();
+  for (const cell of cells) {
+    recorded = [];
+    try {
+      const ctx = evaluator.context(cell.sheet, cell.row, cell.col, cell.array !== undefined);
+      evaluator.evaluate(treeOf(engineFormula(cell.formula).text), ctx);
+    } catch {
+      // A formula the engine cannot read has no period to compare: its calls so far are kept.
+    }
+    out.set(cell, recorded);
+  }
+  return out;
+}

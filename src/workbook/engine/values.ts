@@ -1,0 +1,132 @@
+// The values the evaluator passes around, and Excel's coercions between them. A reference stays a reference
+// (Ref) until a function or operator reads it, because some functions need the reference itself (ROW, INDEX,
+// OFFSET, SUMIF's sum range, SUBTOTAL) and aggregates skip text in a range but not in a direct argument.
+import { ExcelError, type ErrorCode, type Scalar } from "../model";
+import type { Rect } from "./references";
+
+export class Ref {
+  constructor(readonly rect: Rect) {}
+  get rows(): number {
+    return this.rect.bottom - this.rect.top + 1;
+  }
+  get cols(): number {
+    return this.rect.right - this.rect.left + 1;
+  }
+}
+
+/** An array value (a literal, or what array arithmetic and dynamic-array functions give): rows of scalars. */
+export class Arr {
+  constructor(readonly rows: Scalar[][]) {}
+  get height(): number {
+    return this.rows.length;
+  }
+  get width(): number {
+    return this.rows[0]?.length ?? 0;
+  }
+}
+
+export type Value = Scalar | Ref | Arr;
+
+export const err = (code: ErrorCode, message?: string): ExcelError => new ExcelError(code, message);
+export const NA = (): ExcelError => err("#N/A");
+export const VALUE = (): ExcelError => err("#VALUE!");
+export const DIV0 = (): ExcelError => err("#DIV/0!");
+export const NUM = (): ExcelError => err("#NUM!");
+export const REF = (): ExcelError => err("#REF!");
+
+export const isError = (v: unknown): v is ExcelError => v instanceof ExcelError;
+
+/**
+ * Thrown to stop a formula the engine cannot compute (an unsupported function, a reference it cannot
+ * read): the formula keeps its value and is reported. Never an Excel error value: it must not be caught
+ * by IFERROR.
+ */
+export class Unsupported extends Error {
+  constructor(
+    message: string,
+    /** The function that stopped it, if one did (upper case, without _xlfn.). */
+    readonly fn?: string,
+  ) {
+    super(message);
+    this.name = "Unsupported";
+  }
+}
+
+/** A number from a text as Excel's coercion reads it ("1,234.5", "12%", " 3 ", "1e3"); undefined if none. */
+export function numberOfText(text: string): number | undefined {
+  const t = text.trim();
+  if (t === "") return undefined;
+  const percent = t.endsWith("%");
+  const body = (percent ? t.slice(0, -1) : t).replace(/,(?=\d{3}(\D|$))/g, "");
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(body)) return undefined;
+  const n = Number(body);
+  return percent ? n / 100 : n;
+}
+
+/** A scalar as a number for arithmetic: empty is 0, TRUE 1, a numeric text its number, other text #VALUE!. */
+export function toNumber(v: Scalar): number | ExcelError {
+  if (typeof v === "number") return v;
+  if (v === null) return 0;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (v instanceof ExcelError) return v;
+  const n = numberOfText(v);
+  return n === undefined ? VALUE() : n;
+}
+
+/** A scalar as text, as & and the text functions read it. */
+export function toText(v: Scalar): string | ExcelError {
+  if (v === null) return "";
+  if (typeof v === "string") return v;
+  if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
+  if (v instanceof ExcelError) return v;
+  return numberText(v);
+}
+
+/** A number as Excel's General format shows it in text (up to 15 significant digits). */
+export function numberText(n: number): string {
+  if (Number.isInteger(n) && Math.abs(n) < 1e15) return String(n);
+  const precise = Number(n.toPrecision(15));
+  const text = String(precise);
+  if (!text.includes("e")) return text;
+  const [mantissa, exponent] = text.split("e") as [string, string];
+  const e = Number(exponent);
+  return `${mantissa.toUpperCase()}E${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+}
+
+/** A scalar as a logical: numbers are TRUE unless 0, "TRUE"/"FALSE" texts read, other text #VALUE!. */
+export function toBool(v: Scalar): boolean | ExcelError {
+  if (typeof v === "boolean") return v;
+  if (v === null) return false;
+  if (typeof v === "number") return v !== 0;
+  if (v instanceof ExcelError) return v;
+  const upper = v.toUpperCase();
+  if (upper === "TRUE") return true;
+  if (upper === "FALSE") return false;
+  return VALUE();
+}
+
+/** Excel's ordering of different types in comparisons: numbers < text < logicals. */
+const typeRank = (v: Scalar): number => (typeof v === "number" ? 0 : typeof v === "string" ? 1 : 2);
+
+/** Compares two non-error scalars as Excel's = < > do (text case-insensitively; empty as 0, "" or FALSE). */
+export function compare(a: Scalar, b: Scalar): number {
+  let x = a;
+  let y = b;
+  if (x === null) x = typeof y === "string" ? "" : typeof y === "boolean" ? false : 0;
+  if (y === null) y = typeof x === "string" ? "" : typeof x === "boolean" ? false : 0;
+  const rx = typeRank(x);
+  const ry = typeRank(y);
+  if (rx !== ry) return rx - ry;
+  if (typeof x === "number" && typeof y === "number") return x === y ? 0 : x < y ? -1 : 1;
+  if (typeof x === "string" && typeof y === "string") {
+    const lx = x.toLowerCase();
+    const ly = y.toLowerCase();
+    return lx === ly ? 0 : lx < ly ? -1 : 1;
+  }
+  return Number(x) - Number(y);
+}
+
+/** The result of arithmetic: Infinity and NaN are #NUM! in Excel. */
+export const checked = (n: number): number | ExcelError => (Number.isFinite(n) ? n : NUM());
+
+export const isScalar = (v: Value): v is Scalar => !(v instanceof Ref) && !(v instanceof Arr);

@@ -1,0 +1,237 @@
+// Frozen FDQ formulas kept inside the workbook, so "Restore formulas" brings each back exactly on any machine
+// with the add-in. The task pane stores them as custom XML parts of the workbook (Office.js
+// `workbook.customXmlParts`, ExcelApi 1.5); `fdq freeze` / `fdq thaw` read and write the same parts in the
+// package (customXml/itemN.xml). Host-neutral: no Office, no Node. The format is documented in
+// docs/taskpane.md ("How frozen formulas are kept").
+//
+// fast-xml-parser (MIT, maintained, no dependencies, runs in the browser and in Node) parses a part: XML's
+// entities and character references are its business; writing is ours (a handful of escapes), so the text
+// is exactly what we mean it to be.
+import { XMLParser } from "fast-xml-parser";
+
+/** The namespace of our parts: Office finds them with `customXmlParts.getByNamespace(FROZEN_NAMESPACE)`. */
+export const FROZEN_NAMESPACE = "urn:fdq-excel:frozen-formulas";
+
+/** The format version this code writes and the newest it reads. */
+export const FROZEN_VERSION = 1;
+
+/**
+ * The most characters one part holds: a freeze of many cells is kept in several parts, so no part nears
+ * Excel on the web's 5 MB per request (docs: resource limits), with room for UTF-8 growth.
+ */
+export const MAX_PART_CHARS = 1_000_000;
+
+/** A value a frozen cell was given: a number, text, a boolean, empty, or an error ("#N/A"). */
+export type FrozenValue = number | string | boolean | null | { readonly error: string };
+
+export interface FrozenCell {
+  /** The sheet's name as Excel shows it (unquoted). */
+  readonly sheet: string;
+  /** "B2": the formula's own cell. */
+  readonly cell: string;
+  /** The formula exactly as it was, with its "=". */
+  readonly formula: string;
+  /** The value written in its place (the anchor's, for a spill). */
+  readonly value: FrozenValue;
+  /** "B2:D4": the range a spilling formula filled with values; its other cells are cleared on restore. */
+  readonly spill?: string;
+  /** ISO time of the freeze. */
+  readonly frozenAt?: string;
+  /** The refresh day (YYYY-MM-DD) the value was fetched on, when known. */
+  readonly refreshDay?: string;
+  /**
+   * The cell as the file stored it (its <c> element: shared or array <f>, cm), when `fdq freeze` froze it:
+   * `fdq thaw` puts it back byte for byte. The task pane ignores it (it restores `formula`).
+   */
+  readonly stored?: string;
+}
+
+export class FrozenFormatError extends Error {
+  override name = "FrozenFormatError";
+}
+
+const cellId = (c: Pick<FrozenCell, "sheet" | "cell">): string =>
+  `${c.sheet.toLowerCase()}!${c.cell.toUpperCase()}`;
+
+/** `existing` with `added` put in: a cell frozen again replaces its earlier record. Order: existing, then new. */
+export function mergeFrozen(existing: readonly FrozenCell[], added: readonly FrozenCell[]): FrozenCell[] {
+  const byId = new Map(existing.map((c) => [cellId(c), c]));
+  for (const c of added) {
+    byId.delete(cellId(c));
+    byId.set(cellId(c), c);
+  }
+  return [...byId.values()];
+}
+
+/** `cells` without those of `restored`. */
+export function withoutCells(
+  cells: readonly FrozenCell[],
+  restored: readonly Pick<FrozenCell, "sheet" | "cell">[],
+): FrozenCell[] {
+  const gone = new Set(restored.map(cellId));
+  return cells.filter((c) => !gone.has(cellId(c)));
+}
+
+// ---- writing ---------------------------------------------------------------------------------------------
+
+/** Text as XML character data or an attribute value: markup escaped, and CR and tab kept as references. */
+function escapeXml(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/\r/g, "&#13;")
+    .replace(/\n/g, "&#10;")
+    .replace(/\t/g, "&#9;");
+}
+
+/** Characters XML 1.0 cannot carry at all (control characters): a formula with one cannot be kept. */
+// eslint-disable-next-line no-control-regex -- these are exactly the characters XML 1.0 refuses
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+
+function checkText(text: string, what: string): string {
+  if (NOT_XML.test(text)) throw new FrozenFormatError(`${what} holds a control character XML cannot keep.`);
+  return text;
+}
+
+function valueElement(value: FrozenValue): string {
+  if (value === null) return `<value type="empty"/>`;
+  if (typeof value === "object") return `<value type="error">${escapeXml(value.error)}</value>`;
+  if (typeof value === "number") return `<value type="number">${String(value)}</value>`;
+  if (typeof value === "boolean") return `<value type="boolean">${value ? "true" : "false"}</value>`;
+  return `<value type="text">${escapeXml(checkText(value, "A frozen text value"))}</value>`;
+}
+
+function cellElement(c: FrozenCell): string {
+  const attrs = [`sheet="${escapeXml(checkText(c.sheet, "A sheet name"))}"`, `cell="${escapeXml(c.cell)}"`];
+  if (c.spill) attrs.push(`spill="${escapeXml(c.spill)}"`);
+  if (c.frozenAt) attrs.push(`frozenAt="${escapeXml(c.frozenAt)}"`);
+  if (c.refreshDay) attrs.push(`refreshDay="${escapeXml(c.refreshDay)}"`);
+  return (
+    `<cell ${attrs.join(" ")}><formula>${escapeXml(checkText(c.formula, `The formula of ${c.cell}`))}</formula>` +
+    `${valueElement(c.value)}${c.stored ? `<stored>${escapeXml(checkText(c.stored, `The cell ${c.cell}`))}</stored>` : ""}</cell>`
+  );
+}
+
+const open = `<?xml version="1.0" encoding="UTF-8"?><frozenFormulas xmlns="${FROZEN_NAMESPACE}" version="${FROZEN_VERSION}">`;
+const close = "</frozenFormulas>";
+
+/** One part's XML for `cells` (an empty list is a valid, empty part). */
+export function serializeFrozen(cells: readonly FrozenCell[]): string {
+  return open + cells.map(cellElement).join("") + close;
+}
+
+/** `cells` as as few parts as fit MAX_PART_CHARS each (no part for no cells). */
+export function serializeFrozenParts(cells: readonly FrozenCell[], maxChars = MAX_PART_CHARS): string[] {
+  const parts: string[] = [];
+  let current: string[] = [];
+  let size = open.length + close.length;
+  for (const c of cells) {
+    const element = cellElement(c);
+    if (current.length > 0 && size + element.length > maxChars) {
+      parts.push(open + current.join("") + close);
+      current = [];
+      size = open.length + close.length;
+    }
+    current.push(element);
+    size += element.length;
+  }
+  if (current.length > 0) parts.push(open + current.join("") + close);
+  return parts;
+}
+
+// ---- reading ---------------------------------------------------------------------------------------------
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "",
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  // Decodes numeric character references (&#13;) as well as XML's five entities.
+  htmlEntities: true,
+  isArray: (name: string, _path: unknown, _leaf: unknown, isAttribute: boolean) =>
+    !isAttribute && name === "cell",
+});
+
+type Node = Record<string, unknown>;
+const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
+const textOf = (v: unknown): string =>
+  typeof v === "string" ? v : isNode(v) && typeof v["#text"] === "string" ? v["#text"] : "";
+
+function parseValue(node: unknown, where: string): FrozenValue {
+  const type = isNode(node) ? node.type : undefined;
+  const text = textOf(node);
+  switch (type) {
+    case "empty":
+      return null;
+    case "error":
+      return { error: text };
+    case "number": {
+      const n = Number(text);
+      if (text.trim() === "" || !Number.isFinite(n))
+        throw new FrozenFormatError(`${where}: "${text}" is not a number.`);
+      return n;
+    }
+    case "boolean":
+      if (text !== "true" && text !== "false")
+        throw new FrozenFormatError(`${where}: "${text}" is not a boolean.`);
+      return text === "true";
+    case "text":
+      return text;
+    default:
+      throw new FrozenFormatError(`${where}: a value without a known type.`);
+  }
+}
+
+function parseCell(node: unknown, i: number): FrozenCell {
+  const where = `frozen cell ${i + 1}`;
+  if (!isNode(node)) throw new FrozenFormatError(`${where} is not an element.`);
+  const { sheet, cell, spill, frozenAt, refreshDay } = node;
+  if (typeof sheet !== "string" || sheet === "") throw new FrozenFormatError(`${where} has no sheet.`);
+  if (typeof cell !== "string" || !/^[A-Z]{1,3}[1-9]\d*$/.test(cell))
+    throw new FrozenFormatError(`${where} has no cell address.`);
+  const formula = textOf(node.formula);
+  const stored = textOf(node.stored);
+  if (!formula.startsWith("=")) throw new FrozenFormatError(`${where} (${sheet}!${cell}) has no formula.`);
+  return {
+    sheet,
+    cell,
+    formula,
+    value: parseValue(node.value, `${where} (${sheet}!${cell})`),
+    ...(typeof spill === "string" && spill !== "" ? { spill } : {}),
+    ...(typeof frozenAt === "string" ? { frozenAt } : {}),
+    ...(typeof refreshDay === "string" ? { refreshDay } : {}),
+    ...(stored !== "" ? { stored } : {}),
+  };
+}
+
+/** The cells of one part; throws FrozenFormatError for a part that is not ours or from a newer version. */
+export function parseFrozen(xml: string): FrozenCell[] {
+  let doc: unknown;
+  try {
+    doc = parser.parse(xml, true);
+  } catch (err) {
+    throw new FrozenFormatError(`The frozen formulas part is not well-formed XML (${String(err)}).`);
+  }
+  const root = isNode(doc) ? doc.frozenFormulas : undefined;
+  if (!isNode(root) && root !== "") throw new FrozenFormatError("Not a frozen formulas part.");
+  const node: Node = isNode(root) ? root : {};
+  if (node.xmlns !== FROZEN_NAMESPACE)
+    throw new FrozenFormatError(`Not in the namespace ${FROZEN_NAMESPACE}.`);
+  const version = Number(node.version);
+  if (!Number.isInteger(version) || version < 1) throw new FrozenFormatError("The part has no version.");
+  if (version > FROZEN_VERSION) {
+    throw new FrozenFormatError(
+      `These formulas were frozen by a newer FDQ for Excel (format ${version}): update the add-in to restore them.`,
+    );
+  }
+  const cells = node.cell;
+  return Array.isArray(cells) ? cells.map(parseCell) : [];
+}
+
+/** The cells of several parts, in order, a cell in a later part replacing an earlier record of it. */
+export function parseFrozenParts(xmls: readonly string[]): FrozenCell[] {
+  return xmls.reduce<FrozenCell[]>((all, xml) => mergeFrozen(all, parseFrozen(xml)), []);
+}

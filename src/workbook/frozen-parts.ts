@@ -1,0 +1,107 @@
+// Where the frozen formulas live in the package: custom XML parts (customXml/itemN.xml) in the namespace of
+// src/workbook/frozen-formulas.ts, each with its properties part (customXml/itemPropsN.xml, naming the
+// namespace, as Office writes a part added with customXmlParts.add), linked from workbook.xml as Office links
+// them. The task pane finds the same parts with customXmlParts.getByNamespace.
+import { FROZEN_NAMESPACE, parseFrozenParts, serializeFrozenParts, type FrozenCell } from "./frozen-formulas";
+import type { PackageEditor } from "./xlsx/structure";
+
+const CUSTOM_XML_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/customXml";
+const PROPS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/customXmlProps";
+const PROPS_TYPE = "application/vnd.openxmlformats-officedocument.customXmlProperties+xml";
+
+export interface FrozenPart {
+  /** customXml/itemN.xml */
+  readonly item: string;
+  /** The relationship's Target as workbook.xml.rels writes it. */
+  readonly target: string;
+}
+
+/** A part's name as a relationship of `source` targets it ("xl/workbook.xml" -> "../customXml/item1.xml"). */
+export function targetFrom(source: string, part: string): string {
+  const folder = source.slice(0, source.lastIndexOf("/") + 1);
+  if (part.startsWith(folder)) return part.slice(folder.length);
+  const depth = folder.split("/").filter(Boolean).length;
+  return "../".repeat(depth) + part;
+}
+
+const ours = (xml: string): boolean =>
+  new RegExp(
+    `^(?:\\uFEFF)?(?:<\\?xml[^>]*\\?>\\s*)?<(?:[\\w.-]+:)?frozenFormulas\\s[^>]*xmlns(?::[\\w.-]+)?="${FROZEN_NAMESPACE}"`,
+  ).test(xml);
+
+/** Our parts in the package, in the order workbook.xml.rels lists them. */
+export function frozenParts(editor: PackageEditor): FrozenPart[] {
+  const { pkg } = editor;
+  const relsPart = `${pkg.workbookPart.slice(0, pkg.workbookPart.lastIndexOf("/") + 1)}_rels/${pkg.workbookPart.slice(pkg.workbookPart.lastIndexOf("/") + 1)}.rels`;
+  if (!editor.has(relsPart)) return [];
+  const parts: FrozenPart[] = [];
+  for (const m of editor.text(relsPart).matchAll(/<Relationship\s[^>]*\/>/g)) {
+    const rel = m[0];
+    if (!rel.includes(`Type="${CUSTOM_XML_REL}"`)) continue;
+    const target = /\sTarget="([^"]*)"/.exec(rel)?.[1];
+    if (target === undefined) continue;
+    const item = resolve(pkg.workbookPart, target);
+    if (editor.has(item) && ours(editor.text(item))) parts.push({ item, target });
+  }
+  return parts;
+}
+
+function resolve(source: string, target: string): string {
+  const out = source.split("/").slice(0, -1);
+  for (const seg of target.split("/")) {
+    if (seg === "..") out.pop();
+    else if (seg !== "." && seg !== "") out.push(seg);
+  }
+  return out.join("/");
+}
+
+/** The frozen cells the package holds. */
+export function readFrozenCells(editor: PackageEditor): FrozenCell[] {
+  return parseFrozenParts(frozenParts(editor).map((p) => editor.text(p.item)));
+}
+
+const propsOf = (item: string): string => item.replace(/item(\d+)\.xml$/, "itemProps$1.xml");
+const itemRelsOf = (item: string): string => item.replace(/([^/]+)$/, "_rels/$1.rels");
+
+function removePart(editor: PackageEditor, part: FrozenPart): void {
+  const props = propsOf(part.item);
+  editor.remove(part.item);
+  if (editor.has(props)) {
+    editor.remove(props);
+    editor.removeOverride(props);
+  }
+  if (editor.has(itemRelsOf(part.item))) editor.remove(itemRelsOf(part.item));
+  editor.removeRelationship(editor.pkg.workbookPart, part.target);
+  editor.removeOverride(part.item);
+}
+
+function guid(): string {
+  return `{${globalThis.crypto.randomUUID().toUpperCase()}}`;
+}
+
+function addPart(editor: PackageEditor, xml: string): void {
+  const item = editor.freeName("customXml/item", ".xml");
+  const props = propsOf(item);
+  editor.add(item, xml);
+  if (!editor.hasDefault("xml")) editor.addOverride(item, "application/xml");
+  editor.add(
+    props,
+    '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\r\n' +
+      `<ds:datastoreItem ds:itemID="${guid()}" xmlns:ds="http://schemas.openxmlformats.org/officeDocument/2006/customXml">` +
+      `<ds:schemaRefs><ds:schemaRef ds:uri="${FROZEN_NAMESPACE}"/></ds:schemaRefs></ds:datastoreItem>`,
+  );
+  editor.addOverride(props, PROPS_TYPE);
+  editor.add(
+    itemRelsOf(item),
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n' +
+      '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+      `<Relationship Id="rId1" Type="${PROPS_REL}" Target="${props.slice(props.lastIndexOf("/") + 1)}"/></Relationships>`,
+  );
+  editor.addRelationship(editor.pkg.workbookPart, CUSTOM_XML_REL, targetFrom(editor.pkg.workbookPart, item));
+}
+
+/** Replaces our parts with ones holding `cells` (none when there are none). */
+export function writeFrozenCells(editor: PackageEditor, cells: readonly FrozenCell[]): void {
+  for (const part of frozenParts(editor)) removePart(editor, part);
+  for (const xml of serializeFrozenParts(cells)) addPart(editor, xml);
+}

@@ -1,0 +1,420 @@
+// Recalculating a workbook around its FDQ cells with fdq's own formula engine (src/workbook/engine/, see
+// docs/formula-engine.md for why it is ours: HyperFormula's licence does not fit, fast-formula-parser computed
+// wrong numbers silently).
+//
+// Which cells get a new value ("fresh"): every formula that calls FDQ, every formula the file holds without a
+// cached result (a file written by a tool that does not calculate), and every formula that reads a fresh cell,
+// transitively (found while evaluating: INDIRECT, OFFSET and INDEX reach what they reach). Any other formula
+// keeps its cached result, and that result is what its dependents read. A formula the engine cannot compute
+// (an unsupported function, another workbook) keeps its value; when it should have changed it is reported,
+// with the functions that stopped it: right or untouched, never wrong.
+//
+// How: passes over the formulas. A formula is evaluated once the formulas it reads are known (a precedent not
+// evaluated yet is evaluated first, with an explicit stack: long chains must not overflow the call stack). An
+// FDQ call whose answer is not fetched yet is recorded and leaves its cell (and the cells reading it) waiting;
+// the caller fetches the recorded calls in one batch, and the next pass evaluates the waiting cells again.
+import type { Outcome } from "../cli/evaluate";
+import type { FdqCall } from "../functions/formula";
+import { intersect, toArr, type Host } from "./engine/context";
+import { Evaluator } from "./engine/evaluator";
+import { parseFormula, type Node as Tree } from "./engine/parser";
+import { addressOf } from "./engine/references";
+import { scanReferences } from "./engine/scan";
+import { FormulaSyntaxError } from "./engine/tokens";
+import { Arr, Ref, Unsupported, type Value } from "./engine/values";
+import { callFdq, callKey, valueOfOutcome } from "./fdq-functions";
+import { engineFormula } from "./formula-text";
+import { ExcelError, type FormulaCell, type Scalar, type WorkbookModel } from "./model";
+import { previousSpills, SpillLayout, type Placement } from "./spill-layout";
+import { isFormulaCell, WorkbookIndex } from "./workbook-index";
+
+type State = "todo" | "waiting" | "pending" | "done" | "skipped";
+
+interface Node {
+  readonly cell: FormulaCell;
+  readonly text: string;
+  readonly callsFdq: boolean;
+  /** The syntax tree, parsed at the first evaluation and kept for the next passes. */
+  tree: Tree | undefined;
+  state: State;
+  /** Done: whether the value is new in this run (else it is the cached one). */
+  fresh: boolean;
+  /** Done: the value dependents read (a spill's first value). */
+  value: Scalar;
+  /** Done and fresh: whether its result is placed as an array (spill or legacy array range). */
+  placed: boolean;
+  /** Skipped: why, and the functions that stopped it. */
+  reason: string;
+  functions: string[];
+}
+
+/** What one evaluation attempt of a formula ran into. */
+interface Attempt {
+  readonly node: Node;
+  fresh: boolean;
+  /** A precedent waiting for an FDQ answer (its placeholder was read). */
+  pendingPrecedent: boolean;
+  /** An FDQ call of this formula not answered yet; its other calls are still recorded in this pass. */
+  pendingCall: boolean;
+  /** A refused FDQ call: why. */
+  refused: string | undefined;
+}
+
+/** Thrown to evaluate a precedent first. */
+class Precedent {
+  constructor(readonly node: Node) {}
+}
+/** Thrown when a precedent could not be evaluated. */
+class SkippedPrecedent {
+  constructor(readonly node: Node) {}
+}
+
+export type CellResult =
+  | {
+      readonly cell: FormulaCell;
+      readonly kind: "value";
+      /** The cell's own value (a spill's first value, or #SPILL!). */
+      readonly value: Scalar;
+      readonly callsFdq: boolean;
+      /** For an array result (dynamic array, legacy array formula, lifted FDQ call): where it landed. */
+      readonly spill?: Placement;
+    }
+  | {
+      readonly cell: FormulaCell;
+      readonly kind: "skipped";
+      readonly reason: string;
+      /** The functions (upper case, without _xlfn.) that stopped it, if a function did. */
+      readonly functions: readonly string[];
+    };
+
+const PENDING = (): ExcelError => new ExcelError("#N/A", "waiting for an FDQ answer");
+
+export class Recalculation {
+  private readonly nodes: Node[];
+  private readonly byCell = new Map<FormulaCell, Node>();
+  private readonly index: WorkbookIndex;
+  private readonly evaluator: Evaluator;
+  private readonly answers = new Map<string, Scalar | Scalar[][]>();
+  private readonly asked = new Map<string, FdqCall>();
+  private readonly refused = new Map<string, string>();
+  private readonly spills: SpillLayout;
+  private readonly previous: ReturnType<typeof previousSpills>;
+  private readonly dataTables: FormulaCell[];
+  private attempt: Attempt | undefined;
+
+  constructor(model: WorkbookModel) {
+    this.index = new WorkbookIndex(model);
+    this.previous = previousSpills(model);
+    this.spills = new SpillLayout(model, this.previous);
+    this.dataTables = model.formulas.filter((cell) => cell.kind === "dataTable");
+    this.nodes = model.formulas
+      .filter((cell) => cell.kind !== "dataTable")
+      .map((cell) => {
+        const { text, callsFdq } = engineFormula(cell.formula);
+        return {
+          cell,
+          text,
+          callsFdq,
+          tree: undefined,
+          state: "todo",
+          fresh: false,
+          value: null,
+          placed: false,
+          reason: "",
+          functions: [],
+        };
+      });
+    for (const node of this.nodes) this.byCell.set(node.cell, node);
+    // Formulas whose result may spill go first, so that cells reading a spill read its new extent.
+    this.nodes.sort((a, b) => Number(this.mayPlace(b)) - Number(this.mayPlace(a)));
+    this.evaluator = new Evaluator(this.host());
+  }
+
+  private mayPlace(node: Node): boolean {
+    return node.callsFdq || node.cell.array !== undefined;
+  }
+
+  /** Evaluates every formula it can; answers the FDQ calls to fetch before the next pass (none: finished). */
+  pass(): FdqCall[] {
+    this.asked.clear();
+    for (const node of this.nodes) if (node.state === "pending") node.state = "todo";
+    for (const node of this.nodes) if (node.state === "todo") this.evaluateFrom(node);
+    const calls = [...this.asked.values()];
+    if (calls.length === 0) {
+      // Nothing left to fetch, so nothing can still be waiting; guard against looping forever all the same.
+      for (const node of this.nodes)
+        if (node.state === "pending") this.skip(node, "waits for an FDQ answer that never came");
+    }
+    return calls;
+  }
+
+  /** Gives the answers of the calls `pass` returned, in its order. */
+  answer(calls: readonly FdqCall[], outcomes: readonly Outcome[]): void {
+    calls.forEach((call, i) => {
+      const outcome = outcomes[i] as Outcome;
+      // No answer (the network, the quota, the key, an untrusted answer): the cell keeps the value the
+      // workbook holds, as in Excel, and is reported; its dependents keep theirs.
+      if (!outcome.ok && outcome.noAnswer) {
+        this.refused.set(callKey(call), `FDQ gave no answer (${outcome.error.message.replace(/\.$/, "")})`);
+      } else this.answers.set(callKey(call), valueOfOutcome(outcome));
+    });
+  }
+
+  /** Calls `pass` returned that will not be fetched: the cells making them are skipped with `reason`. */
+  refuse(calls: readonly FdqCall[], reason: string): void {
+    for (const call of calls) this.refused.set(callKey(call), reason);
+  }
+
+  /** The formulas with a new value or skipped, in sheet order; formulas keeping their cached value are left out. */
+  results(): CellResult[] {
+    const results: CellResult[] = [];
+    const anyFresh = this.nodes.some((n) => n.state === "done" && n.fresh);
+    const order = new Map(this.index.model.formulas.map((cell, i) => [cell, i]));
+    const nodes = [...this.nodes].sort((a, b) => (order.get(a.cell) ?? 0) - (order.get(b.cell) ?? 0));
+    for (const { cell, callsFdq, state, fresh, value, placed, reason, functions } of nodes) {
+      if (state === "skipped") results.push({ cell, kind: "skipped", reason, functions });
+      if (state !== "done" || !fresh) continue;
+      const spill = placed ? this.spills.placementOf(cell) : undefined;
+      results.push(
+        spill ? { cell, kind: "value", value, callsFdq, spill } : { cell, kind: "value", value, callsFdq },
+      );
+    }
+    if (anyFresh) {
+      for (const cell of this.dataTables) {
+        results.push({
+          cell,
+          kind: "skipped",
+          reason: "a what-if data table, which fdq refresh does not compute (Excel recalculates it on open)",
+          functions: ["TABLE"],
+        });
+      }
+    }
+    return results;
+  }
+
+  private current(): Attempt {
+    if (!this.attempt) throw new Error("the formula engine read a cell outside an evaluation");
+    return this.attempt;
+  }
+
+  private host(): Host {
+    return {
+      cell: (sheet, row, col) => this.cellValue(sheet, row, col),
+      sheetName: (sheet) => this.index.sheet(sheet)?.name,
+      extent: (sheet) => this.index.extent(sheet),
+      name: (name, sheet) => this.index.name(name, sheet),
+      table: (name) => this.index.table(name),
+      tableAt: (sheet, row, col) => this.index.tableAt(sheet, row, col),
+      spill: (sheet, row, col) => this.spillOf(sheet, row, col),
+      date1904: this.index.model.date1904,
+      isSubtotal: (sheet, row, col) => {
+        const held = this.index.content(sheet, row, col);
+        return isFormulaCell(held) && /(^|[^A-Za-z0-9_.])SUBTOTAL\s*\(/i.test(held.formula);
+      },
+      fdq: (name, args, ctx) =>
+        callFdq(name, args, ctx, {
+          argumentsIncomplete: () => this.current().pendingPrecedent,
+          answerOf: (call) => this.answerOf(call),
+        }),
+    };
+  }
+
+  private answerOf(call: FdqCall): Scalar | Scalar[][] | undefined {
+    const key = callKey(call);
+    const answer = this.answers.get(key);
+    if (answer !== undefined) return answer;
+    const refused = this.refused.get(key);
+    if (refused !== undefined) {
+      this.current().refused ??= refused;
+      return new ExcelError("#N/A");
+    }
+    this.asked.set(key, call);
+    this.current().pendingCall = true;
+    return undefined;
+  }
+
+  /** Evaluates `start`, and first each precedent it finds not evaluated yet (a precedent found waiting is a
+   * circular reference). */
+  private evaluateFrom(start: Node): void {
+    const stack = [start];
+    start.state = "waiting";
+    while (stack.length > 0) {
+      const node = stack[stack.length - 1] as Node;
+      const missing = this.evaluate(node);
+      if (missing === undefined) {
+        stack.pop();
+      } else if (missing.state === "waiting") {
+        this.skip(node, `circular reference through ${addressOf(missing.cell)}`);
+        stack.pop();
+      } else {
+        missing.state = "waiting";
+        stack.push(missing);
+      }
+    }
+  }
+
+  private skip(node: Node, reason: string, functions: string[] = []): void {
+    node.state = "skipped";
+    node.reason = reason;
+    node.functions = functions;
+  }
+
+  /** One attempt; answers the precedent to evaluate first, if any. */
+  private evaluate(node: Node): Node | undefined {
+    const { cell } = node;
+    const attempt: Attempt = {
+      node,
+      fresh: node.callsFdq || cell.cached === undefined,
+      pendingPrecedent: false,
+      pendingCall: false,
+      refused: undefined,
+    };
+    this.attempt = attempt;
+    const ctx = this.evaluator.context(cell.sheet, cell.row, cell.col, cell.array !== undefined);
+    let value: Value = null;
+    let failure: Unsupported | undefined;
+    let tree: Tree | undefined;
+    try {
+      node.tree ??= parseFormula(node.text);
+      tree = node.tree;
+      value = this.evaluator.evaluate(tree, ctx);
+      // A reference result is read here, so that what it reads counts for the formula's freshness.
+      if (value instanceof Ref) value = cell.array !== undefined ? toArr(value, ctx) : intersect(value, ctx);
+    } catch (err) {
+      if (err instanceof Precedent) return this.stop(err.node);
+      if (err instanceof SkippedPrecedent) {
+        this.skip(node, `reads ${addressOf(err.node.cell)}, which was not evaluated`);
+        return this.stop(undefined);
+      }
+      failure = this.failureOf(err);
+      // Whether the formula should have changed: read everything it refers to.
+      if (tree && !attempt.fresh) {
+        try {
+          scanReferences(tree, ctx);
+        } catch (inner) {
+          if (inner instanceof Precedent) return this.stop(inner.node);
+          if (inner instanceof SkippedPrecedent) attempt.fresh = true;
+          else if (inner instanceof Unsupported) attempt.fresh ||= inner.message.startsWith("volatile");
+          else throw inner;
+        }
+      }
+    }
+    this.attempt = undefined;
+    if (attempt.pendingPrecedent || attempt.pendingCall) {
+      node.state = "pending";
+      return undefined;
+    }
+    // Only a formula evaluated again in the next pass needs its tree: 50,000 trees are memory.
+    node.tree = undefined;
+    if (failure !== undefined || attempt.refused !== undefined) {
+      // A formula nothing fresh flows into keeps its cached result: whether fdq can compute it does not matter.
+      if (attempt.fresh) {
+        const reason = attempt.refused ?? (failure as Unsupported).message;
+        this.skip(node, reason, failure?.fn && attempt.refused === undefined ? [failure.fn] : []);
+      } else this.finish(node, false, cell.cached ?? null);
+    } else {
+      this.finish(node, attempt.fresh, attempt.fresh ? value : (cell.cached ?? null));
+    }
+    return undefined;
+  }
+
+  private stop(next: Node | undefined): Node | undefined {
+    this.attempt = undefined;
+    return next;
+  }
+
+  private failureOf(err: unknown): Unsupported {
+    if (err instanceof Unsupported) return err;
+    if (err instanceof FormulaSyntaxError) return new Unsupported(`cannot be read: ${err.message}`);
+    // A fault of the engine itself: the cell is kept and reported rather than given a doubtful value.
+    return new Unsupported(`the formula engine failed (${err instanceof Error ? err.message : String(err)})`);
+  }
+
+  private finish(node: Node, fresh: boolean, result: Value): void {
+    node.state = "done";
+    node.fresh = fresh;
+    node.placed = false;
+    if (!fresh) {
+      node.value = result instanceof Ref || result instanceof Arr ? null : result;
+      return;
+    }
+    const { cell } = node;
+    const value = result instanceof Ref ? null : result;
+    // A formula reading an empty cell shows 0.
+    const zero = (v: Scalar): Scalar => v ?? 0;
+    const rows = value instanceof Arr ? value.rows.map((r) => r.map(zero)) : [[zero(value)]];
+    const legacy = cell.array && !cell.array.dynamic ? this.previous.get(cell) : undefined;
+    if (legacy) {
+      node.placed = true;
+      node.value = this.spills.fill(cell, legacy, rows);
+    } else if (cell.array?.dynamic || (node.callsFdq && (rows.length > 1 || (rows[0]?.length ?? 0) > 1))) {
+      node.placed = true;
+      node.value = this.spills.place(cell, rows);
+      const width = Math.max(...rows.map((r) => r.length));
+      this.index.grow(cell.sheet, cell.row + rows.length - 1, cell.col + width - 1);
+    } else {
+      node.value = rows[0]?.[0] ?? 0;
+    }
+  }
+
+  /** What a formula reads from a precedent formula cell. */
+  private precedent(node: Node, attempt: Attempt): Scalar {
+    switch (node.state) {
+      case "done":
+        if (node.fresh) attempt.fresh = true;
+        return node.value;
+      case "skipped":
+        throw new SkippedPrecedent(node);
+      case "pending":
+        attempt.fresh = true;
+        attempt.pendingPrecedent = true;
+        return PENDING();
+      default:
+        throw new Precedent(node);
+    }
+  }
+
+  private cellValue(sheetName: string, row: number, col: number): Scalar {
+    const attempt = this.current();
+    // A cell of an array this run may rewrite: its anchor is evaluated first.
+    const owner = this.spills.ownerOf(sheetName, row, col);
+    if (owner && owner !== attempt.node.cell) {
+      const node = this.byCell.get(owner);
+      if (node && node.state !== "done") this.precedent(node, attempt);
+      if (node?.fresh) attempt.fresh = true;
+    }
+    if (this.spills.has(sheetName, row, col)) {
+      attempt.fresh = true;
+      return this.spills.valueAt(sheetName, row, col) ?? null;
+    }
+    const held = this.index.content(sheetName, row, col);
+    if (isFormulaCell(held)) {
+      const node = this.byCell.get(held);
+      return node ? this.precedent(node, attempt) : (held.cached ?? null);
+    }
+    return held ?? null;
+  }
+
+  /** A1#: the range the dynamic array anchored at the cell covers now. */
+  private spillOf(sheet: string, row: number, col: number): ReturnType<Host["spill"]> {
+    const held = this.index.content(sheet, row, col);
+    const node = isFormulaCell(held) ? this.byCell.get(held) : undefined;
+    if (!node || !node.cell.array?.dynamic) return new ExcelError("#REF!");
+    this.cellValue(sheet, row, col);
+    const placement = node.placed ? this.spills.placementOf(node.cell) : undefined;
+    if (placement && !placement.rows) return new ExcelError("#SPILL!");
+    const rect = this.previous.get(node.cell);
+    if (placement) {
+      const height = placement.rows?.length ?? 1;
+      const width = Math.max(1, ...(placement.rows ?? [[]]).map((r) => r.length));
+      return {
+        sheet: node.cell.sheet,
+        top: row,
+        left: col,
+        bottom: row + height - 1,
+        right: col + width - 1,
+      };
+    }
+    return rect ?? { sheet: node.cell.sheet, top: row, left: col, bottom: row, right: col };
+  }
+}

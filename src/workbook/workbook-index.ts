@@ -1,0 +1,76 @@
+// Lookups over the WorkbookModel that the recalculation needs on every cell read: sheets by name (Excel
+// compares them case-insensitively), how far each sheet is used (to clip A:A), defined names by scope, and
+// tables by name and by the cells they cover.
+import { sheetKey, type FormulaCell, type Scalar, type Sheet, type Table, type WorkbookModel } from "./model";
+import { rectOf, type Rect } from "./engine/references";
+
+export const isFormulaCell = (v: unknown): v is FormulaCell =>
+  typeof v === "object" && v !== null && "formula" in v && "sheet" in v;
+
+export class WorkbookIndex {
+  private readonly sheets = new Map<string, Sheet>();
+  private readonly extents = new Map<string, { rows: number; cols: number }>();
+  private readonly names = new Map<string, string>();
+  private readonly tables = new Map<string, { table: Table; rect: Rect }>();
+
+  constructor(readonly model: WorkbookModel) {
+    for (const sheet of model.sheets) {
+      const key = sheetKey(sheet.name);
+      this.sheets.set(key, sheet);
+      let rows = 0;
+      let cols = 0;
+      for (const [row, cells] of sheet.rows) {
+        if (cells.size === 0) continue;
+        rows = Math.max(rows, row);
+        for (const col of cells.keys()) cols = Math.max(cols, col);
+      }
+      this.extents.set(key, { rows, cols });
+    }
+    for (const name of model.names) {
+      const scope = name.scope === undefined ? "" : `${sheetKey(name.scope)}!`;
+      this.names.set(`${scope}${name.name.toLowerCase()}`, name.text);
+    }
+    for (const table of model.tables) {
+      const rect = rectOf(table.sheet, table.ref);
+      if (rect) this.tables.set(table.name.toLowerCase(), { table, rect });
+    }
+  }
+
+  sheet(name: string): Sheet | undefined {
+    return this.sheets.get(sheetKey(name));
+  }
+
+  /** The stored content of a cell: a constant, a formula cell, or undefined when empty. */
+  content(sheet: string, row: number, col: number): Scalar | FormulaCell | undefined {
+    return this.sheets.get(sheetKey(sheet))?.rows.get(row)?.get(col);
+  }
+
+  extent(sheet: string): { rows: number; cols: number } {
+    return this.extents.get(sheetKey(sheet)) ?? { rows: 0, cols: 0 };
+  }
+
+  /** Widens a sheet's used extent (a spill of this run reaching further). */
+  grow(sheet: string, row: number, col: number): void {
+    const e = this.extent(sheet);
+    this.extents.set(sheetKey(sheet), { rows: Math.max(e.rows, row), cols: Math.max(e.cols, col) });
+  }
+
+  /** A defined name's text as seen from `sheet`: its sheet-scoped name first, then the workbook's. */
+  name(name: string, sheet: string): string | undefined {
+    const lower = name.toLowerCase();
+    return this.names.get(`${sheetKey(sheet)}!${lower}`) ?? this.names.get(lower);
+  }
+
+  table(name: string): Table | undefined {
+    return this.tables.get(name.toLowerCase())?.table;
+  }
+
+  tableAt(sheet: string, row: number, col: number): Table | undefined {
+    const key = sheetKey(sheet);
+    for (const { table, rect } of this.tables.values()) {
+      if (sheetKey(rect.sheet) !== key) continue;
+      if (row >= rect.top && row <= rect.bottom && col >= rect.left && col <= rect.right) return table;
+    }
+    return undefined;
+  }
+}

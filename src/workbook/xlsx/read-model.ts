@@ -1,0 +1,228 @@
+// The WorkbookModel of a package (model.ts): every worksheet's constants and formulas with their cached values,
+// shared formulas translated to each follower's cell, array formulas (dynamic or legacy), what-if data tables,
+// every defined name as stored, the tables with their calculated columns, the date system and the external
+// workbooks. Nothing here changes the package: the patcher (patch.ts) writes the values back.
+import { addressOfCell } from "../engine/references";
+import { translateFormula } from "../engine/translate";
+import {
+  ExcelError,
+  type DefinedName,
+  type ErrorCode,
+  type FormulaCell,
+  type Scalar,
+  type Sheet,
+  type Table,
+  type WorkbookModel,
+} from "../model";
+import { dynamicArrayMarks } from "./metadata";
+import type { WorkbookPackage } from "./package";
+import { attributeIn, cellParts, inlineText, layoutOf, scanSheet } from "./sheet-scan";
+import { attributeOf, childNamed, childrenNamed, unescapeXstring } from "./xml";
+
+export interface ReadWorkbook {
+  readonly model: WorkbookModel;
+  /** The shared string table, by index. */
+  readonly sharedStrings: readonly string[];
+}
+
+const ERROR_CODES = new Set<string>([
+  "#NULL!",
+  "#DIV/0!",
+  "#VALUE!",
+  "#REF!",
+  "#NAME?",
+  "#NUM!",
+  "#N/A",
+  "#GETTING_DATA",
+  "#SPILL!",
+  "#CALC!",
+  "#BUSY!",
+  "#CONNECT!",
+  "#BLOCKED!",
+  "#FIELD!",
+  "#UNKNOWN!",
+]);
+
+/** Excel's serial day of an ISO date (t="d", written by some tools), in the workbook's date system. */
+function serialOfIso(text: string, date1904: boolean): number | undefined {
+  const ms = Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(text) ? text : `${text}Z`);
+  if (Number.isNaN(ms)) return undefined;
+  const epoch = date1904 ? Date.UTC(1904, 0, 1) : Date.UTC(1899, 11, 30);
+  return (ms - epoch) / 86_400_000;
+}
+
+function sharedStringsOf(pkg: WorkbookPackage): string[] {
+  const part = pkg.relationships(pkg.workbookPart).find((r) => r.type === "sharedStrings")?.part;
+  if (part === undefined || !pkg.has(part)) return [];
+  const xml = pkg.text(part);
+  const prefix = /<([A-Za-z_][\w.-]*:)?sst[\s>]/.exec(xml)?.[1] ?? "";
+  const strings: string[] = [];
+  const open = `<${prefix}si`;
+  const close = `</${prefix}si>`;
+  for (let at = xml.indexOf(open); at >= 0; at = xml.indexOf(open, at)) {
+    const tagEnd = xml.indexOf(">", at);
+    if (xml[tagEnd - 1] === "/") {
+      strings.push("");
+      at = tagEnd;
+      continue;
+    }
+    const end = xml.indexOf(close, tagEnd);
+    if (end < 0) break;
+    strings.push(inlineText(xml.slice(tagEnd + 1, end), prefix));
+    at = end + close.length;
+  }
+  return strings;
+}
+
+interface SheetContext {
+  readonly name: string;
+  readonly strings: readonly string[];
+  readonly dynamic: ReadonlySet<number>;
+  readonly date1904: boolean;
+}
+
+function readSheet(xml: string, context: SheetContext, index: number, formulas: FormulaCell[]): Sheet {
+  const rows = new Map<number, Map<number, Scalar | FormulaCell>>();
+  const masters = new Map<string, { text: string; row: number; col: number }>();
+  const layout = layoutOf(xml);
+  scanSheet(
+    xml,
+    layout,
+    () => undefined,
+    (span) => {
+      const parts = cellParts(xml, span, layout.prefix);
+      const type = attributeIn(parts.tag, "t") ?? "n";
+      const v = parts.value;
+      let cached: Scalar | undefined;
+      if (type === "s") cached = v === undefined ? undefined : (context.strings[Number(v)] ?? "");
+      else if (type === "str") cached = v === undefined ? undefined : unescapeXstring(v);
+      else if (type === "inlineStr")
+        cached = parts.inline ?? (v === undefined ? undefined : unescapeXstring(v));
+      else if (type === "b") cached = v === undefined ? undefined : v.trim() === "1" || v.trim() === "true";
+      else if (type === "e") {
+        const code = (v ?? "").trim();
+        cached =
+          v === undefined
+            ? undefined
+            : new ExcelError(ERROR_CODES.has(code) ? (code as ErrorCode) : "#UNKNOWN!");
+      } else if (type === "d") cached = v === undefined ? undefined : serialOfIso(v.trim(), context.date1904);
+      else cached = v === undefined || v.trim() === "" ? undefined : Number(v);
+      if (typeof cached === "number" && Number.isNaN(cached)) cached = undefined;
+
+      let row = rows.get(span.row);
+      if (parts.formulaTag === undefined) {
+        if (cached === undefined) return;
+        if (!row) rows.set(span.row, (row = new Map()));
+        row.set(span.col, cached);
+        return;
+      }
+      const fType = attributeIn(parts.formulaTag, "t") ?? "normal";
+      let formula = parts.formulaText;
+      let array: FormulaCell["array"];
+      let kind: FormulaCell["kind"];
+      if (fType === "shared") {
+        const si = attributeIn(parts.formulaTag, "si") ?? "";
+        const master = masters.get(si);
+        if (formula.trim() !== "" && attributeIn(parts.formulaTag, "ref") !== undefined) {
+          masters.set(si, { text: formula, row: span.row, col: span.col });
+        } else if (master) {
+          formula = translateFormula(master.text, master.row, master.col, span.row, span.col);
+        }
+      } else if (fType === "array") {
+        const cm = Number(attributeIn(parts.tag, "cm") ?? "0");
+        const ref = attributeIn(parts.formulaTag, "ref") ?? "";
+        array = {
+          ref: ref === "" ? addressOfCell(span.row, span.col) : ref,
+          dynamic: context.dynamic.has(cm),
+        };
+      } else if (fType === "dataTable") {
+        kind = "dataTable";
+      }
+      const cell: FormulaCell = {
+        sheet: context.name,
+        row: span.row,
+        col: span.col,
+        formula,
+        cached,
+        ...(array ? { array } : {}),
+        ...(kind ? { kind } : {}),
+      };
+      if (!row) rows.set(span.row, (row = new Map()));
+      row.set(span.col, cell);
+      formulas.push(cell);
+    },
+  );
+  return { name: context.name, index, rows };
+}
+
+function tablesOf(pkg: WorkbookPackage, sheet: string, part: string): Table[] {
+  return pkg
+    .relationships(part)
+    .filter((r) => r.type === "table" && r.part !== undefined && pkg.has(r.part))
+    .map((r) => {
+      const table = pkg.xml(r.part as string);
+      const columns = childrenNamed(childNamed(table, "tableColumns"), "tableColumn").map((c) => {
+        const calculated = childNamed(c, "calculatedColumnFormula");
+        return calculated
+          ? { name: attributeOf(c, "name") ?? "", calculatedFormula: calculated.text }
+          : { name: attributeOf(c, "name") ?? "" };
+      });
+      return {
+        name: attributeOf(table, "displayName") ?? attributeOf(table, "name") ?? "",
+        sheet,
+        ref: attributeOf(table, "ref") ?? "",
+        headerRowCount: Number(attributeOf(table, "headerRowCount") ?? "1"),
+        totalsRowCount: Number(attributeOf(table, "totalsRowCount") ?? "0"),
+        columns,
+      };
+    });
+}
+
+const isTrue = (text: string | undefined): boolean => text === "1" || text === "true";
+
+/** Reads the model of an opened package. */
+export function readWorkbook(pkg: WorkbookPackage): ReadWorkbook {
+  const workbookPr = childNamed(pkg.workbook, "workbookPr");
+  const date1904 = isTrue(workbookPr ? attributeOf(workbookPr, "date1904") : undefined);
+  const strings = sharedStringsOf(pkg);
+  const dynamic = dynamicArrayMarks(pkg);
+  const sheets: Sheet[] = [];
+  const formulas: FormulaCell[] = [];
+  const tables: Table[] = [];
+  for (const entry of pkg.sheets) {
+    if (entry.part === undefined) continue;
+    let sheet: Sheet;
+    try {
+      sheet = readSheet(
+        pkg.text(entry.part),
+        { name: entry.name, strings, dynamic, date1904 },
+        entry.index,
+        formulas,
+      );
+    } catch (err) {
+      throw new Error(`sheet "${entry.name}" (${entry.part}) cannot be read: ${(err as Error).message}`, {
+        cause: err,
+      });
+    }
+    sheets.push(sheet);
+    tables.push(...tablesOf(pkg, entry.name, entry.part));
+  }
+  const names: DefinedName[] = childrenNamed(childNamed(pkg.workbook, "definedNames"), "definedName").map(
+    (n) => {
+      const local = attributeOf(n, "localSheetId");
+      const scope = local === undefined ? undefined : pkg.sheets[Number(local)]?.name;
+      const name: DefinedName = {
+        name: attributeOf(n, "name") ?? "",
+        text: n.text,
+        hidden: isTrue(attributeOf(n, "hidden")),
+        ...(scope !== undefined ? { scope } : {}),
+      };
+      return name;
+    },
+  );
+  const externalBooks = childrenNamed(
+    childNamed(pkg.workbook, "externalReferences"),
+    "externalReference",
+  ).length;
+  return { model: { sheets, formulas, names, tables, date1904, externalBooks }, sharedStrings: strings };
+}

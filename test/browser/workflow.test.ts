@@ -1,0 +1,359 @@
+// The daily refresh workflow in the built pane against the Office double and the sandbox: what changed after a
+// refresh, refresh scopes and their price, progress with a Cancel, reversible freeze kept inside the workbook,
+// and Share as values. Screenshots of the new views at the task pane's width, light and dark.
+import { copyFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { startSandbox } from "../../src/sandbox";
+import { FROZEN_NAMESPACE, parseFrozen } from "../../src/workbook/frozen-formulas";
+import { CANCELLED_MESSAGE } from "../../src/taskpane/logic/refresh-run";
+import { HISTORY_KEY } from "../../src/taskpane/logic/change-history";
+import { ARTIFACTS, PANE_WIDTH, callDouble, enterCells, settled, todayLabel, useBrowserRig } from "./harness";
+
+jest.setTimeout(90_000);
+
+const rig = useBrowserRig();
+const DOCS_IMAGES = join(__dirname, "../../docs/images");
+
+beforeAll(() => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+interface DoubleCell {
+  formula: string | null;
+  value: unknown;
+  error: { code: string; message: string } | null;
+  spill?: string;
+}
+
+/** Resolves once no animation runs (Fluent's dialogs fade in and out): a screenshot shows the settled view. */
+const still = (page: Page): Promise<unknown> =>
+  page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
+
+const cell = (page: Page, address: string): Promise<DoubleCell | null> => callDouble(page, "cell", address);
+
+const roic = async (ticker: string, year: number): Promise<number> =>
+  (await rig.reference.datapoint({ ticker, dataset: "roic", name: "ROIC", year })).value as number;
+
+const ROIC = (ticker: string, year: number): string =>
+  `=FDQ.DATAPOINT("${ticker}","metrics/roic","ROIC",${year})`;
+
+async function tab(page: Page, name: "Cell" | "Workbook"): Promise<void> {
+  await page.getByRole("tab", { name }).click();
+}
+
+/** A workbook saved earlier today whose values differ from the service's now: one restated, one was #N/A, one
+ * turns into an error, one unchanged. */
+async function savedModel() {
+  const [a2021, a2022, m2022] = await Promise.all([
+    roic("AAPL", 2021),
+    roic("AAPL", 2022),
+    roic("MSFT", 2022),
+  ]);
+  return {
+    cells: {
+      "Model!B2": { formula: ROIC("AAPL", 2022), value: a2022 * 0.8 },
+      "Model!B3": { formula: ROIC("AAPL", 2021), value: "#N/A" },
+      "Model!B4": { formula: ROIC("NOSUCH", 2022), value: 0.25 },
+      "Model!B5": { formula: ROIC("MSFT", 2022), value: m2022 },
+    },
+    values: { a2021, a2022, m2022 },
+  };
+}
+
+describe("What changed after a refresh", () => {
+  it("counts changes by kind, lists them by size, selects a cell on a click, and keeps the report", async () => {
+    const model = await savedModel();
+    const { context, page } = await rig.openConnected({ workbook: { cells: model.cells } });
+    await callDouble(page, "select", "Model!A1");
+    await tab(page, "Workbook");
+    await page.getByTestId("refresh-button").click();
+    await page.getByTestId("refresh-summary").waitFor({ timeout: 30_000 });
+    await expect(page.getByTestId("changes-total").textContent()).resolves.toMatch(
+      /^3 cells changed \(.+: the whole workbook\), biggest change first:$/,
+    );
+    await expect(page.getByTestId("changes-count").allTextContents()).resolves.toEqual([
+      "1 restated",
+      "1 new value",
+      "1 now an error",
+    ]);
+    await expect(page.getByTestId("change-address").allTextContents()).resolves.toEqual([
+      "Model!B2",
+      "Model!B3",
+      "Model!B4",
+    ]);
+    await expect(page.getByTestId("change-pct").first().textContent()).resolves.toBe("+25%");
+    await page.getByTestId("change-item").nth(2).click();
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { __officeDouble: { selection(): string } }).__officeDouble.selection() ===
+        "Model!B4",
+    );
+    const stored = await callDouble<Record<string, string>>(page, "storageSnapshot");
+    const reports = JSON.parse(stored[HISTORY_KEY] ?? "[]") as {
+      total: number;
+      day: string;
+      changes: unknown[];
+    }[];
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatchObject({ total: 3, day: todayLabel() });
+    await page.screenshot({ path: join(ARTIFACTS, "workflow-changes.png"), fullPage: true });
+
+    // A second refresh finds nothing new; the first report stays one choice away.
+    await page.getByTestId("refresh-button").click();
+    await page.getByTestId("changes-report").waitFor();
+    await expect(page.getByTestId("changes-total").textContent()).resolves.toMatch(/^No value changed/);
+    await page.getByTestId("changes-report").selectOption("1");
+    await expect(page.getByTestId("change-item").count()).resolves.toBe(3);
+    await context.close();
+  });
+});
+
+describe("refresh scopes", () => {
+  it("prices and refreshes only the active sheet, the selection, or the cells in error", async () => {
+    const { context, page } = await rig.openConnected();
+    await enterCells(page, {
+      "Sheet1!A1": ROIC("AAPL", 2022),
+      "Model!B2": ROIC("MSFT", 2022),
+      "Model!B3": ROIC("NFLX", 2022),
+      "Model!B4": ROIC("NOSUCH", 2022),
+    });
+    const sent: string[] = [];
+    page.on(
+      "request",
+      (r) => r.url().startsWith(rig.sandbox.baseUrl) && sent.push(r.url().slice(rig.sandbox.baseUrl.length)),
+    );
+    await callDouble(page, "select", "Model!B2");
+    await tab(page, "Workbook");
+
+    await page.getByTestId("refresh-scope").selectOption("sheet");
+    await page.getByTestId("estimate-button").click();
+    await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("3 FDQ cells found");
+    await expect(page.getByTestId("estimate-refresh").textContent()).resolves.toBe(
+      "A refresh drops today's cache and sends up to 3 requests again: 3 units of the monthly quota.",
+    );
+    await page.getByTestId("refresh-button").click();
+    const summary = page.getByTestId("refresh-summary");
+    await summary.waitFor({ timeout: 30_000 });
+    await expect(summary.textContent()).resolves.toMatch(
+      /^Refreshed 3 FDQ cells of the active sheet \(on request\): 3 requests sent, 1 failed request, 1 cell in error, in \d+\.\d s\.$/,
+    );
+    expect(sent.sort()).toEqual([
+      "/metrics/roic/MSFT?datapoint=ROIC&year=2022",
+      "/metrics/roic/NFLX?datapoint=ROIC&year=2022",
+      "/metrics/roic/NOSUCH?datapoint=ROIC&year=2022",
+    ]);
+    // No full calculation: Sheet1 was not run again.
+    expect(await callDouble<string[]>(page, "calculations")).toEqual([]);
+
+    sent.length = 0;
+    await callDouble(page, "select", "Model!B3");
+    await page.getByTestId("refresh-scope").selectOption("selection");
+    await page.getByTestId("refresh-button").click();
+    await page.getByText(/^Refreshed 1 FDQ cell of the selection/).waitFor();
+    expect(sent).toEqual(["/metrics/roic/NFLX?datapoint=ROIC&year=2022"]);
+
+    sent.length = 0;
+    await page.getByTestId("refresh-scope").selectOption("errors");
+    await page.getByTestId("estimate-button").click();
+    await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("1 FDQ cell found");
+    await page.getByTestId("refresh-button").click();
+    await page.getByText(/^Refreshed 1 FDQ cell in error/).waitFor();
+    expect(sent).toEqual(["/metrics/roic/NOSUCH?datapoint=ROIC&year=2022"]);
+    await context.close();
+  });
+});
+
+describe("progress and Cancel", () => {
+  it("shows cells done / pending / failed and units while running; Cancel sends no new request", async () => {
+    const slow = await startSandbox({ latencyMs: 1_500 });
+    try {
+      const { context, page } = await rig.openConnected({ service: slow });
+      const cells: Record<string, string> = {};
+      for (let i = 0; i < 10; i++) cells[`Sheet1!A${i + 1}`] = ROIC("AAPL", 2013 + i);
+      await enterCells(page, cells);
+      await tab(page, "Workbook");
+      const before = slow.stats().requests;
+      await page.getByTestId("refresh-button").click();
+      await page.getByTestId("refresh-cells").waitFor();
+      await expect(page.getByTestId("cells-pending").textContent()).resolves.toBe("10");
+      await expect(page.getByTestId("refresh-units").textContent()).resolves.toBe("0 units spent so far");
+      const progress = join(ARTIFACTS, "workflow-progress-light.png");
+      await page.locator('[aria-label="Refresh"]').screenshot({ path: progress });
+      if (process.env.FDQ_UPDATE_DOCS === "1") {
+        mkdirSync(DOCS_IMAGES, { recursive: true });
+        copyFileSync(progress, join(DOCS_IMAGES, "workflow-progress-light.png"));
+      }
+      await page.getByTestId("refresh-cancel").click();
+      const summary = page.getByTestId("refresh-summary");
+      await summary.waitFor({ timeout: 30_000 });
+      await settled(page);
+      const sent = slow.stats().requests - before;
+      // The shared client runs 6 requests at once: those were sent, the 4 queued ones never were.
+      expect(sent).toBe(6);
+      await expect(summary.textContent()).resolves.toMatch(
+        /^Refresh cancelled for 10 FDQ cells \(on request\): 6 requests sent, 0 failed requests, 4 cells in error, in \d+\.\d s\.$/,
+      );
+      await expect(page.getByTestId("refresh-summary-units").textContent()).resolves.toBe(
+        "6 units spent. Cancel stopped 4 requests before they were sent: their cells show #N/A until refreshed again.",
+      );
+      const after = await Promise.all(Object.keys(cells).map((a) => cell(page, a)));
+      const answered = after.filter((c) => typeof c?.value === "number");
+      const stopped = after.filter((c) => c?.value === "#N/A");
+      expect(answered).toHaveLength(6);
+      expect(stopped.map((c) => c?.error?.message)).toEqual(Array(4).fill(CANCELLED_MESSAGE));
+      // Refreshing the cells in error fetches exactly the 4 stopped ones.
+      await page.getByTestId("refresh-scope").selectOption("errors");
+      await page.getByTestId("refresh-button").click();
+      await page.getByText(/^Refreshed 4 FDQ cells in error/).waitFor({ timeout: 30_000 });
+      expect(slow.stats().requests - before).toBe(10);
+      await context.close();
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe("reversible freeze", () => {
+  it("keeps each frozen formula in the workbook and restores it exactly, here and on another machine", async () => {
+    const { context, page } = await rig.openConnected();
+    const formulas = {
+      "Sheet1!A1": ROIC("AAPL", 2022),
+      "Sheet1!B2": '=FDQ.SERIES("AAPL","roic","ROIC",2021,2022)',
+    };
+    await enterCells(page, formulas);
+    await enterCells(page, { "Sheet1!A3": "=A1*2" });
+    const [a2021, a2022] = [await roic("AAPL", 2021), await roic("AAPL", 2022)];
+    await tab(page, "Cell");
+    await page.getByTestId("freeze-scope").selectOption("sheet");
+    await page.getByTestId("freeze-button").click();
+    await page.getByRole("dialog", { name: "Freeze 2 FDQ formulas?" }).waitFor();
+    await page.getByTestId("freeze-confirm").click();
+    await expect(page.getByTestId("frozen-count").textContent()).resolves.toBe(
+      "2 FDQ formulas kept in this workbook.",
+    );
+    await settled(page);
+    expect(await cell(page, "Sheet1!A1")).toMatchObject({ formula: null, value: a2022 });
+    expect(await cell(page, "Sheet1!C2")).toMatchObject({ formula: null, value: a2022 });
+    // The dependent keeps its formula and its value.
+    expect(await cell(page, "Sheet1!A3")).toMatchObject({ formula: "=A1*2", value: a2022 * 2 });
+    const parts = await callDouble<{ namespaceUri: string; xml: string }[]>(page, "customXmlParts");
+    expect(parts.map((p) => p.namespaceUri)).toEqual([FROZEN_NAMESPACE]);
+    const records = parseFrozen(parts[0]!.xml);
+    expect(records.map((r) => [r.cell, r.formula, r.spill, r.refreshDay])).toEqual([
+      ["A1", formulas["Sheet1!A1"], undefined, todayLabel()],
+      ["B2", formulas["Sheet1!B2"], "B2:C2", todayLabel()],
+    ]);
+    await page.screenshot({ path: join(ARTIFACTS, "workflow-freeze.png"), fullPage: true });
+
+    // Another machine: a fresh add-in storage, the workbook file as saved (values and the kept part).
+    const saved: Record<string, { formula: string; value: string | number | boolean }> = {};
+    for (const a of ["Sheet1!A1", "Sheet1!B2", "Sheet1!C2"]) {
+      saved[a] = { formula: "", value: (await cell(page, a))!.value as number };
+    }
+    saved["Sheet1!A3"] = { formula: "=A1*2", value: a2022 * 2 };
+    const other = await rig.openConnected({
+      workbook: { cells: saved, customXmlParts: parts.map((p) => p.xml) },
+    });
+    await tab(other.page, "Cell");
+    await expect(other.page.getByTestId("frozen-count").textContent()).resolves.toBe(
+      "2 FDQ formulas kept in this workbook.",
+    );
+    await other.page.getByTestId("restore-all-button").click();
+    await expect(other.page.getByTestId("freeze-message").textContent()).resolves.toBe(
+      "Restored 2 formulas.",
+    );
+    await settled(other.page);
+    expect(await cell(other.page, "Sheet1!A1")).toMatchObject({
+      formula: formulas["Sheet1!A1"],
+      value: a2022,
+    });
+    expect(await cell(other.page, "Sheet1!B2")).toMatchObject({
+      formula: formulas["Sheet1!B2"],
+      value: a2021,
+      spill: "Sheet1!B2:C2",
+    });
+    expect(await callDouble(other.page, "customXmlParts")).toEqual([]);
+    await other.context.close();
+
+    // Here: a cell typed over since the freeze is left alone and keeps its record.
+    await enterCells(page, { "Sheet1!A1": 42 });
+    await page.getByTestId("restore-button").click();
+    await expect(page.getByTestId("freeze-message").textContent()).resolves.toBe(
+      "Restored 1 formula. 1 cell was left as it is:",
+    );
+    await expect(page.getByTestId("restore-skipped").textContent()).resolves.toBe(
+      "Sheet1!A1: Its value was changed since it was frozen.",
+    );
+    expect(await cell(page, "Sheet1!A1")).toMatchObject({ formula: null, value: 42 });
+    await expect(page.getByTestId("frozen-count").textContent()).resolves.toBe(
+      "1 FDQ formula kept in this workbook.",
+    );
+    await context.close();
+  });
+});
+
+describe("Share as values", () => {
+  it("previews the FDQ sources sheet (period, refresh day) and leaves this workbook unchanged", async () => {
+    const { context, page } = await rig.openConnected();
+    await enterCells(page, {
+      "Model!B2": ROIC("AAPL", 2022),
+      "Model!B3": '=FDQ.DATAPOINT("MSFT","roic","ROIC",2022,2)',
+    });
+    await tab(page, "Workbook");
+    await page.getByTestId("share-button").click();
+    await page.getByRole("dialog", { name: "Share 2 FDQ cells as values?" }).waitFor();
+    await expect(page.getByTestId("share-preview-row").allTextContents()).resolves.toEqual([
+      `ModelB2FY2022${todayLabel()}`,
+      `ModelB3Q2 FY2022${todayLabel()}`,
+    ]);
+    await page.screenshot({ path: join(ARTIFACTS, "workflow-share.png"), fullPage: true });
+    await page.getByTestId("share-confirm").click();
+    // This build has no package writer: it says so, reads no file and opens nothing.
+    await expect(page.getByTestId("share-message").textContent()).resolves.toMatch(
+      /^This build of the add-in cannot write the copy yet/,
+    );
+    expect(await callDouble(page, "createdWorkbooks")).toEqual([]);
+    expect(await callDouble(page, "openFiles")).toBe(0);
+    expect(await cell(page, "Model!B2")).toMatchObject({ formula: ROIC("AAPL", 2022) });
+    await context.close();
+  });
+});
+
+describe("the workflow's views", () => {
+  it("fit the task pane's width in the light and dark themes (screenshots)", async () => {
+    const model = await savedModel();
+    for (const theme of ["light", "dark"] as const) {
+      const { context, page } = await rig.openConnected({ theme, workbook: { cells: model.cells } });
+      await tab(page, "Workbook");
+      await page.getByTestId("refresh-button").click();
+      await page.getByTestId("changes-counts").waitFor({ timeout: 30_000 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PANE_WIDTH);
+      const changes = join(ARTIFACTS, `workflow-changes-${theme}.png`);
+      await page.locator('[aria-label="What changed"]').screenshot({ path: changes });
+      await page.getByTestId("share-button").click();
+      await page.getByTestId("share-dialog").waitFor();
+      await still(page);
+      const share = join(ARTIFACTS, `workflow-share-${theme}.png`);
+      await page.screenshot({ path: share });
+      await page.keyboard.press("Escape");
+      await callDouble(page, "select", "Model!A1");
+      await tab(page, "Cell");
+      await page.getByTestId("freeze-scope").selectOption("sheet");
+      await page.getByTestId("freeze-button").click();
+      await page.getByTestId("freeze-confirm").click();
+      await page.getByTestId("freeze-message").waitFor();
+      await page.getByRole("dialog").waitFor({ state: "detached" });
+      await still(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PANE_WIDTH);
+      const freeze = join(ARTIFACTS, `workflow-freeze-${theme}.png`);
+      await page.locator('[aria-label="Freeze values"]').screenshot({ path: freeze });
+      if (process.env.FDQ_UPDATE_DOCS === "1") {
+        mkdirSync(DOCS_IMAGES, { recursive: true });
+        for (const file of [changes, share, freeze])
+          copyFileSync(file, join(DOCS_IMAGES, file.slice(ARTIFACTS.length + 1)));
+      }
+      await context.close();
+    }
+  });
+});

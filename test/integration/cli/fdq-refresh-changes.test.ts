@@ -1,0 +1,208 @@
+// `fdq refresh --changes FILE` across a day on which the service restated the closed fiscal years and published
+// a new one: the sandbox's clock moves from one refresh to the next, and the report lists each FDQ cell whose
+// value moved, with its kind, as the service's own answers on both days say.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
+import { smallBook } from "../../support/small-book";
+import { serviceNumber } from "../functions/sandbox-oracle";
+import { runFdq, type Run } from "./run-fdq";
+
+const DAY_1 = new Date("2025-12-15T12:00:00Z");
+const DAY_2 = new Date("2026-01-05T12:00:00Z");
+let clock = DAY_1;
+/** The tests run fdq as a process, several times: minutes on a loaded machine. */
+jest.setTimeout(180_000);
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, now: () => clock, restate: "2026-01-05" });
+});
+
+afterAll(() => sandbox.close());
+
+const refresh = (args: string[]): Promise<Run> =>
+  runFdq(["refresh", ...args, "--base-url", sandbox.baseUrl, "--api-key", sandbox.demoKey, "--no-cache"]);
+
+const roic = (year: number): Promise<number> =>
+  serviceNumber(sandbox, `metrics/roic/AAPL?datapoint=ROIC&year=${year}`);
+
+const SERIES = 'FDQ.SERIES("AAPL","metrics/roic","ROIC",2022,2026)';
+const LATEST = 'FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",B2)';
+const FY2023 = 'FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023)';
+const FY2025 = 'FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2025)';
+const NAME = 'FDQ.SECURITY("AAPL","name")';
+
+/** A model of the latest fiscal year (the count of years the series shows) beside fixed years. */
+const BOOK = smallBook({
+  Model: {
+    A1: { f: SERIES },
+    B2: { f: "2021+COUNT(A1:E1)" },
+    C2: { f: LATEST },
+    C3: { f: FY2023 },
+    C4: { f: FY2025 },
+    C5: { f: NAME },
+  },
+});
+
+interface Expected {
+  sheet: string;
+  cell: string;
+  formula: string;
+  old: number | string;
+  new: number;
+  kind: string;
+  relativeChange: number | null;
+  period: string;
+}
+
+let dir: string;
+let day2: Run;
+let expected: Expected[];
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "fdq-changes-"));
+  writeFileSync(path.join(dir, "model.xlsx"), BOOK);
+  clock = DAY_1;
+  const before = { 2022: await roic(2022), 2023: await roic(2023), 2024: await roic(2024) };
+  const day1 = await refresh([path.join(dir, "model.xlsx"), "-o", path.join(dir, "day1.xlsx")]);
+  expect(day1.stderr).toMatch(/Model!C4: #N\/A/); // FY2025 is not published on day 1
+  clock = DAY_2;
+  const after = { 2022: await roic(2022), 2023: await roic(2023), 2025: await roic(2025) };
+  day2 = await refresh([
+    path.join(dir, "day1.xlsx"),
+    "-o",
+    path.join(dir, "day2.xlsx"),
+    "--changes",
+    path.join(dir, "changes.json"),
+  ]);
+  const rel = (o: number, n: number): number => (n - o) / Math.abs(o);
+  expected = [
+    {
+      sheet: "Model",
+      cell: "A1",
+      formula: `=${SERIES}`,
+      old: before[2022],
+      new: after[2022],
+      kind: "restated",
+      relativeChange: rel(before[2022], after[2022]),
+      period: "FY2022; FY2023; FY2024; FY2025; FY2026",
+    },
+    {
+      sheet: "Model",
+      cell: "C2",
+      formula: `=${LATEST}`,
+      old: before[2024],
+      new: after[2025],
+      kind: "new period",
+      relativeChange: rel(before[2024], after[2025]),
+      period: "FY2025",
+    },
+    {
+      sheet: "Model",
+      cell: "C3",
+      formula: `=${FY2023}`,
+      old: before[2023],
+      new: after[2023],
+      kind: "restated",
+      relativeChange: rel(before[2023], after[2023]),
+      period: "FY2023",
+    },
+    {
+      sheet: "Model",
+      cell: "C4",
+      formula: `=${FY2025}`,
+      old: "#N/A",
+      new: after[2025],
+      kind: "new value",
+      relativeChange: null,
+      period: "FY2025",
+    },
+  ];
+});
+
+describe("fdq refresh --changes", () => {
+  it("reports each FDQ cell that moved with its kind: restated, new period, new value; an unchanged cell is not a change", () => {
+    const rows = JSON.parse(readFileSync(path.join(dir, "changes.json"), "utf8")) as Expected[];
+    const byCell = [...rows].sort((a, b) => a.cell.localeCompare(b.cell));
+    expect(byCell).toEqual(expected);
+  });
+
+  it("sorts the report by the size of the change, biggest first, changes without a size last", () => {
+    const rows = JSON.parse(readFileSync(path.join(dir, "changes.json"), "utf8")) as Expected[];
+    const sizes = rows.map((r) => (r.relativeChange === null ? -1 : Math.abs(r.relativeChange)));
+    expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+    expect(rows[rows.length - 1]?.cell).toBe("C4");
+  });
+
+  it("counts the changes by kind in the summary line", () => {
+    expect(day2.code).toBe(0);
+    expect(day2.stdout).toMatch(
+      new RegExp(
+        `^Refreshed 5 FDQ cells, recomputed 1 dependent, .* Wrote ${path.join(dir, "day2.xlsx").replace(/[.\\]/g, "\\$&")}\\. ` +
+          `4 changes \\(2 restated, 1 new period, 1 new value\\): ${path.join(dir, "changes.json").replace(/[.\\]/g, "\\$&")}\\.\\n$`,
+      ),
+    );
+  });
+
+  it("writes CSV when the file ends in .csv: the same rows, RFC 4180, formulas kept from running", async () => {
+    const csv = path.join(dir, "changes.csv");
+    const run = await refresh([
+      path.join(dir, "day1.xlsx"),
+      "-o",
+      path.join(dir, "day2b.xlsx"),
+      "--changes",
+      csv,
+    ]);
+    expect(run.code).toBe(0);
+    const field = (v: number | string | null): string =>
+      v === null ? "" : typeof v === "string" && /[",]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v);
+    const text = readFileSync(csv, "utf8");
+    const lines = text.split("\r\n");
+    expect(lines[0]).toBe("sheet,cell,formula,old,new,kind,relativeChange,period");
+    expect(lines[lines.length - 1]).toBe("");
+    const body = lines.slice(1, -1).sort((a, b) => a.split(",")[1]!.localeCompare(b.split(",")[1]!));
+    expect(body).toEqual(
+      expected.map((e) =>
+        [
+          e.sheet,
+          e.cell,
+          field(`'${e.formula}`),
+          e.old,
+          e.new,
+          e.kind,
+          field(e.relativeChange),
+          field(e.period),
+        ]
+          .map((v) => (typeof v === "number" ? String(v) : v))
+          .join(","),
+      ),
+    );
+  });
+
+  it("a second refresh the same day reports no changes", async () => {
+    const file = path.join(dir, "again.json");
+    const run = await refresh([
+      path.join(dir, "day2.xlsx"),
+      "-o",
+      path.join(dir, "day3.xlsx"),
+      "--changes",
+      file,
+    ]);
+    expect(run.stdout).toMatch(/ No changes: .*again\.json\.\n$/);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual([]);
+  });
+
+  it("refuses a report file that names the workbook, before any request", async () => {
+    const requests = sandbox.stats().requests;
+    const out = path.join(dir, "x.xlsx");
+    const run = await refresh([path.join(dir, "day1.xlsx"), "-o", out, "--changes", out]);
+    expect(run).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `fdq refresh: --changes ${out} names the workbook; give the report its own file (.json or .csv)\n`,
+    });
+    expect(sandbox.stats().requests).toBe(requests);
+  });
+});

@@ -1,0 +1,226 @@
+// `fdq refresh` on inputs and outputs it cannot use: each is refused with a sentence that says what to do and
+// its exit status, before anything is sent to the service (request count 0), and the input is left as it was.
+import { execFileSync } from "node:child_process";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
+import { AtomicOutput, OutputWriteError } from "../../../src/workbook/xlsx/node-files";
+import { fidelityBook } from "../../support/xlsx-corpus/fidelity-book";
+import { runFdq, type Run } from "../cli/run-fdq";
+
+let sandbox: RunningSandbox;
+const mounts: string[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+
+afterAll(async () => {
+  for (const dir of mounts) execFileSync("umount", [dir]);
+  await sandbox.close();
+});
+
+const refresh = (args: string[]): Promise<Run> =>
+  runFdq(["refresh", ...args, "--base-url", sandbox.baseUrl, "--api-key", sandbox.demoKey, "--no-cache"]);
+
+/** A compound file (the container of .xls and of encrypted Office files) naming `streams` in its directory. */
+function compoundFile(streams: readonly string[]): Uint8Array {
+  const bytes = new Uint8Array(4096);
+  bytes.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+  streams.forEach((name, i) => {
+    for (let j = 0; j < name.length; j++) bytes[1024 + i * 128 + j * 2] = name.charCodeAt(j);
+  });
+  return bytes;
+}
+
+/** A tmpfs of `size` at a new folder, or undefined when this machine cannot mount one (not root). */
+function tmpfs(options: string): string | undefined {
+  const dir = mkdtempSync(path.join(tmpdir(), "fdq-mount-"));
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", options, "tmpfs", dir], { stdio: "ignore" });
+  } catch {
+    return undefined;
+  }
+  mounts.push(dir);
+  return dir;
+}
+
+interface Case {
+  /** The input file's bytes, or "folder" for a directory. */
+  input: Uint8Array | "folder";
+  /** Where to write, relative to the case's folder, or a function of the folder. */
+  out?: (dir: string) => string | undefined;
+  code: number;
+  message: (file: string, out: string) => string;
+}
+
+const corpus = fidelityBook();
+const SAVE_AS =
+  "open it in Excel and save it as an Excel Workbook (.xlsx) or Excel Macro-Enabled Workbook (.xlsm), then refresh that file";
+
+const CASES: Record<string, Case> = {
+  "a text file": {
+    input: new TextEncoder().encode("Ticker,Year\nAAPL,2023\n"),
+    code: 2,
+    message: (file) =>
+      `cannot refresh ${file}: it holds text, not an Excel workbook: give an .xlsx or .xlsm workbook (for a list of formulas, use fdq eval -f FILE)`,
+  },
+  "a truncated zip": {
+    input: corpus.subarray(0, Math.floor(corpus.length / 2)),
+    code: 2,
+    message: (file) =>
+      `cannot refresh ${file}: it is damaged: its zip directory is missing (the file is truncated or damaged); ` +
+      "copy it again or restore it from a backup, and check that it opens in Excel",
+  },
+  "an encrypted workbook": {
+    input: compoundFile(["EncryptionInfo", "EncryptedPackage"]),
+    code: 2,
+    message: (file) =>
+      `cannot refresh ${file}: it is encrypted with a password, and fdq refresh cannot read an encrypted workbook: ` +
+      "open it in Excel, remove the password (File > Info > Protect Workbook > Encrypt with Password), save it, and refresh it again",
+  },
+  "an .xls workbook": {
+    input: compoundFile(["Workbook", "SummaryInformation"]),
+    code: 2,
+    message: (file) =>
+      `cannot refresh ${file}: it is an Excel 97-2003 workbook (.xls), which fdq refresh cannot patch: ${SAVE_AS}`,
+  },
+  "a folder": {
+    input: "folder",
+    code: 2,
+    message: (file) => `cannot refresh ${file}: it is a folder; give the path of an .xlsx or .xlsm workbook`,
+  },
+  "an output folder that does not exist": {
+    input: corpus,
+    out: (dir) => path.join(dir, "missing", "out.xlsx"),
+    code: 2,
+    message: (_, out) =>
+      `cannot write ${out}: the folder ${path.dirname(out)} does not exist; create it or give another -o path`,
+  },
+};
+
+describe.each(Object.entries(CASES))("%s", (_, c) => {
+  it("is refused with what to do, nothing sent, the input untouched", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "fdq-bad-"));
+    const file = path.join(dir, c.input === "folder" ? "model" : "model.xlsx");
+    if (c.input === "folder") mkdirSync(file);
+    else writeFileSync(file, c.input);
+    const out = c.out?.(dir) ?? path.join(dir, "out.xlsx");
+    const requests = sandbox.stats().requests;
+    const run = await refresh([file, "-o", out]);
+    expect(run).toEqual({ code: c.code, stdout: "", stderr: `fdq refresh: ${c.message(file, out)}\n` });
+    expect(sandbox.stats().requests).toBe(requests);
+    if (c.input !== "folder") expect(readFileSync(file)).toEqual(Buffer.from(c.input));
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe("the output", () => {
+  async function refused(out: string, expected: string): Promise<void> {
+    const dir = mkdtempSync(path.join(tmpdir(), "fdq-bad-"));
+    const file = path.join(dir, "model.xlsx");
+    writeFileSync(file, corpus);
+    const requests = sandbox.stats().requests;
+    const run = await refresh([file, "-o", out]);
+    expect(run).toEqual({ code: 2, stdout: "", stderr: `fdq refresh: ${expected}\n` });
+    expect(sandbox.stats().requests).toBe(requests);
+    expect(readFileSync(file)).toEqual(Buffer.from(corpus));
+  }
+
+  it("in a read-only folder is refused before the first request", async () => {
+    let dir = tmpfs("ro,size=64k");
+    let reason = "a read-only disk";
+    if (!dir) {
+      // Not root: a folder without write permission says the same.
+      dir = mkdtempSync(path.join(tmpdir(), "fdq-ro-"));
+      chmodSync(dir, 0o555);
+      reason = "permission denied";
+    }
+    const out = path.join(dir, "out.xlsx");
+    await refused(
+      out,
+      `cannot write ${out}: the folder ${dir} is not writable (${reason}); give an -o path in a folder you can write to`,
+    );
+  });
+
+  it("on a full disk is refused before the first request, leaving no file behind", async () => {
+    const dir = tmpfs("size=16k");
+    if (!dir) {
+      process.stdout.write("skipped: a full disk needs a tmpfs, which only root can mount\n");
+      return;
+    }
+    const out = path.join(dir, "out.xlsx");
+    const free = 16 * 1024;
+    await refused(
+      out,
+      `cannot write ${out}: its disk has ${free.toLocaleString("en-US")} bytes free and the refreshed workbook needs ` +
+        `about ${(corpus.length + 64 * 1024).toLocaleString("en-US")}; free some space or give an -o path on another disk`,
+    );
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("that fails while being written leaves the target as it was and no temporary file", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "fdq-fail-"));
+    const target = path.join(dir, "sub", "out.xlsx");
+    mkdirSync(path.dirname(target));
+    writeFileSync(target, "the old file");
+    const output = await AtomicOutput.prepare(target, 10);
+    // The folder goes away between the check and the write: the rename fails.
+    execFileSync("rm", ["-rf", path.dirname(target)]);
+    mkdirSync(path.dirname(target));
+    writeFileSync(target, "the old file");
+    await expect(output.commit(new Uint8Array(100))).rejects.toThrow(OutputWriteError);
+    await expect(output.commit(new Uint8Array(100))).rejects.toThrow(
+      `cannot write ${target}: the output was already closed`,
+    );
+    expect(readFileSync(target, "utf8")).toBe("the old file");
+    expect(readdirSync(path.dirname(target))).toEqual(["out.xlsx"]);
+  });
+
+  it("is required: without -o or --in-place nothing is read or sent", async () => {
+    const requests = sandbox.stats().requests;
+    const run = await refresh(["model.xlsx"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      "fdq: say where to write the refreshed workbook: -o OUT.xlsx for a new file, or --in-place to replace model.xlsx " +
+        '(fdq refresh never writes over its input unless asked).\nRun "fdq --help" for the usage.\n',
+    );
+    expect(sandbox.stats().requests).toBe(requests);
+  });
+
+  it("naming the input is refused without --in-place", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "fdq-bad-"));
+    const file = path.join(dir, "model.xlsx");
+    writeFileSync(file, corpus);
+    const run = await refresh([file, "-o", path.join(dir, ".", "model.xlsx")]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `fdq: -o names the input workbook itself: use --in-place to replace ${file}, or give another -o path.\n` +
+        'Run "fdq --help" for the usage.\n',
+    );
+    expect(readFileSync(file)).toEqual(Buffer.from(corpus));
+  });
+
+  it("--in-place replaces the input atomically, keeping its permissions and leaving no temporary file", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "fdq-inplace-"));
+    const file = path.join(dir, "model.xlsx");
+    writeFileSync(file, corpus);
+    chmodSync(file, 0o640);
+    const run = await refresh([file, "--in-place"]);
+    expect([0, 4]).toContain(run.code);
+    expect(run.stdout).toMatch(new RegExp(`Wrote ${file.replace(/[.\\]/g, "\\$&")}\\.\\n$`));
+    expect(statSync(file).mode & 0o777).toBe(0o640);
+    expect(readFileSync(file)).not.toEqual(Buffer.from(corpus));
+    expect(readdirSync(dir)).toEqual(["model.xlsx"]);
+  });
+});

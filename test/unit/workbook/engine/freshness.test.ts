@@ -1,0 +1,95 @@
+// Which cells get new values: FDQ cells, formulas without a cached value, and what reads them, transitively.
+// Everything else keeps its cached value; what cannot be computed is kept and reported, never guessed.
+import type { Outcome } from "../../../../src/cli/evaluate";
+import { compute } from "./compute";
+
+const answer = (): Outcome => ({ ok: true, value: 0.25 }) as Outcome;
+const FDQ = 'FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023)';
+const at = (r: { cell: { row: number; col: number } }): string => `${r.cell.row},${r.cell.col}`;
+
+describe("which formulas get new values", () => {
+  it("an FDQ cell and its dependents (transitively) get values; an unrelated formula keeps its cached one", () => {
+    const { results, values } = compute(
+      {
+        sheets: {
+          S: {
+            A1: { f: FDQ, v: 0.1 },
+            B1: { f: "A1*2", v: 0.2 },
+            C1: { f: "B1+1", v: 1.2 },
+            D1: { f: "5*2", v: 3 },
+          },
+        },
+      },
+      answer,
+    );
+    expect(results.map(at)).toEqual(["1,1", "1,2", "1,3"]);
+    expect([values.get("S!A1"), values.get("S!B1"), values.get("S!C1")]).toEqual([0.25, 0.5, 1.5]);
+  });
+
+  it("a formula without a cached value is computed even if nothing it reads changed", () => {
+    const { values } = compute({ sheets: { S: { A1: 2, B1: "=A1*3" } } });
+    expect(values.get("S!B1")).toBe(6);
+  });
+
+  it("a dependent fdq cannot compute keeps its value and is reported with the function", () => {
+    const { results } = compute(
+      { sheets: { S: { A1: { f: FDQ, v: 0.1 }, B1: { f: "_xlfn.BETA.DIST(A1,2,3,TRUE)", v: 0.5 } } } },
+      answer,
+    );
+    expect(results[1]).toMatchObject({ kind: "skipped", functions: ["BETA.DIST"] });
+  });
+
+  it("a formula fdq cannot compute that reads nothing new keeps its value silently", () => {
+    const { results } = compute(
+      { sheets: { S: { A1: { f: FDQ, v: 0.1 }, A2: 3, B2: { f: "BETA.DIST(A2,2,3,TRUE)", v: 0.5 } } } },
+      answer,
+    );
+    expect(results.map(at)).toEqual(["1,1"]);
+  });
+
+  it("an unsupported function whose other arguments read an FDQ cell is still reported", () => {
+    const { results } = compute(
+      { sheets: { S: { A1: { f: FDQ, v: 0.1 }, A2: 3, B2: { f: "NOSUCH(A2)+A1", v: 0.5 } } } },
+      answer,
+    );
+    expect(results.find((r) => r.cell.row === 2)).toMatchObject({ kind: "skipped", functions: ["NOSUCH"] });
+  });
+
+  it("a formula reading a skipped formula is skipped too, naming it", () => {
+    const { results } = compute(
+      { sheets: { S: { A1: { f: FDQ, v: 0.1 }, B1: { f: "NOSUCH(A1)", v: 1 }, C1: { f: "B1+1", v: 2 } } } },
+      answer,
+    );
+    expect(results.find((r) => r.cell.col === 3)).toMatchObject({
+      kind: "skipped",
+      reason: "reads S!B1, which was not evaluated",
+    });
+  });
+
+  it("INDIRECT reaching an FDQ cell makes its formula a dependent", () => {
+    const { values } = compute(
+      { sheets: { S: { A1: { f: FDQ, v: 0.1 }, B1: { f: 'INDIRECT("A"&1)*4', v: 0.4 } } } },
+      answer,
+    );
+    expect(values.get("S!B1")).toBe(1);
+  });
+
+  it("a what-if data table is never computed, and reported when anything changed", () => {
+    const { results } = compute(
+      { sheets: { S: { A1: { f: FDQ, v: 0.1 }, B1: { f: "TABLE(,A1)", v: 7, dataTable: true } } } },
+      answer,
+    );
+    expect(results.find((r) => r.cell.col === 2)).toMatchObject({ kind: "skipped", functions: ["TABLE"] });
+  });
+
+  it("a circular reference is reported, not looped on", () => {
+    const { results } = compute({ sheets: { S: { A1: "=B1+1", B1: "=A1+1" } } });
+    expect(
+      results.some((r) => r.kind === "skipped" && r.reason.startsWith("circular reference through")),
+    ).toBe(true);
+  });
+
+  it("a formula reading an empty cell shows 0, as Excel does", () => {
+    expect(compute({ sheets: { S: { B1: "=A1" } } }).values.get("S!B1")).toBe(0);
+  });
+});
