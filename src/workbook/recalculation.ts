@@ -58,6 +58,8 @@ interface Attempt {
   pendingCall: boolean;
   /** A refused FDQ call: why. */
   refused: string | undefined;
+  /** How many waiting values (pending precedents, unanswered calls) it has read. */
+  waits: number;
 }
 
 /** Thrown to evaluate a precedent first. */
@@ -211,6 +213,7 @@ export class Recalculation {
         const held = this.index.content(sheet, row, col);
         return isFormulaCell(held) && /(^|[^A-Za-z0-9_.])SUBTOTAL\s*\(/i.test(held.formula);
       },
+      waits: () => this.current().waits,
       fdq: (name, args, ctx) =>
         callFdq(name, args, ctx, {
           argumentsIncomplete: () => this.current().pendingPrecedent,
@@ -230,6 +233,7 @@ export class Recalculation {
     }
     this.asked.set(key, call);
     this.current().pendingCall = true;
+    this.current().waits++;
     return undefined;
   }
 
@@ -268,6 +272,7 @@ export class Recalculation {
       pendingPrecedent: false,
       pendingCall: false,
       refused: undefined,
+      waits: 0,
     };
     this.attempt = attempt;
     const ctx = this.evaluator.context(cell.sheet, cell.row, cell.col, cell.array !== undefined);
@@ -368,6 +373,7 @@ export class Recalculation {
       case "pending":
         attempt.fresh = true;
         attempt.pendingPrecedent = true;
+        attempt.waits++;
         return PENDING();
       default:
         throw new Precedent(node);
