@@ -10,6 +10,7 @@
 // Exit status: 0 every formula concerned got a value (Excel errors included); 4 some were left with their old
 // values (listed); 3 the run would spend more than --budget (nothing sent, nothing written); 2 a usage error or
 // an input or output fdq cannot use (nothing sent); 1 anything else (nothing written over anything).
+import { realpath } from "node:fs/promises";
 import path from "node:path";
 import type { FdqCall } from "../functions/formula";
 import { addressOf } from "../workbook/engine/references";
@@ -61,7 +62,8 @@ async function targetOf(options: RefreshOptions): Promise<string> {
   if (inPlace && out !== undefined) {
     throw new UsageError("give either -o OUT.xlsx or --in-place, not both.");
   }
-  if (inPlace) return workbook;
+  // In place through a symbolic link, the file it points at is replaced (not the link by a file).
+  if (inPlace) return realpath(workbook).catch(() => workbook);
   if (out === undefined) {
     throw new UsageError(
       `say where to write the refreshed workbook: -o OUT.xlsx for a new file, or --in-place to replace ${workbook} ` +
