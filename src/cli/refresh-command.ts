@@ -15,7 +15,7 @@ import path from "node:path";
 import type { FdqCall } from "../functions/formula";
 import { addressOf } from "../workbook/engine/references";
 import { engineFormula } from "../workbook/formula-text";
-import { ExcelError } from "../workbook/model";
+import { ExcelError, type WorkbookModel } from "../workbook/model";
 import { Recalculation, type CellResult } from "../workbook/recalculation";
 import { writesOf } from "../workbook/xlsx/cell-writes";
 import {
@@ -139,6 +139,24 @@ async function recalculate(
   return batches;
 }
 
+/**
+ * The recalculation's results. Its engine, its cache of answers and the connection are dropped on return,
+ * before the file is patched: the memory they take is not held at the same time as the patched package's.
+ */
+async function resultsOf(model: WorkbookModel, options: RefreshOptions): Promise<CellResult[]> {
+  const recalculation = new Recalculation(model);
+  const connection = await openConnection(options);
+  let batches = 0;
+  try {
+    batches = await recalculate(recalculation, connection, options);
+  } finally {
+    if (options.stats)
+      process.stderr.write(`${formatStats(connection.client.stats())}, batches ${batches}\n`);
+    await connection.close();
+  }
+  return recalculation.results();
+}
+
 const count = (n: number, one: string, many = `${one}s`): string =>
   `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
@@ -222,17 +240,7 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
       options.inPlace ? options.workbook : undefined,
     );
 
-    const recalculation = new Recalculation(read.model);
-    const connection = await openConnection(options);
-    let batches = 0;
-    try {
-      batches = await recalculate(recalculation, connection, options);
-    } finally {
-      if (options.stats)
-        process.stderr.write(`${formatStats(connection.client.stats())}, batches ${batches}\n`);
-      await connection.close();
-    }
-    const results = recalculation.results();
+    const results = await resultsOf(read.model, options);
     const patched = patchPackage(pkg, read.sharedStrings, writesOf(results, read.model));
     await output.commit(patched.bytes);
     output = undefined;
