@@ -181,7 +181,12 @@ function record(r: Record<string, unknown>, line: string): void {
   const md =
     "# fdq refresh benchmark (latest run)\n\n" +
     `Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown"}), ` +
-    `${(os.totalmem() / 2 ** 30).toFixed(1)} GB RAM, Node ${process.version}, ${new Date().toISOString()}. ` +
+    `${(os.totalmem() / 2 ** 30).toFixed(1)} GB RAM, Node ${process.version}, ${new Date().toISOString()}, ` +
+    `load average at the end ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} (the lower bound and the refresh run one ` +
+    "after the other: on a shared machine their ratio moves with its load). " +
     `Sandbox: ${LATENCY_MS} ms per request, at most ${String(r.max_concurrent)} requests served at a time. ` +
     "Command: `npm run bench:refresh` (bench/refresh-real.ts): `fdq refresh model.xlsx -o out.xlsx --billing " +
     "per-request` as a process, peak RSS of that process.\n\n" +

@@ -10,11 +10,12 @@
 // Exit status: 0 every formula concerned got a value (Excel errors included); 4 some were left with their old
 // values (listed); 3 the run would spend more than --budget (nothing sent, nothing written); 2 a usage error or
 // an input or output fdq cannot use (nothing sent); 1 anything else (nothing written over anything).
+import { realpath } from "node:fs/promises";
 import path from "node:path";
 import type { FdqCall } from "../functions/formula";
 import { addressOf } from "../workbook/engine/references";
 import { engineFormula } from "../workbook/formula-text";
-import { ExcelError } from "../workbook/model";
+import { ExcelError, type WorkbookModel } from "../workbook/model";
 import { Recalculation, type CellResult } from "../workbook/recalculation";
 import { writesOf } from "../workbook/xlsx/cell-writes";
 import {
@@ -63,7 +64,8 @@ async function targetOf(options: RefreshOptions): Promise<string> {
   if (inPlace && out !== undefined) {
     throw new UsageError("give either -o OUT.xlsx or --in-place, not both.");
   }
-  if (inPlace) return workbook;
+  // In place through a symbolic link, the file it points at is replaced (not the link by a file).
+  if (inPlace) return realpath(workbook).catch(() => workbook);
   if (out === undefined) {
     throw new UsageError(
       `say where to write the refreshed workbook: -o OUT.xlsx for a new file, or --in-place to replace ${workbook} ` +
@@ -139,6 +141,10 @@ async function recalculate(
   return batches;
 }
 
+/**
+ * The recalculation's results. Its engine, its cache of answers and the connection are dropped on return,
+ * before the file is patched: the memory they take is not held at the same time as the patched package's.
+ */
 const count = (n: number, one: string, many = `${one}s`): string =>
   `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 

@@ -29,9 +29,11 @@ export function engineFormula(stored: string): EngineFormula {
       i = end;
       continue;
     }
+    // Only where a call can start (F, f, _ or [), and not inside a longer name.
+    const starts = ch === "F" || ch === "f" || ch === "_" || ch === "[";
     const afterName = i > 0 && NAME_CHAR.test(text.charAt(i - 1));
     FDQ_CALL.lastIndex = i;
-    const call = afterName ? null : FDQ_CALL.exec(text);
+    const call = !starts || afterName ? null : FDQ_CALL.exec(text);
     if (call) {
       out += `FDQ.${(call[1] as string).toUpperCase()}`;
       callsFdq = true;

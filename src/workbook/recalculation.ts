@@ -25,69 +25,13 @@ import { Arr, Ref, Unsupported, type Value } from "./engine/values";
 import { callFdq, callKey, valueOfOutcome } from "./fdq-functions";
 import { engineFormula } from "./formula-text";
 import { ExcelError, type FormulaCell, type Scalar, type WorkbookModel } from "./model";
-import { previousSpills, SpillLayout, type Placement } from "./spill-layout";
+import type { CellResult } from "./cell-result";
+import { previousSpills, SpillLayout } from "./spill-layout";
+import { PENDING, Precedent, SkippedPrecedent, type Attempt, type Node } from "./recalculation-node";
+import { StaleReads } from "./stale-reads";
 import { isFormulaCell, WorkbookIndex } from "./workbook-index";
 
-type State = "todo" | "waiting" | "pending" | "done" | "skipped";
-
-interface Node {
-  readonly cell: FormulaCell;
-  readonly text: string;
-  readonly callsFdq: boolean;
-  /** The syntax tree, parsed at the first evaluation and kept for the next passes. */
-  tree: Tree | undefined;
-  state: State;
-  /** Done: whether the value is new in this run (else it is the cached one). */
-  fresh: boolean;
-  /** Done: the value dependents read (a spill's first value). */
-  value: Scalar;
-  /** Done and fresh: whether its result is placed as an array (spill or legacy array range). */
-  placed: boolean;
-  /** Skipped: why, and the functions that stopped it. */
-  reason: string;
-  functions: string[];
-}
-
-/** What one evaluation attempt of a formula ran into. */
-interface Attempt {
-  readonly node: Node;
-  fresh: boolean;
-  /** A precedent waiting for an FDQ answer (its placeholder was read). */
-  pendingPrecedent: boolean;
-  /** An FDQ call of this formula not answered yet; its other calls are still recorded in this pass. */
-  pendingCall: boolean;
-  /** A refused FDQ call: why. */
-  refused: string | undefined;
-}
-
-/** Thrown to evaluate a precedent first. */
-class Precedent {
-  constructor(readonly node: Node) {}
-}
-/** Thrown when a precedent could not be evaluated. */
-class SkippedPrecedent {
-  constructor(readonly node: Node) {}
-}
-
-export type CellResult =
-  | {
-      readonly cell: FormulaCell;
-      readonly kind: "value";
-      /** The cell's own value (a spill's first value, or #SPILL!). */
-      readonly value: Scalar;
-      readonly callsFdq: boolean;
-      /** For an array result (dynamic array, legacy array formula, lifted FDQ call): where it landed. */
-      readonly spill?: Placement;
-    }
-  | {
-      readonly cell: FormulaCell;
-      readonly kind: "skipped";
-      readonly reason: string;
-      /** The functions (upper case, without _xlfn.) that stopped it, if a function did. */
-      readonly functions: readonly string[];
-    };
-
-const PENDING = (): ExcelError => new ExcelError("#N/A", "waiting for an FDQ answer");
+export type { CellResult } from "./cell-result";
 
 export class Recalculation {
   private readonly nodes: Node[];
@@ -101,6 +45,7 @@ export class Recalculation {
   private readonly previous: ReturnType<typeof previousSpills>;
   private readonly dataTables: FormulaCell[];
   private attempt: Attempt | undefined;
+  private readonly stale: StaleReads<Node>;
 
   constructor(model: WorkbookModel) {
     this.index = new WorkbookIndex(model);
@@ -128,6 +73,7 @@ export class Recalculation {
     // Formulas whose result may spill go first, so that cells reading a spill read its new extent.
     this.nodes.sort((a, b) => Number(this.mayPlace(b)) - Number(this.mayPlace(a)));
     this.evaluator = new Evaluator(this.host());
+    this.stale = new StaleReads(this.nodes.filter((n) => this.mayPlace(n)).map((n) => n.cell));
   }
 
   private mayPlace(node: Node): boolean {
@@ -211,6 +157,7 @@ export class Recalculation {
         const held = this.index.content(sheet, row, col);
         return isFormulaCell(held) && /(^|[^A-Za-z0-9_.])SUBTOTAL\s*\(/i.test(held.formula);
       },
+      waits: () => this.current().waits,
       fdq: (name, args, ctx) =>
         callFdq(name, args, ctx, {
           argumentsIncomplete: () => this.current().pendingPrecedent,
@@ -230,6 +177,7 @@ export class Recalculation {
     }
     this.asked.set(key, call);
     this.current().pendingCall = true;
+    this.current().waits++;
     return undefined;
   }
 
@@ -268,6 +216,7 @@ export class Recalculation {
       pendingPrecedent: false,
       pendingCall: false,
       refused: undefined,
+      waits: 0,
     };
     this.attempt = attempt;
     const ctx = this.evaluator.context(cell.sheet, cell.row, cell.col, cell.array !== undefined);
@@ -352,8 +301,32 @@ export class Recalculation {
       node.value = this.spills.place(cell, rows);
       const width = Math.max(...rows.map((r) => r.length));
       this.index.grow(cell.sheet, cell.row + rows.length - 1, cell.col + width - 1);
+      if (this.spills.placementOf(cell)?.rows) this.reportStaleReaders(node, rows.length, width);
     } else {
       node.value = rows[0]?.[0] ?? 0;
+    }
+  }
+
+  /** Formulas computed before this spill that read one of its cells as empty are reported, not written. */
+  private reportStaleReaders(anchor: Node, height: number, width: number): void {
+    const { sheet, row, col } = anchor.cell;
+    for (let r = 0; r < height; r++) {
+      for (let c = 0; c < width; c++) {
+        if (r === 0 && c === 0) continue;
+        const stale = this.stale.staleAfterPlacing(
+          anchor,
+          sheet,
+          row + r,
+          col + c,
+          (n) => n.state === "done",
+        );
+        for (const n of stale) {
+          this.skip(
+            n,
+            `read a cell before the spill of ${addressOf(anchor.cell)} reached it (Excel recalculates it on open)`,
+          );
+        }
+      }
     }
   }
 
@@ -361,6 +334,7 @@ export class Recalculation {
   private precedent(node: Node, attempt: Attempt): Scalar {
     switch (node.state) {
       case "done":
+        this.stale.read(attempt.node, node);
         if (node.fresh) attempt.fresh = true;
         return node.value;
       case "skipped":
@@ -368,6 +342,7 @@ export class Recalculation {
       case "pending":
         attempt.fresh = true;
         attempt.pendingPrecedent = true;
+        attempt.waits++;
         return PENDING();
       default:
         throw new Precedent(node);
@@ -392,6 +367,7 @@ export class Recalculation {
       const node = this.byCell.get(held);
       return node ? this.precedent(node, attempt) : (held.cached ?? null);
     }
+    if (held === undefined || held === null) this.stale.readEmpty(attempt.node, sheetName, row, col);
     return held ?? null;
   }
 

@@ -137,7 +137,6 @@ export function writeOracleBook(book: OracleBook): Buffer {
     }
   });
   tables.forEach((t, k) => {
-    const rect = rectOf(t.sheet, t.ref)!;
     const totals = t.totalsRow ? ` totalsRowCount="1"` : "";
     const body = rectOf(t.sheet, t.ref)!;
     const autoFilterRef = t.totalsRow
@@ -149,7 +148,6 @@ export function writeOracleBook(book: OracleBook): Buffer {
       t.columns.map((c, j) => `<tableColumn id="${j + 1}" name="${escape(c)}"/>`).join("") +
       `</tableColumns><tableStyleInfo name="TableStyleMedium2" showRowStripes="1"/></table>`;
     overrides.push(`<Override PartName="/xl/tables/table${k + 1}.xml" ContentType="${TYPE}.table+xml"/>`);
-    void rect;
   });
   const names = (book.names ?? [])
     .map((n) => {

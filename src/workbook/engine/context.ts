@@ -23,6 +23,11 @@ export interface Host {
   readonly date1904: boolean;
   /** Whether the cell holds a SUBTOTAL formula (SUBTOTAL leaves those out). */
   isSubtotal(sheet: string, row: number, col: number): boolean;
+  /**
+   * How many values still waiting for an FDQ answer the formula has read so far: when its condition read one,
+   * a lazy function chooses no branch yet (so it fetches only the FDQ calls of the branch it will take).
+   */
+  waits(): number;
   /** An FDQ function (name without "FDQ."), given its evaluated arguments. */
   fdq(name: string, args: readonly (Value | undefined)[], ctx: Context): Value;
 }

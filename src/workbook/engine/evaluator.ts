@@ -16,6 +16,8 @@ import { FUNCTIONS } from "./functions";
 import type { EagerFn } from "./functions/table";
 import { parseFormula, type Node } from "./parser";
 import { structuredRect } from "./structured";
+import { tokenize } from "./tokens";
+import { translateFormula } from "./translate";
 import {
   Arr,
   checked,
@@ -42,6 +44,27 @@ export function treeOf(text: string): Node {
     parsed.set(text, node);
   }
   return node;
+}
+
+const relative = new Map<string, boolean>();
+
+/**
+ * A defined name's tree as used from the formula's cell. A file stores a name's relative references (A1, not
+ * $A$1) as seen from A1 (a name meaning "the cell to the left" is stored as XFD1), and Excel moves them to the
+ * cell using the name, wrapping around the grid.
+ */
+export function nameTree(stored: string, ctx: Context): Node {
+  const text = stored.replace(/^=/, "");
+  let moves = relative.get(text);
+  if (moves === undefined) {
+    moves = tokenize(text).some(
+      (t) =>
+        t.kind === "ref" &&
+        /(^|[!:])[A-Za-z]|(^|[!:])\d|[A-Za-z]\d/.test(t.text.replace(/\$[A-Za-z]+|\$\d+/g, "")),
+    );
+    relative.set(text, moves);
+  }
+  return moves ? treeOf(translateFormula(text, 1, 1, ctx.row, ctx.col, true)) : treeOf(text);
 }
 
 function arithmetic(op: string, a: Scalar, b: Scalar): Scalar {
@@ -192,7 +215,7 @@ export class Evaluator {
     if (text !== undefined) {
       // A name is evaluated where it is used; its own LET names do not leak into it.
       const inner = this.derive(ctx, { vars: new Map() });
-      return this.evaluate(treeOf(text.replace(/^=/, "")), inner);
+      return this.evaluate(nameTree(text, ctx), inner);
     }
     const table = this.host.table(name);
     if (table) {

@@ -4,7 +4,7 @@
 import type { Context } from "./context";
 import { readRect } from "./context";
 import type { Node } from "./parser";
-import { treeOf } from "./evaluator";
+import { nameTree } from "./evaluator";
 import { structuredRect } from "./structured";
 import { isError, Unsupported } from "./values";
 
@@ -23,7 +23,7 @@ export function scanReferences(node: Node, ctx: Context, depth = 0): void {
       if (node.sheet === undefined && ctx.vars?.has(node.name.replace(/^_xlpm\./i, "").toLowerCase())) return;
       const scope = node.sheet === undefined ? ctx.sheet : ctx.host.sheetName(node.sheet);
       const text = scope === undefined ? undefined : ctx.host.name(node.name, scope);
-      if (text !== undefined) scanReferences(treeOf(text.replace(/^=/, "")), ctx, depth + 1);
+      if (text !== undefined) scanReferences(nameTree(text, ctx), ctx, depth + 1);
       else if (ctx.host.table(node.name))
         scanReferences({ type: "structured", table: node.name, spec: "[#All]" }, ctx, depth);
       return;

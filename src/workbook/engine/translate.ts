@@ -7,15 +7,21 @@ import { tokenize } from "./tokens";
 
 const PART = /(\$?)([A-Za-z]{1,3})?(\$?)(\d+)?/y;
 
+/** Wrapping around the grid, as Excel moves a defined name's relative references. */
+let wrapping = false;
+const wrap = (n: number, max: number): number => ((((n - 1) % max) + max) % max) + 1;
+
 function shiftColumn(fixed: boolean, letters: string, by: number): string | undefined {
   if (fixed) return `$${letters.toUpperCase()}`;
-  const col = columnNumber(letters) + by;
+  let col = columnNumber(letters) + by;
+  if (wrapping) col = wrap(col, MAX_COL);
   return col >= 1 && col <= MAX_COL ? columnLetters(col) : undefined;
 }
 
 function shiftRow(fixed: boolean, digits: string, by: number): string | undefined {
   if (fixed) return `$${digits}`;
-  const row = Number(digits) + by;
+  let row = Number(digits) + by;
+  if (wrapping) row = wrap(row, MAX_ROW);
   return row >= 1 && row <= MAX_ROW ? String(row) : undefined;
 }
 
@@ -53,10 +59,13 @@ export function translateFormula(
   fromCol: number,
   toRow: number,
   toCol: number,
+  /** Wrap around the grid instead of giving #REF! (how Excel reads a defined name's relative references). */
+  wrapAround = false,
 ): string {
   const dr = toRow - fromRow;
   const dc = toCol - fromCol;
   if (dr === 0 && dc === 0) return text;
+  wrapping = wrapAround;
   let out = "";
   let last = 0;
   for (const token of tokenize(text)) {

@@ -9,6 +9,7 @@ import { constants } from "node:fs";
 import {
   access,
   chmod,
+  chown,
   open,
   readFile,
   rename,
@@ -76,7 +77,8 @@ export class AtomicOutput {
     readonly target: string,
     private readonly temp: string,
     private handle: FileHandle | undefined,
-    private readonly mode: number | undefined,
+    /** The permissions and owner the result keeps (the input's, in place). */
+    private readonly keep: { mode: number; uid: number; gid: number } | undefined,
   ) {}
 
   /**
@@ -118,7 +120,9 @@ export class AtomicOutput {
       target,
       temp,
       handle,
-      keepModeOf ? (await stat(keepModeOf)).mode & 0o7777 : undefined,
+      keepModeOf
+        ? await stat(keepModeOf).then((s) => ({ mode: s.mode & 0o7777, uid: s.uid, gid: s.gid }))
+        : undefined,
     );
     try {
       const fs = await statfs(dir);
@@ -145,7 +149,9 @@ export class AtomicOutput {
       await handle.sync();
       await handle.close();
       this.handle = undefined;
-      await chmod(this.temp, this.mode ?? 0o666 & ~process.umask());
+      await chmod(this.temp, this.keep?.mode ?? 0o666 & ~process.umask());
+      // The owner too, where this process may set it (root refreshing a colleague's file in place).
+      if (this.keep) await chown(this.temp, this.keep.uid, this.keep.gid).catch(() => undefined);
       await rename(this.temp, this.target);
     } catch (err) {
       await this.discard();

@@ -12,7 +12,15 @@ import { ExcelError, sheetKey, type Scalar } from "../model";
 import type { CellWrite, CellWrites } from "./cell-writes";
 import { dynamicArrayMark } from "./metadata";
 import type { WorkbookPackage } from "./package";
-import { attributeIn, cellParts, layoutOf, scanSheet, type CellSpan, type RowSpan } from "./sheet-scan";
+import {
+  attributeIn,
+  attributePattern,
+  layoutOf,
+  patternsOf,
+  scanSheet,
+  type CellSpan,
+  type RowSpan,
+} from "./sheet-scan";
 import { writeZip } from "./zip";
 import { bytesOf, escapeAttribute, escapeText } from "./xml";
 
@@ -30,12 +38,9 @@ interface Splice {
   readonly text: string;
 }
 
-const ATTRIBUTE = (name: string): RegExp => new RegExp(`(\\s)${name}\\s*=\\s*(?:"[^"]*"|'[^']*')`);
-
 /** A start tag with attribute `name` set (added before the tag's end when absent) or removed (undefined). */
 export function withAttribute(tag: string, name: string, value: string | undefined): string {
-  const pattern = ATTRIBUTE(name);
-  const m = pattern.exec(tag);
+  const m = attributePattern(name).exec(tag);
   if (m) {
     if (value === undefined) return tag.slice(0, m.index) + tag.slice(m.index + m[0].length);
     return `${tag.slice(0, m.index)}${m[1]}${name}="${escapeAttribute(value)}"${tag.slice(m.index + m[0].length)}`;
@@ -99,11 +104,11 @@ function rewriteCell(
   ctx: SheetContext,
 ): string {
   const { prefix } = ctx;
+  const patterns = patternsOf(prefix);
   let tag: string;
   let inner: string;
   if (span) {
-    const parts = cellParts(xml, span, prefix);
-    tag = parts.tag;
+    tag = xml.slice(span.start, span.tagEnd);
     inner = xml.slice(span.tagEnd, span.contentEnd);
     if (tag.endsWith("/>")) tag = `${tag.slice(0, -2).replace(/\s+$/, "")}>`;
   } else {
@@ -111,10 +116,8 @@ function rewriteCell(
     inner = "";
   }
   // The old value goes: <v>...</v>, <v/>, and an inline string's <is>...</is>.
-  inner = inner
-    .replace(new RegExp(`<${prefix}v(?:\\s[^>]*)?(?:/>|>[\\s\\S]*?</${prefix}v>)`), "")
-    .replace(new RegExp(`<${prefix}is(?:\\s[^>]*)?(?:/>|>[\\s\\S]*?</${prefix}is>)`), "");
-  const fMatch = new RegExp(`<${prefix}f(?=[\\s/>])[^>]*?(/?)>`).exec(inner);
+  inner = inner.replace(patterns.value, "").replace(patterns.inline, "");
+  const fMatch = patterns.formula.exec(inner);
   let valueAt = 0;
   if (fMatch) {
     let fTag = fMatch[0];
@@ -243,7 +246,7 @@ function dimensionSplice(
   prefix: string,
   writes: Map<number, Map<number, CellWrite>>,
 ): Splice | undefined {
-  const m = new RegExp(`<${prefix}dimension\\s[^>]*>`).exec(xml);
+  const m = patternsOf(prefix).dimension.exec(xml);
   if (!m) return undefined;
   const ref = attributeIn(m[0], "ref");
   const rect = ref === undefined ? undefined : rectOf("", ref);

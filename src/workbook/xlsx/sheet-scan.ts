@@ -55,18 +55,59 @@ export function tagEndAt(xml: string, from: number): number {
   throw new Error("a tag is not closed");
 }
 
-const ATTRIBUTE_CACHE = new Map<string, RegExp>();
+/** The patterns of one element prefix ("" or "x:"), compiled once: a sheet asks for them per cell. */
+export interface Patterns {
+  /** An <f> start tag (group 1: "/" when self-closing). */
+  readonly formula: RegExp;
+  /** A <v> start tag (group 1: "/" when self-closing). */
+  readonly valueStart: RegExp;
+  /** A whole <v> element. */
+  readonly value: RegExp;
+  /** A whole <is> element. */
+  readonly inline: RegExp;
+  /** Phonetic runs (<rPh>), global. */
+  readonly phonetic: RegExp;
+  /** Text runs (<t>), global; group 1 their text. */
+  readonly text: RegExp;
+  readonly dimension: RegExp;
+}
+
+const PATTERNS = new Map<string, Patterns>();
+
+export function patternsOf(prefix: string): Patterns {
+  let p = PATTERNS.get(prefix);
+  if (!p) {
+    p = {
+      formula: new RegExp(`<${prefix}f(?=[\\s/>])[^>]*?(/?)>`),
+      valueStart: new RegExp(`<${prefix}v(?:\\s[^>]*)?(/?)>`),
+      value: new RegExp(`<${prefix}v(?:\\s[^>]*)?(?:/>|>[\\s\\S]*?</${prefix}v>)`),
+      inline: new RegExp(`<${prefix}is(?:\\s[^>]*)?(?:/>|>[\\s\\S]*?</${prefix}is>)`),
+      phonetic: new RegExp(`<${prefix}rPh[\\s>][\\s\\S]*?</${prefix}rPh>`, "g"),
+      text: new RegExp(`<${prefix}t(?:\\s[^>]*)?(?:/>|>([\\s\\S]*?)</${prefix}t>)`, "g"),
+      dimension: new RegExp(`<${prefix}dimension\\s[^>]*>`),
+    };
+    PATTERNS.set(prefix, p);
+  }
+  return p;
+}
+
+const ATTRIBUTES = new Map<string, RegExp>();
+
+/** The pattern of attribute `name` in a start tag (group 1: its leading space; 2 or 3: its value). */
+export function attributePattern(name: string): RegExp {
+  let pattern = ATTRIBUTES.get(name);
+  if (!pattern) {
+    pattern = new RegExp(`(\\s)${name.replace(".", "\\.")}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`);
+    ATTRIBUTES.set(name, pattern);
+  }
+  return pattern;
+}
 
 /** The value of attribute `name` in a start tag ("<c r=\"A1\" t=\"s\">"), entities decoded. */
 export function attributeIn(tag: string, name: string): string | undefined {
-  let pattern = ATTRIBUTE_CACHE.get(name);
-  if (!pattern) {
-    pattern = new RegExp(`\\s${name.replace(".", "\\.")}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`);
-    ATTRIBUTE_CACHE.set(name, pattern);
-  }
-  const m = pattern.exec(tag);
+  const m = attributePattern(name).exec(tag);
   if (!m) return undefined;
-  return unescapeXml(m[1] ?? m[2] ?? "");
+  return unescapeXml(m[2] ?? m[3] ?? "");
 }
 
 /** "AB12" -> [12, 28]; undefined for anything else. */
@@ -197,7 +238,8 @@ export function cellParts(xml: string, cell: CellSpan, prefix: string): CellPart
   const inner = xml.slice(cell.tagEnd, cell.contentEnd);
   let formulaTag: string | undefined;
   let formulaText = "";
-  const f = new RegExp(`<${prefix}f(?=[\\s/>])`).exec(inner);
+  const patterns = patternsOf(prefix);
+  const f = patterns.formula.exec(inner);
   if (f) {
     const fEnd = tagEndAt(inner, f.index);
     formulaTag = inner.slice(f.index, fEnd);
@@ -207,7 +249,7 @@ export function cellParts(xml: string, cell: CellSpan, prefix: string): CellPart
     }
   }
   let value: string | undefined;
-  const v = new RegExp(`<${prefix}v(?:\\s[^>]*)?(/?)>`).exec(inner);
+  const v = patterns.valueStart.exec(inner);
   if (v) {
     if (v[1] === "/") value = "";
     else {
@@ -224,9 +266,9 @@ export function cellParts(xml: string, cell: CellSpan, prefix: string): CellPart
 
 /** The text of a rich or plain string element (<si>, <is>): its <t> runs, without phonetic (<rPh>) runs. */
 export function inlineText(xml: string, prefix: string): string {
-  const withoutPhonetic = xml.replace(new RegExp(`<${prefix}rPh[\\s>][\\s\\S]*?</${prefix}rPh>`, "g"), "");
+  const patterns = patternsOf(prefix);
+  const withoutPhonetic = xml.includes("rPh") ? xml.replace(patterns.phonetic, "") : xml;
   let text = "";
-  const t = new RegExp(`<${prefix}t(?:\\s[^>]*)?(?:/>|>([\\s\\S]*?)</${prefix}t>)`, "g");
-  for (const m of withoutPhonetic.matchAll(t)) text += m[1] ?? "";
+  for (const m of withoutPhonetic.matchAll(patterns.text)) text += m[1] ?? "";
   return unescapeXstring(unescapeXml(text));
 }

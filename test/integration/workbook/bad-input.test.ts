@@ -3,6 +3,8 @@
 import { execFileSync } from "node:child_process";
 import {
   chmodSync,
+  lstatSync,
+  symlinkSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -222,5 +224,18 @@ describe("the output", () => {
     expect(statSync(file).mode & 0o777).toBe(0o640);
     expect(readFileSync(file)).not.toEqual(Buffer.from(corpus));
     expect(readdirSync(dir)).toEqual(["model.xlsx"]);
+  });
+
+  it("--in-place through a symbolic link replaces the file it points at, and the link stays", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "fdq-inplace-"));
+    const file = path.join(dir, "model.xlsx");
+    const link = path.join(dir, "today.xlsx");
+    writeFileSync(file, corpus);
+    symlinkSync(file, link);
+    const run = await refresh([link, "--in-place"]);
+    expect(run.stdout).toMatch(new RegExp(`Wrote ${file.replace(/[.\\]/g, "\\$&")}\\.\\n$`));
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(file)).not.toEqual(Buffer.from(corpus));
+    expect(readdirSync(dir).sort()).toEqual(["model.xlsx", "today.xlsx"]);
   });
 });

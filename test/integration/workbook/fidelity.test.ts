@@ -135,6 +135,19 @@ describe.each([false, true])("the fidelity corpus (macros: %s)", (macros) => {
     expect(model.get("C3")).toBe(
       `<c r="C3" s="2"><f>_xldudf_FDQ_DATAPOINT(A3,"metrics/roic","ROIC",B3)</f><v>${msft}</v></c>`,
     );
+    // The other stored forms of an FDQ call: _xludf.FDQ. (a function Excel could not find) and lower case.
+    const roic = (t: string): Promise<number> =>
+      serviceNumber(sandbox, `metrics/roic/${t}?datapoint=ROIC&year=2023`);
+    expect(model.get("C2")).toBe(
+      `<c r="C2" s="2"><f>_xludf.FDQ.DATAPOINT(A2,"metrics/roic","ROIC",B2)</f><v>${await roic("AAPL")}</v></c>`,
+    );
+    expect(model.get("C4")).toBe(
+      `<c r="C4" s="2"><f>fdq.datapoint(A4,"metrics/roic","ROIC",B4)</f><v>${await roic("NFLX")}</v></c>`,
+    );
+    // Its year is the expression name LastYear = Inputs!$B$2+4 = 2023.
+    expect(inputs.get("B3")).toBe(
+      `<c r="B3" s="2"><f>FDQ.DATAPOINT(B1,"metrics/roic","ROIC",LastYear)</f><v>${await roic("AAPL")}</v></c>`,
+    );
     const aapl = await serviceRecords(sandbox, "metrics/roic/AAPL?year=2023");
     expect(model.get("F1")).toBe(
       `<c r="F1" cm="1" t="str"><f t="array" ref="F1:G${aapl.length}">FDQ.DATASET("AAPL","roic",2023)</f>` +

@@ -2,7 +2,7 @@
 // table over them with a calculated column, names (a constant, an expression, a sheet-scoped one beside a
 // workbook one, a range), and on Calc one formula per row for each function and rule dependents may use.
 // Modern holds what LibreOffice 7 cannot compute, with the values worked out by hand.
-import { ExcelError, type Scalar } from "../../../src/workbook/model";
+import type { Scalar } from "../../../src/workbook/model";
 import type { OracleCell, OracleTable } from "../../support/oracle-xlsx";
 
 const tickers = ["AAPL", "MSFT", "NFLX", "GOOG", "AMZN"];
@@ -217,6 +217,3 @@ export const MODERN_EXPECTED: Record<string, Scalar> = {
   A17: "MSFT",
   A18: 30,
 };
-
-/** An error value as the tests compare it. */
-export const errorOf = (code: ExcelError["code"]): ExcelError => new ExcelError(code);

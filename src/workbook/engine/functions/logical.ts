@@ -17,8 +17,13 @@ const arg = (node: Node | undefined, ctx: Context, absent: Value): Value => {
   return ctx.evaluate(node);
 };
 
+/** The placeholder a lazy function answers while its condition waits for an FDQ answer. */
+const WAITING = (): ExcelError => new ExcelError("#N/A", "waiting for an FDQ answer");
+
 function ifFn(args: readonly Node[], ctx: Context): Value {
+  const before = ctx.host.waits();
   const cond = operand(ctx.evaluate(args[0] as Node), ctx);
+  if (ctx.host.waits() > before) return WAITING();
   if (cond instanceof Arr) {
     const yes = operand(arg(args[1], ctx, true), ctx);
     const no = operand(arg(args[2], ctx, false), ctx);
@@ -42,7 +47,9 @@ function scalarOf(v: Value, ctx: Context, fn: string): Scalar {
 function ifs(args: readonly Node[], ctx: Context): Value {
   if (args.length % 2 === 1) return VALUE();
   for (let i = 0; i < args.length; i += 2) {
+    const before = ctx.host.waits();
     const b = toBool(scalarOf(arg(args[i], ctx, false), ctx, "IFS"));
+    if (ctx.host.waits() > before) return WAITING();
     if (isError(b)) return b;
     if (b) return arg(args[i + 1], ctx, 0);
   }
@@ -52,7 +59,9 @@ function ifs(args: readonly Node[], ctx: Context): Value {
 /** IFERROR / IFNA: the value unless it is the error (element by element for an array). */
 const onError = (only?: "#N/A") =>
   lazy(2, 2, (args, ctx) => {
+    const before = ctx.host.waits();
     const v = operand(ctx.evaluate(args[0] as Node), ctx);
+    if (ctx.host.waits() > before) return WAITING();
     const caught = (s: Scalar): boolean => isError(s) && (only === undefined || s.code === only);
     let fallback: Scalar | Arr | undefined;
     const alt = (): Scalar | Arr => (fallback ??= operand(arg(args[1], ctx, 0), ctx));
@@ -64,7 +73,9 @@ const onError = (only?: "#N/A") =>
   });
 
 function choose(args: readonly Node[], ctx: Context): Value {
+  const before = ctx.host.waits();
   const index = operand(ctx.evaluate(args[0] as Node), ctx);
+  if (ctx.host.waits() > before) return WAITING();
   if (index instanceof Arr) {
     const options = args.slice(1).map((a) => operand(arg(a, ctx, 0), ctx));
     return lift([index, ...options], (i, ...rest) => {
@@ -79,7 +90,9 @@ function choose(args: readonly Node[], ctx: Context): Value {
 }
 
 function switchFn(args: readonly Node[], ctx: Context): Value {
+  const before = ctx.host.waits();
   const subject = scalarOf(ctx.evaluate(args[0] as Node), ctx, "SWITCH");
+  if (ctx.host.waits() > before) return WAITING();
   if (isError(subject)) return subject;
   const pairs = args.length - 1;
   for (let i = 1; i + 1 < args.length; i += 2) {

@@ -92,3 +92,20 @@ describe("array arithmetic", () => {
     expect([values.get("S!C1"), plain(values.get("S!C2"))]).toEqual([2, { error: "#N/A" }]);
   });
 });
+
+describe("spills reaching cells read earlier", () => {
+  it("a formula that read a cell as empty before a new spill reached it is reported with what used it", () => {
+    const { results } = compute({
+      sheets: {
+        S: {
+          A1: { f: "_xlfn.SEQUENCE(C1)", array: "A1" },
+          C1: "=COUNT(E2:E5)+1",
+          E1: { f: "_xlfn.SEQUENCE(3)", array: "E1" },
+        },
+      },
+    });
+    const skipped = results.filter((r) => r.kind === "skipped").map((r) => `${r.cell.row},${r.cell.col}`);
+    expect(skipped.sort()).toEqual(["1,1", "1,3"]);
+    expect(results.find((r) => r.cell.col === 5)).toMatchObject({ kind: "value", value: 1 });
+  });
+});

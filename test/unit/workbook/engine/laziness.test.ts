@@ -33,3 +33,35 @@ describe("lazy evaluation", () => {
     expect(valueOf("IF(TRUE,,1)")).toBe(0);
   });
 });
+
+describe("lazy evaluation around FDQ answers", () => {
+  it("a condition waiting for an FDQ answer fetches neither branch until it is known", () => {
+    const { batches } = compute(
+      {
+        sheets: {
+          S: {
+            A1: {
+              f: `IF(ISNA(${fdq("AAPL")}),${fdq("MSFT")},${fdq("GOOG")})`,
+              v: 0,
+            },
+          },
+        },
+      },
+      (call) =>
+        call.args[0] === "AAPL"
+          ? ({ ok: true, value: 1 } as never)
+          : { ok: false, error: { error: "#N/A", message: "no data" }, noAnswer: false },
+    );
+    expect(batches.map((b) => b.map((c) => c.args[0]))).toEqual([["AAPL"], ["GOOG"]]);
+  });
+});
+
+describe("lazy evaluation beside other FDQ calls", () => {
+  it("an IF whose condition is known is decided in the first pass even when another call of the formula waits", () => {
+    const { batches } = compute(
+      { sheets: { S: { A1: 1, B1: { f: `${fdq("AAPL")}+IF(A1>0,${fdq("MSFT")},${fdq("GOOG")})`, v: 0 } } } },
+      () => ({ ok: true, value: 1 }) as never,
+    );
+    expect(batches.map((b) => b.map((c) => c.args[0]))).toEqual([["AAPL", "MSFT"]]);
+  });
+});

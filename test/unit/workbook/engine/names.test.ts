@@ -43,3 +43,16 @@ describe("defined names", () => {
     );
   });
 });
+
+describe("defined names with relative references", () => {
+  it("a name's relative reference moves with the cell using it, stored from A1 and wrapping (XFD1 is the cell to the left)", () => {
+    const { values } = compute({
+      sheets: { S: { A1: 10, A2: 20, A3: 30, B2: "=Left+1", B3: "=Left+1", C1: "=Fixed" } },
+      names: [
+        { name: "Left", text: "S!XFD1" },
+        { name: "Fixed", text: "S!$A$3" },
+      ],
+    });
+    expect([values.get("S!B2"), values.get("S!B3"), values.get("S!C1")]).toEqual([21, 31, 30]);
+  });
+});

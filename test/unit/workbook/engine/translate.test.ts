@@ -27,6 +27,10 @@ describe("translateFormula", () => {
     expect(translateFormula("Sheet2!A2", 2, 1, 1, 1)).toBe("Sheet2!A1");
   });
 
+  it("wraps around the grid when asked, as a defined name's references do", () => {
+    expect(translateFormula("Sheet1!XFD1", 1, 1, 2, 2, true)).toBe("Sheet1!A2");
+  });
+
   it("keeps the formula as it is at its own position", () => {
     expect(translateFormula("A1 + B1", 5, 5, 5, 5)).toBe("A1 + B1");
   });

@@ -1,0 +1,48 @@
+// The recalculation's bookkeeping for one formula and for one attempt to evaluate it.
+import type { Node as Tree } from "./engine/parser";
+import { ExcelError, type FormulaCell, type Scalar } from "./model";
+
+export type State = "todo" | "waiting" | "pending" | "done" | "skipped";
+
+export interface Node {
+  readonly cell: FormulaCell;
+  readonly text: string;
+  readonly callsFdq: boolean;
+  /** The syntax tree, parsed at the first evaluation and kept for the next passes. */
+  tree: Tree | undefined;
+  state: State;
+  /** Done: whether the value is new in this run (else it is the cached one). */
+  fresh: boolean;
+  /** Done: the value dependents read (a spill's first value). */
+  value: Scalar;
+  /** Done and fresh: whether its result is placed as an array (spill or legacy array range). */
+  placed: boolean;
+  /** Skipped: why, and the functions that stopped it. */
+  reason: string;
+  functions: string[];
+}
+
+/** What one evaluation attempt of a formula ran into. */
+export interface Attempt {
+  readonly node: Node;
+  fresh: boolean;
+  /** A precedent waiting for an FDQ answer (its placeholder was read). */
+  pendingPrecedent: boolean;
+  /** An FDQ call of this formula not answered yet; its other calls are still recorded in this pass. */
+  pendingCall: boolean;
+  /** A refused FDQ call: why. */
+  refused: string | undefined;
+  /** How many waiting values (pending precedents, unanswered calls) it has read. */
+  waits: number;
+}
+
+/** Thrown to evaluate a precedent first. */
+export class Precedent {
+  constructor(readonly node: Node) {}
+}
+/** Thrown when a precedent could not be evaluated. */
+export class SkippedPrecedent {
+  constructor(readonly node: Node) {}
+}
+
+export const PENDING = (): ExcelError => new ExcelError("#N/A", "waiting for an FDQ answer");
