@@ -288,7 +288,7 @@ export function useBrowserRig(): BrowserRig {
     [dist, sandbox, browser] = await Promise.all([buildPage(), startSandbox(), launchBrowser()]);
     site = await serveFolder(dist);
     reference = new FdqClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey });
-  }, 180_000);
+  }, 420_000); // a build on a busy machine can take minutes
 
   afterEach(() => {
     expect(takeCspViolations()).toEqual([]);
