@@ -70,11 +70,62 @@ const EVALUATION_FLAGS = {
 
 export const BILLING_MODELS: readonly BillingModel[] = ["per-datapoint", "per-request"];
 
-function parse<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: T) {
+/** "--port" and "-f/--file" from Node's "Option '--port <value>' ..." and "Option '-f, --file <value>' ...". */
+function optionOf(message: string): string {
+  const quoted = /'([^']*)'/.exec(message)?.[1] ?? "";
+  return quoted.replace(/ <value>$/, "").replace(", ", "/");
+}
+
+/** The option names of `options`, as a user types them: --json, -f/--file. */
+function optionNames(options: NonNullable<ParseArgsConfig["options"]>): string[] {
+  return Object.entries(options).map(([name, o]) => (o.short ? `-${o.short}/--${name}` : `--${name}`));
+}
+
+/** The options a mistyped `--flag` was probably meant to be (same start, or one letter off). */
+function closeTo(flag: string, names: readonly string[]): string[] {
+  const typed = flag.replace(/^-+/, "").split("=")[0] ?? "";
+  const long = names.map((n) => n.replace(/^-\w\//, "").replace(/^--/, ""));
+  const oneOff = (a: string, b: string): boolean => {
+    if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+    let i = 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    return (
+      a.slice(i + 1) === b.slice(i + 1) || a.slice(i) === b.slice(i + 1) || a.slice(i + 1) === b.slice(i)
+    );
+  };
+  return long
+    .filter((n) => typed.length >= 3 && (n.startsWith(typed) || typed.startsWith(n) || oneOff(typed, n)))
+    .map((n) => `--${n}`);
+}
+
+/**
+ * Node's parseArgs, strict, its errors turned into usage errors that say what to do (Node's own messages quote
+ * unevenly and suggest `--` for a positional, which no fdq command wants).
+ */
+function parse<T extends NonNullable<ParseArgsConfig["options"]>>(
+  command: string,
+  args: string[],
+  options: T,
+) {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true as const });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    const e = err as NodeJS.ErrnoException;
+    const names = optionNames(options);
+    if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+      const flag = optionOf(e.message);
+      const close = closeTo(flag, names);
+      const hint = close.length > 0 ? ` Did you mean ${close.join(" or ")}?` : "";
+      throw new UsageError(`fdq ${command} has no option ${flag}.${hint} Its options: ${names.join(", ")}.`);
+    }
+    if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+      const flag = optionOf(e.message);
+      if (/does not take an argument/.test(e.message)) {
+        throw new UsageError(`${flag} takes no value (give ${flag} alone).`);
+      }
+      throw new UsageError(`${flag} needs a value (${flag} VALUE).`);
+    }
+    throw new UsageError(e.message);
   }
 }
 
@@ -147,7 +198,7 @@ export function wantsHelp(args: string[]): boolean {
 }
 
 export function parseEvalArgs(args: string[], env: Env = process.env): EvalOptions {
-  const { values, positionals } = parse(args, {
+  const { values, positionals } = parse("eval", args, {
     ...EVALUATION_FLAGS,
     file: { type: "string", short: "f" },
     json: { type: "boolean", default: false },
@@ -170,7 +221,10 @@ export function parseEvalArgs(args: string[], env: Env = process.env): EvalOptio
 }
 
 export function parseRefreshArgs(args: string[], env: Env = process.env): RefreshOptions {
-  const { values, positionals } = parse(args, { ...EVALUATION_FLAGS, out: { type: "string", short: "o" } });
+  const { values, positionals } = parse("refresh", args, {
+    ...EVALUATION_FLAGS,
+    out: { type: "string", short: "o" },
+  });
   if (positionals.length !== 1)
     throw new UsageError("give exactly one workbook: fdq refresh WORKBOOK.xlsx [-o OUT.xlsx]");
   return { ...evaluation(values, env), workbook: positionals[0] as string, out: values.out };
@@ -185,7 +239,7 @@ export interface UsageOptions extends ConnectionOptions {
 }
 
 export function parseUsageArgs(args: string[], env: Env = process.env): UsageOptions {
-  const { values, positionals } = parse(args, {
+  const { values, positionals } = parse("usage", args, {
     "base-url": CONNECTION_FLAGS["base-url"],
     "api-key": CONNECTION_FLAGS["api-key"],
     "cache-dir": CONNECTION_FLAGS["cache-dir"],
@@ -233,7 +287,7 @@ function searchDataset(ref: string): string {
 }
 
 export function parseSearchArgs(args: string[]): SearchOptions {
-  const { values, positionals } = parse(args, {
+  const { values, positionals } = parse("search", args, {
     dataset: { type: "string" },
     limit: { type: "string" },
     json: { type: "boolean", default: false },
@@ -275,9 +329,28 @@ export interface ServeOptions {
   hashToken?: { token: string; name: string };
 }
 
+/**
+ * The gateway relays /v1/PATH to UPSTREAM/PATH, so an upstream without its /v1 would send every request to a
+ * path the service does not have: refused here with the URL to give instead.
+ */
+function upstreamEndsInV1(upstream: string): void {
+  let url: URL;
+  try {
+    url = new URL(upstream);
+  } catch {
+    return; // not a URL at all: the gateway's own check says so
+  }
+  const pathname = url.pathname.replace(/\/+$/, "");
+  if (pathname.endsWith("/v1")) return;
+  const fixed = `${url.origin}${pathname}/v1`;
+  throw new UsageError(
+    `--upstream must be the FDQ base URL including /v1: give --upstream ${fixed} (not ${upstream}).`,
+  );
+}
+
 /** `fdq serve`: the FDQ gateway of a team (src/gateway). */
 export function parseServeArgs(args: string[], env: Env = process.env): ServeOptions {
-  const { values, positionals } = parse(args, {
+  const { values, positionals } = parse("serve", args, {
     upstream: { type: "string" },
     port: { type: "string" },
     host: { type: "string" },
@@ -324,6 +397,7 @@ export function parseServeArgs(args: string[], env: Env = process.env): ServeOpt
   if (!upstream) {
     throw new UsageError("--upstream is required: the FDQ base URL including /v1, e.g. https://HOST/v1");
   }
+  upstreamEndsInV1(upstream);
   let port = 8080;
   if (values.port !== undefined) {
     port = Number(values.port);
