@@ -1,15 +1,12 @@
 // Command-line options of `fdq`, their environment variables and defaults.
 import os from "node:os";
 import path from "node:path";
-import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { BillingModel } from "../api";
 import { DEFAULTS } from "../api/defaults";
 import { DATASETS, findDataset } from "../catalog";
+import { parse, UsageError } from "./parse-args";
 
-/** A mistake in how fdq was called: printed with the usage, exit status 2. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
+export { UsageError } from "./parse-args";
 
 export interface ConnectionOptions {
   /** Explicit --base-url or FDQ_BASE_URL; undefined means the local sandbox. */
@@ -69,65 +66,6 @@ const EVALUATION_FLAGS = {
 } as const;
 
 export const BILLING_MODELS: readonly BillingModel[] = ["per-datapoint", "per-request"];
-
-/** "--port" and "-f/--file" from Node's "Option '--port <value>' ..." and "Option '-f, --file <value>' ...". */
-function optionOf(message: string): string {
-  const quoted = /'([^']*)'/.exec(message)?.[1] ?? "";
-  return quoted.replace(/ <value>$/, "").replace(", ", "/");
-}
-
-/** The option names of `options`, as a user types them: --json, -f/--file. */
-function optionNames(options: NonNullable<ParseArgsConfig["options"]>): string[] {
-  return Object.entries(options).map(([name, o]) => (o.short ? `-${o.short}/--${name}` : `--${name}`));
-}
-
-/** The options a mistyped `--flag` was probably meant to be (same start, or one letter off). */
-function closeTo(flag: string, names: readonly string[]): string[] {
-  const typed = flag.replace(/^-+/, "").split("=")[0] ?? "";
-  const long = names.map((n) => n.replace(/^-\w\//, "").replace(/^--/, ""));
-  const oneOff = (a: string, b: string): boolean => {
-    if (Math.abs(a.length - b.length) > 1 || a === b) return false;
-    let i = 0;
-    while (i < a.length && a[i] === b[i]) i++;
-    return (
-      a.slice(i + 1) === b.slice(i + 1) || a.slice(i) === b.slice(i + 1) || a.slice(i + 1) === b.slice(i)
-    );
-  };
-  return long
-    .filter((n) => typed.length >= 3 && (n.startsWith(typed) || typed.startsWith(n) || oneOff(typed, n)))
-    .map((n) => `--${n}`);
-}
-
-/**
- * Node's parseArgs, strict, its errors turned into usage errors that say what to do (Node's own messages quote
- * unevenly and suggest `--` for a positional, which no fdq command wants).
- */
-function parse<T extends NonNullable<ParseArgsConfig["options"]>>(
-  command: string,
-  args: string[],
-  options: T,
-) {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true as const });
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    const names = optionNames(options);
-    if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
-      const flag = optionOf(e.message);
-      const close = closeTo(flag, names);
-      const hint = close.length > 0 ? ` Did you mean ${close.join(" or ")}?` : "";
-      throw new UsageError(`fdq ${command} has no option ${flag}.${hint} Its options: ${names.join(", ")}.`);
-    }
-    if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-      const flag = optionOf(e.message);
-      if (/does not take an argument/.test(e.message)) {
-        throw new UsageError(`${flag} takes no value (give ${flag} alone).`);
-      }
-      throw new UsageError(`${flag} needs a value (${flag} VALUE).`);
-    }
-    throw new UsageError(e.message);
-  }
-}
 
 /** More would only queue at the service or trip its throttling. */
 export const MAX_CONCURRENCY = 64;
