@@ -68,6 +68,12 @@ export function parse<T extends NonNullable<ParseArgsConfig["options"]>>(
     }
     if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
       const flag = optionOf(e.message);
+      if (/ambiguous/.test(e.message)) {
+        const long = flag.split("/").pop() ?? flag;
+        throw new UsageError(
+          `the value after ${flag} starts with "-", which is ambiguous: write ${long}=VALUE for such a value.`,
+        );
+      }
       if (/does not take an argument/.test(e.message)) {
         throw new UsageError(`${flag} takes no value (give ${flag} alone).`);
       }

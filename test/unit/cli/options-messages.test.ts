@@ -48,6 +48,9 @@ describe("options of fdq", () => {
       "--port needs a value (--port VALUE).",
     );
     expect(refusal(() => parseEvalArgs(["-f"], ENV))).toBe("-f/--file needs a value (-f/--file VALUE).");
+    expect(refusal(() => parseEvalArgs(["--budget", "-1", "=FDQ.RATING(1)"], ENV))).toBe(
+      'the value after --budget starts with "-", which is ambiguous: write --budget=VALUE for such a value.',
+    );
     expect(refusal(() => parseEvalArgs(["--json=yes", "=FDQ.RATING(1)"], ENV))).toBe(
       "--json takes no value (give --json alone).",
     );
