@@ -117,12 +117,22 @@ export class TeamModeError extends Error {
   override name = "TeamModeError";
 }
 
+export interface GatewayStats {
+  /** Accounts (keys the service accepted) kept in memory. */
+  accounts: number;
+  /** Bytes of upstream bodies being read or answered now, and the most at once since the start. */
+  bodyBytesInFlight: number;
+  peakBodyBytesInFlight: number;
+}
+
 export interface RunningGateway {
   /** Where the gateway listens, e.g. http://127.0.0.1:PORT (https:// with a certificate). */
   url: string;
   /** The URL the manifest names (--public-url, or `url`). */
   publicUrl: string;
   port: number;
+  /** What the gateway holds now, for operators and tests: accounts kept, body bytes in flight and their peak. */
+  stats(): GatewayStats;
   /** Refuses new connections, lets the requests in flight finish, saves the ledgers and answers. */
   close(): Promise<void>;
 }
@@ -186,6 +196,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const clock = new RefreshDayClock(options.refreshDay ?? DEFAULTS.refreshDay);
   await store.dropBefore(clock.label(now()));
 
+  const budget = new BodyBudget(options.maxInFlightBodyBytes ?? GATEWAY_DEFAULTS.maxInFlightBodyBytes);
   // The public URL is known once the port is; the app reads it through this holder.
   const addin = { distDir, publicUrl: "" };
   const app = createGatewayApp({
@@ -199,7 +210,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     now,
     timeoutMs,
     maxBodyBytes: options.maxBodyBytes ?? GATEWAY_DEFAULTS.maxBodyBytes,
-    budget: new BodyBudget(options.maxInFlightBodyBytes ?? GATEWAY_DEFAULTS.maxInFlightBodyBytes),
+    budget,
     redactionBudgetMs: options.redactionBudgetMs ?? GATEWAY_DEFAULTS.redactionBudgetMs,
     failedKeys: new FailedKeys({ now, ...options.failedKeys }),
     https: tls !== undefined,
@@ -243,6 +254,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     url: local,
     publicUrl: addin.publicUrl,
     port,
+    stats: () => ({
+      accounts: accounts.size,
+      bodyBytesInFlight: budget.inUse,
+      peakBodyBytesInFlight: budget.maxInUse,
+    }),
     close: () =>
       (closing ??= new Promise<void>((resolve, reject) => {
         // New connections are refused at once; a request in flight finishes, and its connection is
