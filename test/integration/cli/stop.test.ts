@@ -146,6 +146,9 @@ async function expectStopped(run: Started): Promise<void> {
   await within(5000, () => alive(run.pids).length === 0);
   expect(alive(run.pids)).toEqual([]);
   expect(run.output()).toContain("fdq serve: stopping (finishing the requests in flight)");
+  // Without dist/ the gateway says so once, and nothing else does (serveStatic printed a line of its own).
+  expect(run.output()).not.toContain("serveStatic");
+  expect(run.output().match(/holds no build/g)?.length ?? 0).toBeLessThanOrEqual(1);
 }
 
 const onLinux = existsSync("/proc/self/stat") ? describe : describe.skip;
