@@ -3,7 +3,8 @@
 // hundreds of megabytes. Every byte read from the service is taken from one budget and given back when the
 // request that read it has answered; a body that would go over it is cancelled and its request answered
 // 503 with Retry-After (never kept), so the gateway's memory for bodies stays under the budget however
-// many clients ask at once.
+// many clients ask at once. A body is charged three times its size on the wire: while it is answered it
+// lives as the chunks read, the text they are joined into, and the bytes written to the client.
 import { overBudget } from "./errors";
 
 export class BodyBudget {
@@ -37,14 +38,18 @@ export class BodyBudget {
 }
 
 /** The bytes one request took from the budget, given back once (when its answer is written). */
+/** Copies of a body alive at once while it is answered (chunks, text, bytes written). */
+export const BODY_COPIES = 3;
+
 export class BudgetTicket {
   private bytes = 0;
 
   constructor(private readonly budget: BodyBudget) {}
 
+  /** Takes the memory of `bytes` read from the wire (BODY_COPIES times them). */
   take(bytes: number): void {
-    this.budget.take(bytes);
-    this.bytes += bytes;
+    this.budget.take(BODY_COPIES * bytes);
+    this.bytes += BODY_COPIES * bytes;
   }
 
   release(): void {

@@ -54,8 +54,8 @@ export const GATEWAY_DEFAULTS = {
   /** Below the 60 s after which some Excel platforms fail a fetch. */
   timeoutMs: DEFAULTS.timeoutMs,
   maxBodyBytes: 8 * 1024 * 1024,
-  /** All upstream bodies in flight together: eight bodies at the cap of one. */
-  maxInFlightBodyBytes: 64 * 1024 * 1024,
+  /** All upstream bodies in flight together, each charged 3 times its size (body-budget.ts). */
+  maxInFlightBodyBytes: 128 * 1024 * 1024,
   maxMemoryBytes: 256 * 1024 * 1024,
   /** Team mode: redacting the team's key from one body; a longer one is not served (503). */
   redactionBudgetMs: 500,
@@ -96,7 +96,7 @@ export interface GatewayOptions {
   timeoutMs?: number;
   maxBodyBytes?: number;
   maxMemoryBytes?: number;
-  /** Memory of all upstream bodies in flight together (default 64 MB); over it, 503 with Retry-After. */
+  /** Memory of all upstream bodies in flight together (default 128 MiB); over it, 503 with Retry-After. */
   maxInFlightBodyBytes?: number;
   redactionBudgetMs?: number;
   /** Accounts (keys the service accepted) kept at once (default 10,000). */

@@ -298,8 +298,11 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
         if (!joined) flights.delete(flightKey);
       }
     } finally {
-      // The body is written out of the Response from here; it no longer counts as in flight.
-      ticket.release();
+      // The body counts as in flight until it is written out to the client (or the client is gone).
+      const outgoing = c.env?.outgoing;
+      if (outgoing && !outgoing.writableFinished && !outgoing.destroyed)
+        outgoing.once("close", () => ticket.release());
+      else ticket.release();
     }
   });
   return app;
