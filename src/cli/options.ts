@@ -172,6 +172,8 @@ export interface UsageOptions extends ConnectionOptions {
   json: boolean;
   /** --plan-raised: the user says the plan was raised; requests are sent again. */
   planRaised: boolean;
+  /** --reset: lift the "Limit Exceeded" stop of the FDQ gateway at --base-url too (POST /usage/reset). */
+  reset: boolean;
   /** The plan's units a month (--plan; default the member plans' 10,000). */
   plan: number;
 }
@@ -185,6 +187,7 @@ export function parseUsageArgs(args: string[], env: Env = process.env): UsageOpt
     help: CONNECTION_FLAGS.help,
     json: { type: "boolean", default: false },
     "plan-raised": { type: "boolean", default: false },
+    reset: { type: "boolean", default: false },
     plan: { type: "string" },
   });
   if (positionals.length > 0) {
@@ -194,6 +197,7 @@ export function parseUsageArgs(args: string[], env: Env = process.env): UsageOpt
     ...connection(values, env),
     json: values.json === true,
     planRaised: values["plan-raised"] === true,
+    reset: values.reset === true,
     plan: unitsOf(values.plan, "--plan", 1) ?? DEFAULTS.planUnits,
   };
 }

@@ -1,9 +1,11 @@
 // `fdq usage`: this month's quota units of the key's account, as fdq counted them in its cache file (the
 // service reports no usage): the total against the plan, by day and by dataset, whether the service has
 // answered "Limit Exceeded" this month and when the quota resets. --plan-raised clears a "Limit Exceeded"
-// stop, so requests are sent again. Sends no request.
+// stop, so requests are sent again. Sends no request, except --reset: the same for the account's stop at the
+// FDQ gateway at --base-url (POST /usage/reset with the key; docs/gateway.md), then what fdq counted here.
 import type { UsageReport } from "../api";
 import { openConnection } from "./connection";
+import { EXIT } from "./exit-codes";
 import type { UsageOptions } from "./options";
 
 const count = (n: number): string => n.toLocaleString("en-US");
@@ -43,12 +45,49 @@ export function formatUsage(report: UsageReport, plan: number, where: string): s
   return `${lines.join("\n")}\n`;
 }
 
+/** POST /usage/reset at the gateway of `baseUrl` (its /v1 replaced): the message to print, or throws. */
+export async function resetAtGateway(baseUrl: string, apiKey: string): Promise<string> {
+  const url = `${baseUrl.replace(/\/v1\/?$/, "")}/usage/reset`;
+  let res: Response;
+  try {
+    res = await fetch(url, { method: "POST", headers: { "x-api-key": apiKey }, redirect: "manual" });
+  } catch {
+    throw new ResetError(`fdq: --reset: the FDQ gateway at ${url} could not be reached.`);
+  }
+  const report = (await res.json().catch(() => undefined)) as { exhausted?: unknown } | undefined;
+  if (res.status !== 200 || typeof report?.exhausted !== "boolean") {
+    throw new ResetError(
+      `fdq: --reset: ${url} answered ${res.status}: it is not an FDQ gateway that knows this key (give --base-url https://GATEWAY/v1).`,
+    );
+  }
+  return 'fdq: the FDQ gateway lifted the account\'s "Limit Exceeded" stop: requests are sent again.';
+}
+
+export class ResetError extends Error {
+  override name = "ResetError";
+}
+
 export async function runUsage(options: UsageOptions): Promise<number> {
+  if (options.reset && options.baseUrl === undefined) {
+    process.stderr.write(
+      "fdq: --reset lifts the stop at an FDQ gateway: give its --base-url (https://GATEWAY/v1).\n",
+    );
+    return EXIT.usage.code;
+  }
+  if (options.reset) {
+    try {
+      process.stderr.write(`${await resetAtGateway(options.baseUrl!, options.apiKey ?? "")}\n`);
+    } catch (e) {
+      if (!(e instanceof ResetError)) throw e;
+      process.stderr.write(`${e.message}\n`);
+      return EXIT.failure.code;
+    }
+  }
   const connection = await openConnection(options);
   try {
     const { client, cacheFile } = connection;
     let raised: string | undefined;
-    if (options.planRaised) {
+    if (options.planRaised || options.reset) {
       const before = await client.usage();
       await client.planRaised();
       raised = before.exhausted

@@ -2,6 +2,7 @@
 // the key or claim HTML, a 429 that only sounds like a spent quota, huge bodies to many keys at once, and a
 // body built to make redaction slow. Each rule is asserted with a figure, printed at the end.
 import { centralDay, nextMonthStart } from "../../../src/api/usage-ledger";
+import { resetAtGateway } from "../../../src/cli/usage-command";
 import { startGateway, type GatewayOptions, type RunningGateway } from "../../../src/gateway";
 import { envelope, record, startHostile, type HostileServer, type Reply } from "../../support/hostile-server";
 import { figure, mib, printFigures } from "./figures";
@@ -162,9 +163,13 @@ describe("Limit Exceeded: the vendor's answer exactly", () => {
     expect(hostile!.seen).toHaveLength(1);
     // The plan was raised: the reset lifts the stop at once.
     spent = false;
-    const reset = await c.get("/usage/reset", { method: "POST" });
-    expect(reset.status).toBe(200);
-    expect(await reset.json()).toMatchObject({ exhausted: false });
+    // `fdq usage --reset --base-url GATEWAY/v1` sends this POST; a wrong key or a non-gateway says so.
+    await expect(resetAtGateway(`${gateway!.url}/v1`, KEY)).resolves.toBe(
+      'fdq: the FDQ gateway lifted the account\'s "Limit Exceeded" stop: requests are sent again.',
+    );
+    await expect(resetAtGateway(`${hostile!.baseUrl}`, KEY)).rejects.toThrow(/it is not an FDQ gateway/);
+    hostile!.seen.pop(); // that POST went to the upstream itself, as a test of the message
+    expect(await (await c.get("/usage")).json()).toMatchObject({ exhausted: false });
     expect((await c.get("/v1/metrics/roic/MSFT?datapoint=ROIC&year=2023")).status).toBe(200);
     // Spent again, then the vendor's month turns (US Central): requests go again.
     spent = true;
