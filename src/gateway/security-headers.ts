@@ -2,22 +2,18 @@
 // log, /healthz, /usage, /v1 and the hosted add-in), so that no route can forget them:
 // - X-Content-Type-Options: nosniff on every answer: a browser never guesses HTML or script from a body;
 // - Strict-Transport-Security over https: browsers that met the gateway over https stay on https;
-// - on hosted pages (text/html), the add-in pane's Content-Security-Policy: the same policy as the pane's
-//   own <meta> (src/taskpane/taskpane.html), so that the two agree and the browser applies one policy;
+// - on hosted pages (text/html), the add-in pane's Content-Security-Policy: the very policy of the pane's
+//   own <meta> (one owner: src/taskpane/content-security-policy.ts), so the browser applies one policy;
 // - on every other answer, a policy that runs nothing (an answer read as a page could not run a script).
 import type { MiddlewareHandler } from "hono";
+import { TASKPANE_CSP } from "../taskpane/content-security-policy";
 import type { GatewayEnv } from "./env";
 
 /**
- * The policy of the hosted pages: scripts only from the add-in and Microsoft's office.js hosts, requests to
- * https services and the local sandbox (the base URL is the user's choice), Fluent UI's inline styles. No
- * IPv6 literal source: browsers reject `[::1]` in source lists. Kept equal to the pane's <meta> policy.
+ * The policy of the hosted pages: the task pane's own, from its one owner (src/taskpane/content-security-
+ * policy.json, which webpack also writes into the pane's <meta>), so that header and meta never disagree.
  */
-export const HOSTED_PAGE_CSP =
-  "default-src 'self'; script-src 'self' https://appsforoffice.microsoft.com https://officeapis.public.onecdn.static.microsoft; " +
-  "style-src 'self' 'unsafe-inline'; connect-src 'self' https: http://localhost:* http://127.0.0.1:*; img-src 'self' data:; " +
-  "font-src 'self' data: https://res-1.cdn.office.net; frame-src https://appsforoffice.microsoft.com https://officeapis.public.onecdn.static.microsoft; " +
-  "object-src 'none'; base-uri 'none'; form-action 'none'";
+export const HOSTED_PAGE_CSP: string = TASKPANE_CSP;
 
 /** The policy of everything that is not a page (JSON, the manifest, scripts and styles as files). */
 export const NOT_A_PAGE_CSP = "default-src 'none'; frame-ancestors 'none'";
