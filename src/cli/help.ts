@@ -16,13 +16,14 @@ export const USAGE = `Usage:
                                        (offline, from the catalog; --limit default 20; --json: an array
                                        of {name, dataset, sign, description}; QUERY may be left out
                                        with --dataset to list that dataset)
-  fdq usage [--json] [--plan N] [--plan-raised] [--base-url URL] [--api-key KEY] [--cache-dir DIR]
+  fdq usage [--json] [--plan N] [--plan-raised] [--reset] [--base-url URL] [--api-key KEY] [--cache-dir DIR]
                                        this month's quota units of the key's account as fdq counted them
                                        in its cache file: the total of the plan (--plan, default ${DEFAULTS.planUnits.toLocaleString("en-US")}),
                                        by day and by dataset, whether the service answered "Limit
                                        Exceeded" and when the quota resets (--json: the report as JSON;
-                                       --plan-raised: send requests again after a "Limit Exceeded").
-                                       Sends no request.
+                                       --plan-raised: send requests again after a "Limit Exceeded";
+                                       --reset: the same at the FDQ gateway of --base-url too).
+                                       Sends no request (--reset: one, to the gateway).
   fdq serve --upstream URL [--port N] [--host H] [--public-url URL] [--store DIR] [--tokens FILE]
             [--redis redis://HOST:PORT] [--cert FILE --key FILE]
                                        the FDQ gateway of a team: the built add-in at /, the FDQ service
