@@ -131,10 +131,11 @@ async function start(command: string, args: (port: number, store: string) => str
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const up = await within(60_000, () => listening(port));
+  // fdq prints its "listening" line just after the port opens: wait for both.
+  const line = `fdq serve: listening on http://127.0.0.1:${port}`;
+  const up = await within(60_000, async () => output.includes(line) && (await listening(port)));
   if (!up)
     throw new Error(`${command} ${args(port, "STORE").join(" ")} did not listen on ${port}:\n${output}`);
-  expect(output).toContain(`fdq serve: listening on http://127.0.0.1:${port}`);
   const pids = tree(top).map((p) => p.pid);
   return { top, pids, port, output: () => output, exited } satisfies Started;
 }
