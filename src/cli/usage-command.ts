@@ -6,6 +6,7 @@
 import type { UsageReport } from "../api";
 import { openConnection } from "./connection";
 import { EXIT } from "./exit-codes";
+import { ResetError, resetAtGateway } from "../gateway/usage-reset";
 import type { UsageOptions } from "./options";
 
 const count = (n: number): string => n.toLocaleString("en-US");
@@ -43,28 +44,6 @@ export function formatUsage(report: UsageReport, plan: number, where: string): s
     ...table(report.byDataset, ([a, x], [b, y]) => y - x || a.localeCompare(b)),
   );
   return `${lines.join("\n")}\n`;
-}
-
-/** POST /usage/reset at the gateway of `baseUrl` (its /v1 replaced): the message to print, or throws. */
-export async function resetAtGateway(baseUrl: string, apiKey: string): Promise<string> {
-  const url = `${baseUrl.replace(/\/v1\/?$/, "")}/usage/reset`;
-  let res: Response;
-  try {
-    res = await fetch(url, { method: "POST", headers: { "x-api-key": apiKey }, redirect: "manual" });
-  } catch {
-    throw new ResetError(`fdq: --reset: the FDQ gateway at ${url} could not be reached.`);
-  }
-  const report = (await res.json().catch(() => undefined)) as { exhausted?: unknown } | undefined;
-  if (res.status !== 200 || typeof report?.exhausted !== "boolean") {
-    throw new ResetError(
-      `fdq: --reset: ${url} answered ${res.status}: it is not an FDQ gateway that knows this key (give --base-url https://GATEWAY/v1).`,
-    );
-  }
-  return 'fdq: the FDQ gateway lifted the account\'s "Limit Exceeded" stop: requests are sent again.';
-}
-
-export class ResetError extends Error {
-  override name = "ResetError";
 }
 
 export async function runUsage(options: UsageOptions): Promise<number> {

@@ -2,7 +2,7 @@
 // the key or claim HTML, a 429 that only sounds like a spent quota, huge bodies to many keys at once, and a
 // body built to make redaction slow. Each rule is asserted with a figure, printed at the end.
 import { centralDay, nextMonthStart } from "../../../src/api/usage-ledger";
-import { resetAtGateway } from "../../../src/cli/usage-command";
+import { resetAtGateway } from "../../../src/gateway/usage-reset";
 import { startGateway, type GatewayOptions, type RunningGateway } from "../../../src/gateway";
 import { envelope, record, startHostile, type HostileServer, type Reply } from "../../support/hostile-server";
 import { figure, mib, printFigures } from "./figures";
