@@ -249,8 +249,9 @@ describe("fair slots and one deadline", () => {
     expect(bob.status).toBe(200);
     expect(bobMs).toBeLessThan(timeoutMs / 2);
     expect(alice.map((a) => a.status)).toEqual(Array(12).fill(504));
-    const queued = alice.filter((a) => a.body.includes("waited for a free upstream slot"));
-    expect(queued.length).toBeGreaterThanOrEqual(6);
+    // Whether a queued request ends in its slot's wait or in a fetch begun just before its deadline, its
+    // answer is the same 504 of the one deadline.
+    for (const a of alice) expect(a.body).toMatch(/^\{"message":"The FDQ service did not answer within 3 s/);
     // One deadline from arrival: the queued half ends with the first, not a timeout after a slot frees.
     expect(slowest).toBeLessThan(timeoutMs * 1.6);
   }, 30_000);
