@@ -9,6 +9,11 @@ const { URL } = require("node:url");
 const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
+// The task pane's Content-Security-Policy (src/taskpane/content-security-policy.ts explains it; the gateway sends
+// the same policy as a header), joined as policyText() joins it.
+const CSP = Object.entries(require("./src/taskpane/content-security-policy.json"))
+  .map(([directive, sources]) => [directive, ...sources].join(" "))
+  .join("; ");
 
 const DEV_URL = "https://localhost:3000/";
 const DEV_PORT = 3000;
@@ -101,6 +106,7 @@ module.exports = async (env, options) => {
       new HtmlWebpackPlugin({
         filename: "taskpane.html",
         template: "./src/taskpane/taskpane.html",
+        csp: CSP,
         chunks: ["taskpane", "commands", "functions"],
       }),
       new CopyWebpackPlugin({

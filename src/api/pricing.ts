@@ -2,7 +2,8 @@
 // for one security, for one period. A single-datapoint answer costs 1; an all-datapoints answer costs one
 // unit per record it returns; a rating, sector or single-security call 1; coverage lists and metadata 1 per
 // call unless configured otherwise. Accounts billed per HTTP call (`per-request`) pay 1 for any request.
-import type { RequestKey } from "./request-key";
+// pricedRequest: what a relay may send, each priced (the spec's requests and ratings/overall).
+import { RequestKey } from "./request-key";
 
 export type BillingModel = "per-datapoint" | "per-request";
 
@@ -31,4 +32,42 @@ export function priceOf(key: RequestKey, pricing: PricingOptions, records?: numb
     default:
       return 1;
   }
+}
+
+/**
+ * A request a relay (the gateway) may send, with its price: every request of the spec (RequestKey), and
+ * the one request production serves beyond it, `ratings/overall/:ticker` (wire-notes 16), billed like a
+ * rating (1 unit) and counted in the ledger's ratings group. Anything else is no request of the service:
+ * a relay answers it 404 itself and sends nothing, so no path goes upstream unpriced.
+ */
+export interface PricedRequest {
+  /** The canonical path after the base URL (the store's and the in-flight map's id, too). */
+  readonly path: string;
+  /** The request the ledger counts the units under (its group). */
+  readonly key: RequestKey;
+  /** Units the answer costs, by the records a data answer returned. */
+  units(records?: number): number;
+}
+
+const OVERALL = /^\/*ratings\/overall\/([^/?#]+)$/;
+const TICKER = /^[A-Z0-9][A-Z0-9.:_-]{0,31}$/;
+
+export function pricedRequest(tail: string, pricing: PricingOptions): PricedRequest | undefined {
+  const key = RequestKey.parse(tail);
+  if (key) return { path: key.path, key, units: (records) => priceOf(key, pricing, records) };
+  const overall = OVERALL.exec(tail);
+  if (!overall) return undefined;
+  let ticker: string;
+  try {
+    ticker = decodeURIComponent(overall[1]!).trim().toUpperCase();
+  } catch {
+    return undefined;
+  }
+  if (!TICKER.test(ticker)) return undefined;
+  const rating = RequestKey.ratings(ticker);
+  return {
+    path: `ratings/overall/${encodeURIComponent(ticker)}`,
+    key: rating,
+    units: () => priceOf(rating, pricing),
+  };
 }

@@ -12,7 +12,10 @@
 // - in each of these, any fragment of K of MIN_FRAGMENT characters or more (the whole key when shorter),
 //   so a cut, a prefix or a suffix of the key goes too; a fragment of digits only stays (numbers).
 // The key's forms are computed once per key (a Redactor); a text is first scanned for runs of characters
-// that could encode the key at all, so a text without one costs a few regular-expression scans.
+// that could encode the key at all, so a text without one costs a few regular-expression scans. Every step
+// is linear in the key's length (once per key) and in the text's: the parts of the key are found with a
+// suffix automaton, never by comparing each candidate with the key, so no key and text chosen by an
+// attacker (a 7,000-digit key against a 7,000-digit path) make it slow.
 import { decodeBase64Run, decodeHexRun, decodeTextRun, type Decoded } from "./redact-decode";
 
 export const KEY_PLACEHOLDER = "[API key]";
@@ -40,40 +43,113 @@ const canonical = (c: string): string => {
 };
 
 interface Matcher {
-  /** Every pair of adjacent characters of the key: a quick test before a window is compared. */
-  pairs: Set<string>;
   /** The key, as compared (canonical characters, or lower-case UTF-8 bytes as Latin-1). */
   key: string;
-  /** Every part of the key of `min` characters. */
-  windows: Set<string>;
+  /** The suffix automaton of the key read backwards: which texts are parts of the key, in linear time. */
+  automaton: Automaton;
   min: number;
 }
 
+/**
+ * The suffix automaton of a text (Blumer et al.): one state per class of its substrings, built in time linear
+ * in the text's length. Walking another text through it tells, for every position, the longest part of the
+ * first text ending there (matching statistics), in time linear in the other text's length: no comparison
+ * of a part with the key is repeated, whatever the key and the text (digits against a digit key included).
+ */
+interface Automaton {
+  next: Map<number, number>[];
+  link: Int32Array;
+  len: Int32Array;
+}
+
+function automaton(text: string): Automaton {
+  const size = 2 * text.length + 2;
+  const next: Map<number, number>[] = [new Map()];
+  const link = new Int32Array(size).fill(-1);
+  const len = new Int32Array(size);
+  let last = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const cur = next.length;
+    next.push(new Map());
+    len[cur] = len[last]! + 1;
+    let p = last;
+    while (p !== -1 && !next[p]!.has(c)) {
+      next[p]!.set(c, cur);
+      p = link[p]!;
+    }
+    if (p === -1) link[cur] = 0;
+    else {
+      const q = next[p]!.get(c)!;
+      if (len[p]! + 1 === len[q]) link[cur] = q;
+      else {
+        const clone = next.length;
+        next.push(new Map(next[q]));
+        len[clone] = len[p]! + 1;
+        link[clone] = link[q]!;
+        while (p !== -1 && next[p]!.get(c) === q) {
+          next[p]!.set(c, clone);
+          p = link[p]!;
+        }
+        link[q] = clone;
+        link[cur] = clone;
+      }
+    }
+    last = cur;
+  }
+  return { next, link, len };
+}
+
 function matcher(key: string): Matcher {
-  const min = Math.min(MIN_FRAGMENT, key.length);
-  const windows = new Set<string>();
-  for (let i = 0; i + min <= key.length; i++) windows.add(key.slice(i, i + min));
-  const pairs = new Set<string>();
-  for (let i = 0; i + 2 <= key.length; i++) pairs.add(key.slice(i, i + 2));
-  return { key, windows, pairs, min };
+  return { key, automaton: automaton([...key].reverse().join("")), min: Math.min(MIN_FRAGMENT, key.length) };
+}
+
+/**
+ * For every unit, the length of the longest part of the key that starts there: `units` read backwards
+ * through the automaton of the key read backwards. Linear in the units' length.
+ */
+function longestParts(units: string, a: Automaton): Int32Array {
+  const out = new Int32Array(units.length);
+  let state = 0;
+  let length = 0;
+  for (let i = units.length - 1; i >= 0; i--) {
+    const c = units.charCodeAt(i);
+    while (state !== 0 && !a.next[state]!.has(c)) {
+      state = a.link[state]!;
+      length = a.len[state]!;
+    }
+    const to = a.next[state]!.get(c);
+    if (to === undefined) length = 0;
+    else {
+      state = to;
+      length++;
+    }
+    out[i] = length;
+  }
+  return out;
 }
 
 /**
  * The parts of `units` (one compared character each) that are parts of the key of `min` characters or more,
- * as [first unit, unit after the last), longest first from the left.
+ * as [first unit, unit after the last), longest first from the left. Linear in the units' length (and the
+ * key's, once per key): the cost is bounded whatever text and key a hostile client or service chooses.
  */
 function findParts(units: string, m: Matcher): [number, number][] {
   const found: [number, number][] = [];
+  if (units.length < m.min) return found;
+  const longest = longestParts(units, m.automaton);
+  // Non-digits among the first k units, so that "is this part only digits" costs one subtraction.
+  const nonDigits = new Int32Array(units.length + 1);
+  for (let i = 0; i < units.length; i++) {
+    const c = units.charCodeAt(i);
+    nonDigits[i + 1] = nonDigits[i]! + (c >= 48 && c <= 57 ? 0 : 1);
+  }
   for (let s = 0; s + m.min <= units.length;) {
-    if ((m.min >= 2 && !m.pairs.has(units.slice(s, s + 2))) || !m.windows.has(units.slice(s, s + m.min))) {
-      s++;
-      continue;
-    }
-    let e = s + m.min;
-    while (e < units.length && m.key.includes(units.slice(s, e + 1))) e++;
+    const e = s + longest[s]!;
     // Digits alone are what answers are made of (values have 17 decimals): a part of the key that is
     // only digits goes only as the whole key.
-    if (e - s < m.key.length && /^[0-9]*$/.test(units.slice(s, e))) {
+    const digitsOnly = nonDigits[e] === nonDigits[s];
+    if (e - s < m.min || (e - s < m.key.length && digitsOnly)) {
       s++;
       continue;
     }
@@ -118,21 +194,20 @@ export class Redactor {
     }
   }
 
-  /** `text` with every encoding and every long fragment of the key replaced by "[API key]". */
-  redact(text: string): string {
+  /**
+   * `text` with every encoding and every long fragment of the key replaced by "[API key]". With a
+   * `deadline` (performance.now() time) a text that takes longer throws RedactionOverBudget: the caller
+   * then answers without the text rather than stall everything else (a server's event loop).
+   */
+  redact(text: string, deadline = Infinity): string {
     if (!this.apiKey || text.length < this.text.min) return text;
     const spans: [number, number][] = [];
-    this.scan(text, this.textRuns, (run) => [decodeTextRun(run, canonical)], this.text, spans);
+    this.scan(text, this.textRuns, (run) => [decodeTextRun(run, canonical)], this.text, spans, deadline);
     if (this.bytes) {
-      this.scan(text, this.hexRuns!, (run) => [0, 1].map((p) => decodeHexRun(run, p)), this.bytes, spans);
-      this.scan(
-        text,
-        this.base64Runs!,
-        (run) => [0, 1, 2, 3].map((o) => decodeBase64Run(run, o)),
-        this.bytes,
-        spans,
-        true,
-      );
+      const hex = (run: string): Decoded[] => [0, 1].map((p) => decodeHexRun(run, p));
+      this.scan(text, this.hexRuns!, hex, this.bytes, spans, deadline);
+      const base64 = (run: string): Decoded[] => [0, 1, 2, 3].map((o) => decodeBase64Run(run, o));
+      this.scan(text, this.base64Runs!, base64, this.bytes, spans, deadline, true);
     }
     return spans.length === 0 ? text : replaceSpans(text, spans);
   }
@@ -144,11 +219,13 @@ export class Redactor {
     decode: (run: string) => Decoded[],
     m: Matcher,
     spans: [number, number][],
+    deadline: number,
     padded = false,
   ): void {
     runs.lastIndex = 0;
     const cap = Math.max(RUN_PIECE, 4 * this.overlap);
     for (let match = runs.exec(text); match; match = runs.exec(text)) {
+      if (deadline !== Infinity && performance.now() > deadline) throw new RedactionOverBudget();
       const at = match.index;
       // A piece of a longer run: the next piece starts early enough to hold a key cut by this one's end.
       if (match[0].length === cap) runs.lastIndex = at + cap - this.overlap;
@@ -161,6 +238,14 @@ export class Redactor {
         }
       }
     }
+  }
+}
+
+/** A redaction given a deadline did not finish by it (the text is not returned, redacted or not). */
+export class RedactionOverBudget extends Error {
+  override name = "RedactionOverBudget";
+  constructor() {
+    super("the text took too long to redact");
   }
 }
 
@@ -194,6 +279,6 @@ export function redactorFor(apiKey: string): Redactor {
 }
 
 /** `text` with the key, in every encoding the Redactor knows, replaced by "[API key]". */
-export function redactKey(text: string, apiKey: string): string {
-  return apiKey ? redactorFor(apiKey).redact(text) : text;
+export function redactKey(text: string, apiKey: string, deadline = Infinity): string {
+  return apiKey ? redactorFor(apiKey).redact(text, deadline) : text;
 }

@@ -17,7 +17,8 @@ import { clipText as clip } from "./errors/clip";
 import { redactKey } from "./redact";
 import { centralDay, nextMonthStart } from "./usage-ledger";
 
-const QUOTA_WORDS = /limit|quota/i;
+/** The vendor's answer to a spent quota, exactly (wire-notes 12): a 429 with this message, no Retry-After. */
+export const LIMIT_EXCEEDED = "Limit Exceeded";
 
 export { MAX_SERVICE_TEXT } from "./errors/clip";
 
@@ -56,9 +57,9 @@ export function errorFromAnswer(answer: FailedAnswer, context: AnswerContext = {
   }
   if (status === 401 || status === 403) return new UnauthorizedError(options);
   if (status === 429) {
-    // A quota refusal has no Retry-After and speaks of a limit or quota (wire-notes 12); a throttle may
-    // say "Too Many Requests" with or without one.
-    if (retryAfterMs === undefined && QUOTA_WORDS.test(serviceMessage ?? "")) {
+    // A quota refusal is exactly {"message":"Limit Exceeded"} without Retry-After (wire-notes 12); anything
+    // looser ("Rate limit exceeded, slow down") is a throttle, retried, never a month's stop.
+    if (retryAfterMs === undefined && serviceMessage === LIMIT_EXCEEDED) {
       const resetsOn = context.now ? nextMonthStart(centralDay(context.now()).slice(0, 7)) : undefined;
       return new QuotaExhaustedError({ ...options, resetsOn });
     }

@@ -50,6 +50,13 @@ export function parseAll(lines: readonly SourceLine[]): FdqCall[] {
   return calls;
 }
 
+/** What the system's codes mean to someone who named a formula file. */
+const READ_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: "there is no such file",
+  EACCES: "permission denied",
+  EISDIR: "it is a folder, not a file",
+};
+
 async function readSource(file: string): Promise<string> {
   if (file === "-") {
     const chunks: Buffer[] = [];
@@ -59,9 +66,10 @@ async function readSource(file: string): Promise<string> {
   try {
     return await readFile(file, "utf8");
   } catch (err) {
-    throw new UsageError(
-      `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
+    // An input named on the command line that cannot be read is a usage error (exit-codes.ts), as in refresh.
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === undefined ? (err as Error).message : (READ_ERRORS[code] ?? code);
+    throw new UsageError(`cannot read ${file}: ${why}.`);
   }
 }
 

@@ -1,15 +1,12 @@
 // Command-line options of `fdq`, their environment variables and defaults.
 import os from "node:os";
 import path from "node:path";
-import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { BillingModel } from "../api";
 import { DEFAULTS } from "../api/defaults";
 import { DATASETS, findDataset } from "../catalog";
+import { parse, UsageError } from "./parse-args";
 
-/** A mistake in how fdq was called: printed with the usage, exit status 2. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
+export { UsageError } from "./parse-args";
 
 export interface ConnectionOptions {
   /** Explicit --base-url or FDQ_BASE_URL; undefined means the local sandbox. */
@@ -71,7 +68,7 @@ export function parseFreezeArgs(
   args: string[],
   env: Env = process.env,
 ): FreezeOptions {
-  const { values, positionals } = parse(args, {
+  const { values, positionals } = parse(command, args, {
     "base-url": CONNECTION_FLAGS["base-url"],
     "api-key": CONNECTION_FLAGS["api-key"],
     "cache-dir": CONNECTION_FLAGS["cache-dir"],
@@ -126,14 +123,6 @@ const EVALUATION_FLAGS = {
 } as const;
 
 export const BILLING_MODELS: readonly BillingModel[] = ["per-datapoint", "per-request"];
-
-function parse<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: T) {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true as const });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-}
 
 /** More would only queue at the service or trip its throttling. */
 export const MAX_CONCURRENCY = 64;
@@ -204,7 +193,7 @@ export function wantsHelp(args: string[]): boolean {
 }
 
 export function parseEvalArgs(args: string[], env: Env = process.env): EvalOptions {
-  const { values, positionals } = parse(args, {
+  const { values, positionals } = parse("eval", args, {
     ...EVALUATION_FLAGS,
     file: { type: "string", short: "f" },
     json: { type: "boolean", default: false },
@@ -227,7 +216,7 @@ export function parseEvalArgs(args: string[], env: Env = process.env): EvalOptio
 }
 
 export function parseRefreshArgs(args: string[], env: Env = process.env): RefreshOptions {
-  const { values, positionals } = parse(args, {
+  const { values, positionals } = parse("refresh", args, {
     ...EVALUATION_FLAGS,
     out: { type: "string", short: "o" },
     "in-place": { type: "boolean", default: false },
@@ -259,12 +248,14 @@ export interface UsageOptions extends ConnectionOptions {
   json: boolean;
   /** --plan-raised: the user says the plan was raised; requests are sent again. */
   planRaised: boolean;
+  /** --reset: lift the "Limit Exceeded" stop of the FDQ gateway at --base-url too (POST /usage/reset). */
+  reset: boolean;
   /** The plan's units a month (--plan; default the member plans' 10,000). */
   plan: number;
 }
 
 export function parseUsageArgs(args: string[], env: Env = process.env): UsageOptions {
-  const { values, positionals } = parse(args, {
+  const { values, positionals } = parse("usage", args, {
     "base-url": CONNECTION_FLAGS["base-url"],
     "api-key": CONNECTION_FLAGS["api-key"],
     "cache-dir": CONNECTION_FLAGS["cache-dir"],
@@ -272,6 +263,7 @@ export function parseUsageArgs(args: string[], env: Env = process.env): UsageOpt
     help: CONNECTION_FLAGS.help,
     json: { type: "boolean", default: false },
     "plan-raised": { type: "boolean", default: false },
+    reset: { type: "boolean", default: false },
     plan: { type: "string" },
   });
   if (positionals.length > 0) {
@@ -281,6 +273,7 @@ export function parseUsageArgs(args: string[], env: Env = process.env): UsageOpt
     ...connection(values, env),
     json: values.json === true,
     planRaised: values["plan-raised"] === true,
+    reset: values.reset === true,
     plan: unitsOf(values.plan, "--plan", 1) ?? DEFAULTS.planUnits,
   };
 }
@@ -312,7 +305,7 @@ function searchDataset(ref: string): string {
 }
 
 export function parseSearchArgs(args: string[]): SearchOptions {
-  const { values, positionals } = parse(args, {
+  const { values, positionals } = parse("search", args, {
     dataset: { type: "string" },
     limit: { type: "string" },
     json: { type: "boolean", default: false },
@@ -354,9 +347,28 @@ export interface ServeOptions {
   hashToken?: { token: string; name: string };
 }
 
+/**
+ * The gateway relays /v1/PATH to UPSTREAM/PATH, so an upstream without its /v1 would send every request to a
+ * path the service does not have: refused here with the URL to give instead.
+ */
+function upstreamEndsInV1(upstream: string): void {
+  let url: URL;
+  try {
+    url = new URL(upstream);
+  } catch {
+    return; // not a URL at all: the gateway's own check says so
+  }
+  const pathname = url.pathname.replace(/\/+$/, "");
+  if (pathname.endsWith("/v1")) return;
+  const fixed = `${url.origin}${pathname}/v1`;
+  throw new UsageError(
+    `--upstream must be the FDQ base URL including /v1: give --upstream ${fixed} (not ${upstream}).`,
+  );
+}
+
 /** `fdq serve`: the FDQ gateway of a team (src/gateway). */
 export function parseServeArgs(args: string[], env: Env = process.env): ServeOptions {
-  const { values, positionals } = parse(args, {
+  const { values, positionals } = parse("serve", args, {
     upstream: { type: "string" },
     port: { type: "string" },
     host: { type: "string" },
@@ -403,6 +415,7 @@ export function parseServeArgs(args: string[], env: Env = process.env): ServeOpt
   if (!upstream) {
     throw new UsageError("--upstream is required: the FDQ base URL including /v1, e.g. https://HOST/v1");
   }
+  upstreamEndsInV1(upstream);
   let port = 8080;
   if (values.port !== undefined) {
     port = Number(values.port);

@@ -1,4 +1,5 @@
-// `fdq serve`: runs the FDQ gateway (src/gateway) until SIGTERM or SIGINT, then lets the requests in flight
+// `fdq serve`: runs the FDQ gateway (src/gateway) until SIGTERM or SIGINT (or, under npx or npm run, until the npm
+// process that started it is gone: lifetime.ts), then lets the requests in flight
 // finish, refuses new ones and exits with status 0. `--tokens FILE` (or FDQ_GATEWAY_TOKENS) is team mode
 // with FDQ_UPSTREAM_API_KEY upstream; `--redis URL` shares the store with other instances; `--cert FILE
 // --key FILE` serves https; `--hash-token TOKEN` prints the tokens-file line of a token.
@@ -12,7 +13,33 @@ import {
   tokenLine,
   TokensFileError,
 } from "../gateway";
+import { CommandFailed } from "./exit-codes";
 import { UsageError, type ServeOptions } from "./options";
+
+/** What the system said when the gateway could not listen, turned into what to do about it. */
+function listenFailure(e: unknown, o: ServeOptions): unknown {
+  const code = (e as NodeJS.ErrnoException).code;
+  const where = `${o.host.includes(":") ? `[${o.host}]` : o.host}:${o.port}`;
+  if (code === "EADDRINUSE") {
+    return new CommandFailed(
+      `cannot listen on ${where}: another program uses port ${o.port}. Stop it, or choose another port ` +
+        `with --port N (--port 0 picks a free one and prints it).`,
+    );
+  }
+  if (code === "EACCES") {
+    return new CommandFailed(
+      `cannot listen on ${where}: this user may not open port ${o.port} (ports below 1024 need privileges). ` +
+        `Choose a port from 1024 with --port N, or put a reverse proxy in front.`,
+    );
+  }
+  if (code === "EADDRNOTAVAIL") {
+    return new CommandFailed(
+      `cannot listen on ${where}: ${o.host} is not an address of this machine. Check --host (default 127.0.0.1; ` +
+        `0.0.0.0 for every address).`,
+    );
+  }
+  return e;
+}
 
 export async function runServe(o: ServeOptions): Promise<number> {
   if (o.hashToken) {
@@ -43,7 +70,7 @@ export async function runServe(o: ServeOptions): Promise<number> {
     if (e instanceof TeamModeError) throw new UsageError(e.message);
     if (e instanceof RedisUrlError) throw new UsageError(`--redis: ${e.message}`);
     if (e instanceof TlsFilesError) throw new UsageError(e.message);
-    throw e;
+    throw listenFailure(e, o);
   }
   const running = gateway;
   process.stderr.write(

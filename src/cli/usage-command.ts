@@ -1,9 +1,12 @@
 // `fdq usage`: this month's quota units of the key's account, as fdq counted them in its cache file (the
 // service reports no usage): the total against the plan, by day and by dataset, whether the service has
 // answered "Limit Exceeded" this month and when the quota resets. --plan-raised clears a "Limit Exceeded"
-// stop, so requests are sent again. Sends no request.
+// stop, so requests are sent again. Sends no request, except --reset: the same for the account's stop at the
+// FDQ gateway at --base-url (POST /usage/reset with the key; docs/gateway.md), then what fdq counted here.
 import type { UsageReport } from "../api";
 import { openConnection } from "./connection";
+import { EXIT } from "./exit-codes";
+import { ResetError, resetAtGateway } from "../gateway/usage-reset";
 import type { UsageOptions } from "./options";
 
 const count = (n: number): string => n.toLocaleString("en-US");
@@ -44,11 +47,26 @@ export function formatUsage(report: UsageReport, plan: number, where: string): s
 }
 
 export async function runUsage(options: UsageOptions): Promise<number> {
+  if (options.reset && options.baseUrl === undefined) {
+    process.stderr.write(
+      "fdq: --reset lifts the stop at an FDQ gateway: give its --base-url (https://GATEWAY/v1).\n",
+    );
+    return EXIT.usage.code;
+  }
+  if (options.reset) {
+    try {
+      process.stderr.write(`${await resetAtGateway(options.baseUrl!, options.apiKey ?? "")}\n`);
+    } catch (e) {
+      if (!(e instanceof ResetError)) throw e;
+      process.stderr.write(`${e.message}\n`);
+      return EXIT.failure.code;
+    }
+  }
   const connection = await openConnection(options);
   try {
     const { client, cacheFile } = connection;
     let raised: string | undefined;
-    if (options.planRaised) {
+    if (options.planRaised || options.reset) {
       const before = await client.usage();
       await client.planRaised();
       raised = before.exhausted

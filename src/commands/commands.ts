@@ -31,12 +31,16 @@ function checkNewDay(): void {
     .catch((err: unknown) => console.error("FDQ new-day check failed", err));
 }
 
-Office.onReady(() => {
-  Office.actions.associate(REFRESH_COMMAND, refresh);
-  // Load with the document from now on, so the new-day check runs without opening the task pane.
-  Office.addin.setStartupBehavior(Office.StartupBehavior.load).catch((err: unknown) => {
-    console.error("FDQ could not set the start-up behaviour", err);
+// Outside Excel (a browser tab: office.js answers host null, or office.js did not load) there is no ribbon and no
+// workbook: the page says how to open the add-in (src/taskpane/outside-excel.ts).
+if (typeof Office !== "undefined")
+  Office.onReady((info) => {
+    if (info.host !== Office.HostType.Excel) return;
+    Office.actions.associate(REFRESH_COMMAND, refresh);
+    // Load with the document from now on, so the new-day check runs without opening the task pane.
+    Office.addin.setStartupBehavior(Office.StartupBehavior.load).catch((err: unknown) => {
+      console.error("FDQ could not set the start-up behaviour", err);
+    });
+    checkNewDay();
+    setInterval(checkNewDay, NEW_DAY_CHECK_MS);
   });
-  checkNewDay();
-  setInterval(checkNewDay, NEW_DAY_CHECK_MS);
-});

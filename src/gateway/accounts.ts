@@ -1,14 +1,23 @@
 // What the gateway keeps per account (by account tag, never by key): the usage ledger, persisted in the
 // store, and the slots that bound the account's upstream requests. With Redis both are shared by every
-// instance (redis-ledger.ts, redis-slots.ts), each over this instance's own ledger and Limiter.
+// instance (redis-ledger.ts, redis-slots.ts), each over this instance's own ledger and FairSlots.
+//
+// Accounts are kept in an LRU bounded in count (lru-cache, already the store's): an account is created
+// only once the service accepted its key (an answer other than 401/403 and 5xx), so a client sending a
+// new key with each request creates nothing; the least recently used account is forgotten first, its
+// ledger saved first (with a store or Redis it is read back when the key comes again; memory only, its
+// count of the month is lost). A key not accepted yet has its slots (the same bound) in a second LRU of the
+// same size, handed to its account once the key is accepted, so an account never exceeds its bound.
+import { LRUCache } from "lru-cache";
 import { DEFAULTS } from "../api/defaults";
-import { Limiter } from "../api/limiter";
 import type { KeyValueStore } from "../api/storage";
-import { UsageLedger } from "../api/usage-ledger";
+import { centralDay, nextMonthStart, UsageLedger, type UsageReport } from "../api/usage-ledger";
+import { FairSlots, type UpstreamSlots } from "./fair-slots";
 import { LocalLedger, type AccountLedger } from "./ledger";
+import type { RedisKeyParts } from "./redis-keys";
 import { RedisLedger } from "./redis-ledger";
 import type { RedisLink } from "./redis-link";
-import { RedisSlots, type UpstreamSlots } from "./redis-slots";
+import { RedisSlots } from "./redis-slots";
 import type { Wakeups } from "./redis-wakeups";
 
 export interface Account {
@@ -24,52 +33,167 @@ export interface AccountsOptions {
   concurrency: number;
   /** The upstream timeout (how long a shared slot may be held). */
   timeoutMs: number;
+  /** Accounts kept at once (default 10,000). */
+  maxAccounts?: number;
   /** Shares the ledgers and the slots with the other instances; undefined: this instance alone. */
-  redis: { link: RedisLink; wakeups: Wakeups } | undefined;
+  redis: { link: RedisLink; wakeups: Wakeups; keys: RedisKeyParts } | undefined;
   now: () => number;
   onWarning: (message: string) => void;
 }
 
+interface Entry {
+  account: Account;
+  own: UsageLedger;
+  dispose?: () => void;
+}
+
+export const DEFAULT_MAX_ACCOUNTS = 10_000;
+
 export class Accounts {
-  private readonly byTag = new Map<string, { account: Account; own: UsageLedger }>();
+  private readonly byTag: LRUCache<string, Entry>;
+  /** The slots of keys the service has not accepted (yet): no account, no ledger. */
+  private readonly pending: LRUCache<string, UpstreamSlots>;
 
-  constructor(private readonly o: AccountsOptions) {}
+  constructor(private readonly o: AccountsOptions) {
+    this.pending = new LRUCache<string, UpstreamSlots>({ max: o.maxAccounts ?? DEFAULT_MAX_ACCOUNTS });
+    this.byTag = new LRUCache<string, Entry>({
+      max: o.maxAccounts ?? DEFAULT_MAX_ACCOUNTS,
+      // Forgotten: what it counted is saved (and then read back if the key comes again).
+      dispose: (entry) => {
+        entry.dispose?.();
+        void entry.account.ledger.flush().catch(() => undefined);
+      },
+    });
+  }
 
-  /** The account of `tag`, its ledger loaded. */
+  /** Accounts kept now. */
+  get size(): number {
+    return this.byTag.size;
+  }
+
+  /** The account of `tag` if it is kept, its ledger loaded; never creates one. */
+  async find(tag: string): Promise<Account | undefined> {
+    const entry = this.byTag.get(tag);
+    if (!entry) return undefined;
+    await entry.own.ready;
+    return entry.account;
+  }
+
+  /** The account of `tag`, its ledger loaded; created if needed (only for a key the service accepted). */
   async get(tag: string): Promise<Account> {
     let entry = this.byTag.get(tag);
     if (!entry) {
-      const own = new UsageLedger({
-        storage: this.o.storage,
-        storageKey: `${DEFAULTS.usageKey}.${tag}`,
-        now: this.o.now,
-        persistDelayMs: DEFAULTS.persistDelayMs,
-        onWarning: this.o.onWarning,
-      });
-      const limiter = new Limiter(this.o.concurrency);
-      const redis = this.o.redis;
-      const account: Account = redis
-        ? {
-            tag,
-            ledger: new RedisLedger(redis.link, tag, own, this.o.now),
-            slots: new RedisSlots({
-              redis: redis.link,
-              wakeups: redis.wakeups,
-              tag,
-              concurrency: this.o.concurrency,
-              timeoutMs: this.o.timeoutMs,
-              local: limiter,
-            }),
-          }
-        : { tag, ledger: new LocalLedger(own), slots: limiter };
-      entry = { account, own };
+      entry = this.create(tag);
       this.byTag.set(tag, entry);
     }
     await entry.own.ready;
     return entry.account;
   }
 
+  /**
+   * When the quota of `tag` resets if it is spent (the account's ledger, or with Redis the mark another
+   * instance left for a key this one has not kept), else undefined.
+   */
+  async stoppedUntil(tag: string): Promise<string | undefined> {
+    const kept = await this.find(tag);
+    if (kept) return (await kept.ledger.isExhausted()) ? kept.ledger.resetsOn : undefined;
+    const redis = this.o.redis;
+    if (!redis) return undefined;
+    const month = centralDay(this.o.now()).slice(0, 7);
+    const name = redis.keys.ledger(tag, month);
+    const marked = await redis.link.use(
+      async (r) => redis.keys.open(name, await r.hget(name, "exhausted")) === "exhausted",
+      () => false,
+    );
+    return marked ? nextMonthStart(month) : undefined;
+  }
+
+  /** Where an upstream request of `tag` waits for a slot: its account's, or its key's until accepted. */
+  slots(tag: string): UpstreamSlots {
+    const kept = this.byTag.get(tag);
+    if (kept) return kept.account.slots;
+    let slots = this.pending.get(tag);
+    if (!slots) {
+      slots = this.newSlots(tag);
+      this.pending.set(tag, slots);
+    }
+    return slots;
+  }
+
+  /** The month's usage of `tag`: of its account, or as saved (zero if nothing is), creating nothing. */
+  async report(tag: string): Promise<UsageReport> {
+    const kept = await this.find(tag);
+    if (kept) return kept.ledger.report();
+    const entry = this.create(tag, false);
+    try {
+      await entry.own.ready;
+      return await entry.account.ledger.report();
+    } finally {
+      entry.dispose?.();
+    }
+  }
+
+  /**
+   * Lifts the account's "Limit Exceeded" stop (`fdq usage --reset`): of the kept account, or of its saved
+   * ledger (nothing is written, and nothing kept, for an account that is not stopped).
+   */
+  async reset(tag: string): Promise<void> {
+    const kept = await this.find(tag);
+    if (kept) {
+      await kept.ledger.reset();
+      return;
+    }
+    const entry = this.create(tag, false);
+    try {
+      await entry.own.ready;
+      if (await entry.account.ledger.isExhausted()) {
+        await entry.account.ledger.reset();
+        await entry.account.ledger.flush();
+      }
+    } finally {
+      entry.dispose?.();
+    }
+  }
+
   async flush(): Promise<void> {
     await Promise.all([...this.byTag.values()].map((e) => e.account.ledger.flush()));
+  }
+
+  private ownLedger(tag: string): UsageLedger {
+    return new UsageLedger({
+      storage: this.o.storage,
+      storageKey: `${DEFAULTS.usageKey}.${tag}`,
+      now: this.o.now,
+      persistDelayMs: DEFAULTS.persistDelayMs,
+      onWarning: this.o.onWarning,
+    });
+  }
+
+  /** The slots of one account: this instance's FairSlots, under the Redis semaphore with --redis. */
+  private newSlots(tag: string): UpstreamSlots {
+    const local = new FairSlots(this.o.concurrency, this.o.timeoutMs);
+    const redis = this.o.redis;
+    if (!redis) return local;
+    return new RedisSlots({
+      redis: redis.link,
+      wakeups: redis.wakeups,
+      tag,
+      concurrency: this.o.concurrency,
+      timeoutMs: this.o.timeoutMs,
+      local,
+      keys: redis.keys,
+    });
+  }
+
+  /** A new entry; `kept`: it goes into the LRU (else it is read and dropped, e.g. by a reset). */
+  private create(tag: string, kept = true): Entry {
+    const own = this.ownLedger(tag);
+    // The slots its requests have been waiting in so far, so that the bound holds across the change.
+    const slots = this.pending.get(tag) ?? this.newSlots(tag);
+    if (kept) this.pending.delete(tag);
+    const redis = this.o.redis;
+    if (!redis) return { account: { tag, ledger: new LocalLedger(own), slots }, own };
+    const ledger = new RedisLedger(redis.link, tag, own, this.o.now, redis.keys);
+    return { account: { tag, ledger, slots }, own, dispose: () => ledger.dispose() };
   }
 }

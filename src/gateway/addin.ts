@@ -51,15 +51,18 @@ export function addinRoutes(o: AddinOptions): Hono<GatewayEnv> {
       "Cache-Control": "no-cache",
     });
   });
-  app.get(
-    "*",
-    serveStatic({
+  // Made on the first request that finds a build, not here: serveStatic logs a console.error of its own for a
+  // missing root, and the gateway already says once, at start-up and on every page, that there is no build.
+  let files: MiddlewareHandler | undefined;
+  app.get("*", (c, next) => {
+    files ??= serveStatic({
       root: o.distDir,
       index: "taskpane.html",
       onFound: (file, c) => {
         if (path.basename(file) === "functions.json") c.header("Access-Control-Allow-Origin", "*");
       },
-    }),
-  );
+    });
+    return files(c, next);
+  });
   return app;
 }

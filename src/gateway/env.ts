@@ -1,4 +1,4 @@
-// The hono environment of the gateway's routes: what a handler tells the access log.
+// The hono environment of the gateway's routes: what a handler tells the access log and the routes after it.
 import type { HttpBindings } from "@hono/node-server";
 
 export type CacheOutcome = "hit" | "miss" | "bypass";
@@ -14,5 +14,16 @@ export interface GatewayEnv {
     upstreamKey: string;
     /** Team mode: the analyst (the token's name in the tokens file) the access log names. */
     analyst: string | undefined;
+    /** performance.now() when the request arrived: its one deadline runs from here. */
+    arrived: number;
+    /** The client's address (the socket's peer): refused keys are counted per address. */
+    address: string;
+    /** Whose share of the account's slots a request takes: the analyst (team mode) or the address. */
+    party: string;
+    /**
+     * The client's key once it is known to be valid (a token of the file; a key the service accepted):
+     * only then may the access log redact with it. Undefined: the log never runs a redactor keyed by it.
+     */
+    trustedKey: string | undefined;
   };
 }

@@ -23,3 +23,44 @@ export const noKey = (): GatewayError => new GatewayError(403, `Forbidden: no AP
 /** Team mode: no token, or one the tokens file does not hold; nothing goes upstream. */
 export const unknownToken = (): GatewayError =>
   new GatewayError(403, `Forbidden: unknown gateway token${GATEWAY_SUFFIX}`);
+
+/** The longest API key the FDQ service issues (an API-gateway usage plan's key: 20 to 128 characters). */
+export const MAX_KEY_CHARS = 128;
+
+/**
+ * A key or token no FDQ key could be: longer than MAX_KEY_CHARS, or with characters other than visible
+ * ASCII. Refused before anything (token lookup, redaction, account, upstream) touches it.
+ */
+export const impossibleKey = (): GatewayError =>
+  new GatewayError(
+    403,
+    `Forbidden: the API key is not one the FDQ service issues (1 to ${MAX_KEY_CHARS} visible ASCII characters)${GATEWAY_SUFFIX}`,
+  );
+
+/** Too many refused keys from one address: no key of it is looked at (nor sent upstream) for a while. */
+export const tooManyFailedKeys = (retryAfterS: number): GatewayError =>
+  new GatewayError(
+    429,
+    `Too Many Requests: too many refused API keys from this address; try again in ${retryAfterS} s${GATEWAY_SUFFIX}`,
+    { "Retry-After": String(retryAfterS) },
+  );
+
+/** The path names no request of the FDQ service: answered here, nothing goes upstream. */
+export const notARequest = (): GatewayError =>
+  new GatewayError(
+    404,
+    `Not Found: the path is not a request of the FDQ service (see its /v1 endpoints)${GATEWAY_SUFFIX}`,
+  );
+
+/** The gateway is at a budget (memory of answers in flight, time to redact): a retry soon may pass. */
+export const overBudget = (what: string, retryAfterS = 1): GatewayError =>
+  new GatewayError(503, `Service Unavailable: ${what}; try again in ${retryAfterS} s${GATEWAY_SUFFIX}`, {
+    "Retry-After": String(retryAfterS),
+  });
+
+/** No answer within the request's one deadline (time waiting for a slot counts). */
+export const deadlinePassed = (timeoutMs: number, queued: boolean): GatewayError =>
+  new GatewayError(
+    504,
+    `The FDQ service did not answer within ${timeoutMs / 1000} s${queued ? " (the request waited for a free upstream slot all that time)" : ""}${GATEWAY_SUFFIX}`,
+  );

@@ -3,7 +3,11 @@
 // analyst's gateway token, one refresh day's answers shared by everyone of an account, the account's
 // ledger, and a stop after "Limit Exceeded". The embedded store (memory + files) by default; with a Redis
 // URL the answers, in-flight locks, upstream slots and ledgers are shared by every instance on that Redis
-// (falling back to this instance's own while it is unreachable). With a certificate and key it speaks https.
+// (falling back to this instance's own while it is unreachable), names and values there keyed and sealed
+// with FDQ_GATEWAY_REDIS_SECRET. With a certificate and key it speaks https. It holds against a hostile
+// client and a hostile upstream: impossible keys refused first, refused keys rate-limited per address,
+// accounts bounded, slots shared fairly with one deadline per request, bodies in flight under one memory
+// budget, only allowlisted upstream headers (docs/gateway.md).
 import type { Server as HttpServer } from "node:http";
 import https, { type Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
@@ -16,11 +20,14 @@ import { checkBaseUrl } from "../api/settings";
 import { FileStorage } from "../api/storage-file";
 import type { RefreshDayBoundary } from "../api/types";
 import { Accounts } from "./accounts";
+import { BodyBudget } from "./body-budget";
+import { FailedKeys, type FailedKeysOptions } from "./failed-keys";
+import { checkRedisSecret, RedisKeyParts, REDIS_SECRET_ENV } from "./redis-keys";
 import { isBuilt, NOT_BUILT } from "./addin";
 import { createGatewayApp } from "./app";
 import { localFlights } from "./flights";
 import { RedisFlights } from "./redis-flights";
-import { RedisLink } from "./redis-link";
+import { RedisLink, redisWhere } from "./redis-link";
 import { RedisAnswerStore } from "./redis-store";
 import { Wakeups } from "./redis-wakeups";
 import { EmbeddedStore } from "./store";
@@ -31,6 +38,8 @@ export { isBuilt, NOT_BUILT, rewriteManifest } from "./addin";
 export { hashToken, tokenLine, TokensFileError } from "./tokens";
 export { RedisUrlError, redisWhere } from "./redis-link";
 export { TlsFilesError } from "./tls";
+export { RedisSecretError, REDIS_SECRET_ENV } from "./redis-keys";
+export { HOSTED_PAGE_CSP } from "./security-headers";
 
 /** Team mode asked for without the gateway's key (the server does not start). */
 export const NO_UPSTREAM_KEY =
@@ -45,7 +54,11 @@ export const GATEWAY_DEFAULTS = {
   /** Below the 60 s after which some Excel platforms fail a fetch. */
   timeoutMs: DEFAULTS.timeoutMs,
   maxBodyBytes: 8 * 1024 * 1024,
+  /** All upstream bodies in flight together, each charged 3 times its size (body-budget.ts). */
+  maxInFlightBodyBytes: 128 * 1024 * 1024,
   maxMemoryBytes: 256 * 1024 * 1024,
+  /** Team mode: redacting the team's key from one body; a longer one is not served (503). */
+  redactionBudgetMs: 500,
 } as const;
 
 /** dist/ at the repository's root, where `npm run build` writes the add-in. */
@@ -73,6 +86,8 @@ export interface GatewayOptions {
    * instance on it. Undefined: this instance alone.
    */
   redis?: string | undefined;
+  /** With `redis`: the secret every instance shares (default: FDQ_GATEWAY_REDIS_SECRET); 32+ characters. */
+  redisSecret?: string | undefined;
   /** PEM certificate (chain) and private key files: https instead of http. Both or neither. */
   certFile?: string | undefined;
   keyFile?: string | undefined;
@@ -81,6 +96,13 @@ export interface GatewayOptions {
   timeoutMs?: number;
   maxBodyBytes?: number;
   maxMemoryBytes?: number;
+  /** Memory of all upstream bodies in flight together (default 128 MiB); over it, 503 with Retry-After. */
+  maxInFlightBodyBytes?: number;
+  redactionBudgetMs?: number;
+  /** Accounts (keys the service accepted) kept at once (default 10,000). */
+  maxAccounts?: number;
+  /** Refused keys allowed per client address and window (default 20 a minute). */
+  failedKeys?: FailedKeysOptions;
   refreshDay?: RefreshDayBoundary;
   pricing?: PricingOptions;
   now?: () => number;
@@ -95,15 +117,37 @@ export class TeamModeError extends Error {
   override name = "TeamModeError";
 }
 
+export interface GatewayStats {
+  /** Accounts (keys the service accepted) kept in memory. */
+  accounts: number;
+  /** Bytes of upstream bodies being read or answered now, and the most at once since the start. */
+  bodyBytesInFlight: number;
+  peakBodyBytesInFlight: number;
+}
+
 export interface RunningGateway {
   /** Where the gateway listens, e.g. http://127.0.0.1:PORT (https:// with a certificate). */
   url: string;
   /** The URL the manifest names (--public-url, or `url`). */
   publicUrl: string;
   port: number;
+  /** What the gateway holds now, for operators and tests: accounts kept, body bytes in flight and their peak. */
+  stats(): GatewayStats;
   /** Refuses new connections, lets the requests in flight finish, saves the ledgers and answers. */
   close(): Promise<void>;
 }
+
+/** Whether `host` is reachable from this machine only. */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/** Team mode on the network over plain http: the analysts' tokens travel in clear text. */
+export const beyondLoopbackWithoutTls = (host: string): string =>
+  `fdq serve: WARNING: team mode listens on ${host}, beyond this machine, over plain http: the analysts' ` +
+  "gateway tokens and the answers cross the network unencrypted. Give --cert and --key (https), or put " +
+  "a TLS proxy in front and listen on 127.0.0.1 (docs/gateway.md).";
 
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const upstream = checkBaseUrl(options.upstream);
@@ -124,24 +168,27 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     throw new TeamModeError("an upstream API key is used only in team mode: give the tokens file too");
   }
   const tls = readTlsFiles(options.certFile, options.keyFile);
-  // Shared with the other instances on one Redis: the connection, and a second one for wake-ups.
-  let shared: { link: RedisLink; wakeups: Wakeups } | undefined;
+  // Shared with the other instances on one Redis: the connection, a second one for wake-ups, the secret.
+  let shared: { link: RedisLink; wakeups: Wakeups; keys: RedisKeyParts } | undefined;
   if (options.redis !== undefined) {
+    redisWhere(options.redis); // a URL that is not redis:// is said first
+    const secret = checkRedisSecret(options.redisSecret ?? process.env[REDIS_SECRET_ENV]);
     const link = new RedisLink({ url: options.redis, onWarning });
-    shared = { link, wakeups: new Wakeups(link) };
+    shared = { link, wakeups: new Wakeups(link), keys: new RedisKeyParts(secret, onWarning) };
   }
   const embedded = new EmbeddedStore({
     dir: options.store,
     maxMemoryBytes: options.maxMemoryBytes ?? GATEWAY_DEFAULTS.maxMemoryBytes,
     onWarning,
   });
-  const store = shared ? new RedisAnswerStore(shared.link, embedded) : embedded;
+  const store = shared ? new RedisAnswerStore(shared.link, embedded, shared.keys) : embedded;
   const timeoutMs = options.timeoutMs ?? GATEWAY_DEFAULTS.timeoutMs;
   const accounts = new Accounts({
     storage:
       options.store === undefined ? undefined : new FileStorage(path.join(options.store, "usage.json")),
     concurrency: options.concurrency ?? GATEWAY_DEFAULTS.concurrency,
     timeoutMs,
+    ...(options.maxAccounts !== undefined ? { maxAccounts: options.maxAccounts } : {}),
     redis: shared,
     now,
     onWarning,
@@ -149,6 +196,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const clock = new RefreshDayClock(options.refreshDay ?? DEFAULTS.refreshDay);
   await store.dropBefore(clock.label(now()));
 
+  const budget = new BodyBudget(options.maxInFlightBodyBytes ?? GATEWAY_DEFAULTS.maxInFlightBodyBytes);
   // The public URL is known once the port is; the app reads it through this holder.
   const addin = { distDir, publicUrl: "" };
   const app = createGatewayApp({
@@ -156,12 +204,16 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     team,
     accounts,
     store,
-    flights: shared ? new RedisFlights(shared.link, shared.wakeups) : localFlights,
+    flights: shared ? new RedisFlights(shared.link, shared.wakeups, shared.keys) : localFlights,
     clock,
     pricing: options.pricing ?? DEFAULT_PRICING,
     now,
     timeoutMs,
     maxBodyBytes: options.maxBodyBytes ?? GATEWAY_DEFAULTS.maxBodyBytes,
+    budget,
+    redactionBudgetMs: options.redactionBudgetMs ?? GATEWAY_DEFAULTS.redactionBudgetMs,
+    failedKeys: new FailedKeys({ now, ...options.failedKeys }),
+    https: tls !== undefined,
     get distDir() {
       return addin.distDir;
     },
@@ -195,12 +247,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const local = `${tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`;
   addin.publicUrl = (options.publicUrl ?? local).replace(/\/+$/, "");
   if (!isBuilt(distDir)) onWarning(`fdq serve: ${NOT_BUILT} (${distDir} holds no build).`);
+  if (team && !tls && !isLoopback(host)) onWarning(beyondLoopbackWithoutTls(host));
 
   let closing: Promise<void> | undefined;
   return {
     url: local,
     publicUrl: addin.publicUrl,
     port,
+    stats: () => ({
+      accounts: accounts.size,
+      bodyBytesInFlight: budget.inUse,
+      peakBodyBytesInFlight: budget.maxInUse,
+    }),
     close: () =>
       (closing ??= new Promise<void>((resolve, reject) => {
         // New connections are refused at once; a request in flight finishes, and its connection is

@@ -9,6 +9,8 @@ export interface AccountLedger {
   /** Whether the service answered "Limit Exceeded" this month (to any instance). */
   isExhausted(): Promise<boolean>;
   markExhausted(): Promise<void>;
+  /** Lifts the stop (`fdq usage --reset`): the plan was raised, or the vendor reset the quota early. */
+  reset(): Promise<void>;
   /** The day the quota resets (the 1st of next month). */
   readonly resetsOn: string;
   report(): Promise<UsageReport>;
@@ -30,6 +32,10 @@ export class LocalLedger implements AccountLedger {
 
   async markExhausted(): Promise<void> {
     this.ledger.markExhausted();
+  }
+
+  async reset(): Promise<void> {
+    this.ledger.clearExhausted();
   }
 
   get resetsOn(): string {

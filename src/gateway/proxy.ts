@@ -1,29 +1,48 @@
 // /v1/*: the FDQ service on the gateway's origin, with the client's own key (pass-through) or, in team
-// mode, the gateway's key behind each analyst's gateway token (authenticate). A request
-// that names a request of the spec (RequestKey.parse) is answered from the account's refresh day when it
-// can be: identical requests in flight go upstream once (of every instance on one Redis), and 200 answers
-// and the spec's "does not exist" answers are kept for the day under the account tag. Anything else is
-// relayed as the service answered.
-// The account's ledger counts the units of what went upstream; after a "Limit Exceeded" the account
-// stops until the month turns.
+// mode, the gateway's key behind each analyst's gateway token (authenticate). Only requests the service
+// serves, each priced (pricedRequest), go upstream; any other path is answered 404 here. A request is
+// answered from the account's refresh day when it can be: identical requests in flight go upstream once
+// (of every instance on one Redis), and 200 answers and the spec's "does not exist" answers are kept for
+// the day under the account tag. Each request has one deadline from its arrival; it waits for a slot of
+// its account fairly shared between analysts (fair-slots.ts), and its body counts against the gateway's
+// budget for bodies in flight (body-budget.ts).
+// The account's ledger counts the units of what went upstream; after "Limit Exceeded" the account
+// stops until the month turns or `fdq usage --reset`. An account exists only for a key the service
+// accepted (accounts.ts).
 import { Hono, type MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { accountTag } from "../api/account-tag";
-import { redactKey } from "../api/redact";
 import { decodeEnvelope, errorMessageOf, parseJson } from "../api/decode";
-import { priceOf, type PricingOptions } from "../api/pricing";
+import { NotInPortfolioError, QuotaExhaustedError, type FdqError } from "../api/errors";
+import { pricedRequest, type PricingOptions } from "../api/pricing";
+import { RedactionOverBudget, redactKey } from "../api/redact";
 import type { RefreshDayClock } from "../api/refresh-day";
-import { RequestKey } from "../api/request-key";
-import { QuotaExhaustedError, type FdqError } from "../api/errors";
 import { errorFromAnswer } from "../api/response-errors";
 import { parseRetryAfter } from "../api/retry";
-import type { Account, Accounts } from "./accounts";
-import type { FlightOutcome, Flights } from "./flights";
+import type { Accounts } from "./accounts";
+import { BudgetTicket, type BodyBudget } from "./body-budget";
 import type { GatewayEnv } from "./env";
-import { GATEWAY_SUFFIX, GatewayError, noKey, unknownToken } from "./errors";
-import type { GatewayTokens } from "./tokens";
+import {
+  GATEWAY_SUFFIX,
+  GatewayError,
+  impossibleKey,
+  MAX_KEY_CHARS,
+  noKey,
+  notARequest,
+  overBudget,
+  unknownToken,
+} from "./errors";
+import type { FailedKeys } from "./failed-keys";
+import type { FlightOutcome, Flights } from "./flights";
 import type { AnswerStore, StoredAnswer } from "./store";
-import { fetchUpstream, type UpstreamAnswer, type UpstreamOptions } from "./upstream";
+import type { GatewayTokens } from "./tokens";
+import {
+  fetchUpstream,
+  jsonContentType,
+  validRetryAfter,
+  type UpstreamAnswer,
+  type UpstreamOptions,
+} from "./upstream";
 
 /** Team mode: the gateway's own key upstream, and the analysts' tokens that unlock it. */
 export interface TeamOptions {
@@ -34,6 +53,8 @@ export interface TeamOptions {
 export interface AuthOptions {
   /** Undefined: pass-through keys. */
   team: TeamOptions | undefined;
+  /** Refused keys per client address. */
+  failedKeys: FailedKeys;
 }
 
 export interface ProxyOptions extends UpstreamOptions, AuthOptions {
@@ -46,6 +67,10 @@ export interface ProxyOptions extends UpstreamOptions, AuthOptions {
   clock: RefreshDayClock;
   pricing: PricingOptions;
   now: () => number;
+  /** The memory of upstream bodies in flight, all requests together. */
+  budget: BodyBudget;
+  /** Team mode: how long redacting the team's key from one body may take. */
+  redactionBudgetMs: number;
 }
 
 /**
@@ -80,6 +105,13 @@ export function keepable(answer: UpstreamAnswer): { keep: boolean; records?: num
 const isLimitExceeded = (a: UpstreamAnswer): boolean =>
   a.status === 429 && errorOf(a) instanceof QuotaExhaustedError;
 
+/** The service refused the key itself (not a portfolio refusal, which names a valid key's plan). */
+const refusesKey = (a: UpstreamAnswer): boolean =>
+  (a.status === 401 || a.status === 403) && !(errorOf(a) instanceof NotInPortfolioError);
+
+/** The service accepted the key: an answer of its own that is not a refusal of the key (5xx: not known). */
+const acceptsKey = (a: UpstreamAnswer): boolean => a.status < 500 && !refusesKey(a);
+
 /** Only reads: OPTIONS is answered here, anything but GET/HEAD is refused before the key is looked at. */
 export const onlyReads: MiddlewareHandler<GatewayEnv> = async (c, next) => {
   const method = c.req.method;
@@ -93,38 +125,68 @@ export const onlyReads: MiddlewareHandler<GatewayEnv> = async (c, next) => {
   await next();
 };
 
+/** 1 to 128 visible ASCII characters: what an FDQ key (and a gateway token) can be. */
+const POSSIBLE_KEY = new RegExp(`^[\\x21-\\x7e]{1,${MAX_KEY_CHARS}}$`);
+
 /**
- * Which key goes upstream. Pass-through: the client's x-api-key (none: 403 from the gateway). Team mode:
- * x-api-key is the analyst's gateway token, which the tokens file must hold (else 403 from the gateway),
- * and the gateway's own key goes upstream. Either way nothing goes upstream before this passes.
+ * Which key goes upstream. First, an address with too many refused keys is answered 429, and a key no FDQ
+ * key could be is refused (403) before anything touches it. Pass-through: the client's x-api-key (none:
+ * 403 from the gateway). Team mode: x-api-key is the analyst's gateway token, which the tokens file must
+ * hold (else 403 from the gateway), and the gateway's own key goes upstream. Nothing goes upstream before
+ * this passes.
  */
 export function authenticate(o: AuthOptions): MiddlewareHandler<GatewayEnv> {
   return async function authenticateMiddleware(c, next) {
-    const key = c.req.header("x-api-key");
+    const address = c.get("address");
+    o.failedKeys.check(address);
+    const key = c.req.header("x-api-key")?.trim();
+    if (key === undefined || key === "") throw o.team ? unknownToken() : noKey();
+    if (!POSSIBLE_KEY.test(key)) {
+      o.failedKeys.refused(address);
+      throw impossibleKey();
+    }
     if (o.team) {
       const analyst = await o.team.tokens.lookup(key);
-      if (analyst === undefined) throw unknownToken();
+      if (analyst === undefined) {
+        o.failedKeys.refused(address);
+        throw unknownToken();
+      }
       c.set("analyst", analyst);
+      c.set("party", `analyst:${analyst}`);
+      c.set("trustedKey", key);
       c.set("upstreamKey", o.team.upstreamApiKey);
     } else {
-      if (key === undefined || key.trim() === "") throw noKey();
       c.set("upstreamKey", key);
     }
     await next();
   };
 }
 
+/** The answer with only the headers the gateway allows (a JSON type, a valid Retry-After). */
 function relay(answer: StoredAnswer & { retryAfter?: string | undefined }): Response {
-  const headers: Record<string, string> = { "Content-Type": answer.contentType };
-  if (answer.retryAfter !== undefined) headers["Retry-After"] = answer.retryAfter;
+  const headers: Record<string, string> = { "Content-Type": jsonContentType(answer.contentType) };
+  const retryAfter = validRetryAfter(answer.retryAfter);
+  if (retryAfter !== undefined) headers["Retry-After"] = retryAfter;
   return new Response(answer.body, { status: answer.status as ContentfulStatusCode, headers });
 }
 
-function quotaSpent(account: Account): GatewayError {
+function quotaSpent(resetsOn: string): GatewayError {
   return new GatewayError(
     429,
-    `Limit Exceeded${GATEWAY_SUFFIX}: the account's quota was spent this month; it resets on ${account.ledger.resetsOn}.`,
+    `Limit Exceeded${GATEWAY_SUFFIX}: the account's quota was spent this month; it resets on ${resetsOn} ` +
+      "(or with `fdq usage --reset` if the plan was raised).",
   );
+}
+
+/** Who sends one upstream request, and with what. */
+interface Sending {
+  tag: string;
+  url: string;
+  apiKey: string;
+  party: string;
+  address: string;
+  deadline: number;
+  ticket: BudgetTicket;
 }
 
 export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
@@ -132,77 +194,115 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
   let today = "";
   const app = new Hono<GatewayEnv>();
 
-  /** One upstream request in one of the account's slots; learns of a spent quota. */
-  const send = (account: Account, url: string, apiKey: string): Promise<UpstreamAnswer> =>
-    account.slots.run(async () => {
+  /** Throws the gateway's 429 when the quota of the account of `tag` is known to be spent. */
+  const refuseIfSpent = async (tag: string): Promise<void> => {
+    const resetsOn = await o.accounts.stoppedUntil(tag);
+    if (resetsOn !== undefined) throw quotaSpent(resetsOn);
+  };
+
+  /** One upstream request in a slot of the account (or of the keys not accepted yet). */
+  const send = async (s: Sending): Promise<UpstreamAnswer> => {
+    return o.accounts.slots(s.tag).run(s.party, s.deadline, async () => {
       // Checked again in the slot: another request (of any instance) may have met "Limit Exceeded".
-      if (await account.ledger.isExhausted()) throw quotaSpent(account);
-      const fetched = await fetchUpstream(url, "GET", apiKey, o);
-      // Team mode: should the service ever echo the gateway's key, no analyst, store or log sees it.
-      const answer = o.team ? { ...fetched, body: redactKey(fetched.body, apiKey) } : fetched;
-      if (isLimitExceeded(answer)) await account.ledger.markExhausted();
+      await refuseIfSpent(s.tag);
+      let answer = await fetchUpstream(s.url, s.apiKey, o, { deadline: s.deadline, ticket: s.ticket });
+      if (o.team) {
+        // Should the service ever echo the gateway's key, no analyst, store or log sees it; a body that
+        // takes too long to check is not served (nor kept) rather than stall every other request.
+        try {
+          answer = {
+            ...answer,
+            body: redactKey(answer.body, s.apiKey, performance.now() + o.redactionBudgetMs),
+          };
+        } catch (e) {
+          if (e instanceof RedactionOverBudget)
+            throw overBudget("the FDQ service's answer took too long to check");
+          throw e;
+        }
+      }
+      if (acceptsKey(answer)) {
+        const account = await o.accounts.get(s.tag);
+        if (isLimitExceeded(answer)) await account.ledger.markExhausted();
+      } else if (refusesKey(answer) && !o.team) {
+        o.failedKeys.refused(s.address);
+      }
       return answer;
     });
+  };
 
   app.use("*", onlyReads, authenticate(o));
   app.get("*", async (c) => {
     const apiKey = c.get("upstreamKey");
-    const account = await o.accounts.get(accountTag(apiKey));
+    const tag = accountTag(apiKey);
     const url = new URL(c.req.url);
-    const tail = url.pathname.replace(/^\/v1\/?/, "") + url.search;
-    const key = RequestKey.parse(tail);
+    const request = pricedRequest(url.pathname.replace(/^\/v1\/?/, "") + url.search, o.pricing);
     c.set("units", 0);
-    if (!key) {
-      c.set("cache", "bypass");
-      if (await account.ledger.isExhausted()) throw quotaSpent(account);
-      return relay(await send(account, `${o.upstream}/${tail}`, apiKey));
-    }
-
-    const day = o.clock.label(o.now());
-    if (day !== today) {
-      today = day;
-      void o.store.dropBefore(day);
-    }
-    const id = key.serialize();
-    const stored = await o.store.get(day, account.tag, id);
-    if (stored) {
-      c.set("cache", "hit");
-      return relay(stored);
-    }
-    // Looked up with no await since the store's miss, so a flight cannot end unseen in between. A spent
-    // quota is checked in the flight (send), where every waiter on the flight learns of it too.
-    const flightKey = `${day}\n${account.tag}\n${id}`;
-    let flight = flights.get(flightKey);
-    const joined = flight !== undefined;
-    if (!flight) {
-      // Runs unless another instance's flight answers; then this instance counts no units.
-      flight = o.flights.run(day, account.tag, id, async () => {
-        const kept = await o.store.get(day, account.tag, id);
-        if (kept) return { answer: { ...kept, retryAfter: undefined }, fetchedHere: false };
-        // Refused before waiting for a slot; checked again in the slot (send).
-        if (await account.ledger.isExhausted()) throw quotaSpent(account);
-        const answer = await send(account, key.url(o.upstream), apiKey);
-        const { keep, records } = keepable(answer);
-        if (answer.status === 200) {
-          const units = priceOf(key, o.pricing, records);
-          await account.ledger.record(key, units);
-          c.set("units", units);
-        }
-        if (keep) await o.store.set(day, account.tag, id, answer);
-        return { answer, fetchedHere: true };
-      });
-      flights.set(flightKey, flight);
-    }
-    c.set("cache", joined ? "hit" : "miss");
+    if (!request) throw notARequest();
+    if (!o.team && (await o.accounts.find(tag))) c.set("trustedKey", apiKey);
+    const ticket = new BudgetTicket(o.budget);
+    const sending: Sending = {
+      tag,
+      url: `${o.upstream}/${request.path}`,
+      apiKey,
+      party: c.get("party"),
+      address: c.get("address"),
+      deadline: c.get("arrived") + o.timeoutMs,
+      ticket,
+    };
     try {
-      const { answer, fetchedHere } = await flight;
-      if (!fetchedHere) c.set("cache", "hit");
-      return relay(answer);
-    } catch (e) {
-      if (e instanceof GatewayError && e.status === 429) c.set("cache", "bypass"); // the quota is spent
-      throw e;
+      const day = o.clock.label(o.now());
+      if (day !== today) {
+        today = day;
+        void o.store.dropBefore(day);
+      }
+      const id = request.path;
+      const stored = await o.store.get(day, tag, id);
+      if (stored) {
+        c.set("cache", "hit");
+        return relay(stored);
+      }
+      // Looked up with no await since the store's miss, so a flight cannot end unseen in between. A spent
+      // quota is checked in the flight (send), where every waiter on the flight learns of it too.
+      const flightKey = `${day}\n${tag}\n${id}`;
+      let flight = flights.get(flightKey);
+      const joined = flight !== undefined;
+      if (!flight) {
+        // Runs unless another instance's flight answers; then this instance counts no units.
+        flight = o.flights.run(day, tag, id, async () => {
+          const kept = await o.store.get(day, tag, id);
+          if (kept) return { answer: { ...kept, retryAfter: undefined }, fetchedHere: false };
+          // Refused before waiting for a slot; checked again in the slot (send).
+          await refuseIfSpent(tag);
+          const answer = await send(sending);
+          const { keep, records } = keepable(answer);
+          if (answer.status === 200) {
+            const units = request.units(records);
+            await (await o.accounts.get(tag)).ledger.record(request.key, units);
+            c.set("units", units);
+          }
+          if (keep) await o.store.set(day, tag, id, answer);
+          return { answer, fetchedHere: true };
+        });
+        flights.set(flightKey, flight);
+      }
+      c.set("cache", joined ? "hit" : "miss");
+      try {
+        const { answer, fetchedHere } = await flight;
+        if (!fetchedHere) c.set("cache", "hit");
+        if (!o.team && acceptsKey(answer)) c.set("trustedKey", apiKey);
+        return relay(answer);
+      } catch (e) {
+        if (e instanceof GatewayError && e.status === 429) c.set("cache", "bypass"); // the quota is spent
+        throw e;
+      } finally {
+        if (!joined) flights.delete(flightKey);
+      }
     } finally {
-      if (!joined) flights.delete(flightKey);
+      // The body counts as in flight until it is written out to the client (or the client is gone).
+      const outgoing = c.env?.outgoing;
+      if (outgoing && !outgoing.writableFinished && !outgoing.destroyed)
+        outgoing.once("close", () => ticket.release());
+      else ticket.release();
     }
   });
   return app;

@@ -7,11 +7,11 @@
 // flight's) without an answer means that flight failed: the waiter tries to lead itself.
 import { randomUUID } from "node:crypto";
 import type { FlightOutcome, Flights, Fly } from "./flights";
-import { redisKeys } from "./redis-keys";
+import type { RedisKeyParts } from "./redis-keys";
 import type { RedisLink } from "./redis-link";
 import { parseStoredAnswer } from "./redis-store";
 import type { Wakeups } from "./redis-wakeups";
-import type { UpstreamAnswer } from "./upstream";
+import { validRetryAfter, type UpstreamAnswer } from "./upstream";
 
 /** A flight's lock expires this long after its holder last renewed it (a crashed holder frees it so). */
 const LOCK_TTL_MS = 10_000;
@@ -33,11 +33,12 @@ return 0`;
 const landedText = (a: UpstreamAnswer): string =>
   JSON.stringify({ status: a.status, contentType: a.contentType, body: a.body, retryAfter: a.retryAfter });
 
-function parseLanded(text: string | null): UpstreamAnswer | undefined {
+/** A landed answer (its seal opened); Retry-After only if it is one by RFC 9110. */
+function parseLanded(text: string | undefined): UpstreamAnswer | undefined {
   const answer = parseStoredAnswer(text);
-  if (!answer || text === null) return undefined;
+  if (!answer || text === undefined) return undefined;
   const { retryAfter } = JSON.parse(text) as { retryAfter?: unknown };
-  return { ...answer, retryAfter: typeof retryAfter === "string" ? retryAfter : undefined };
+  return { ...answer, retryAfter: validRetryAfter(typeof retryAfter === "string" ? retryAfter : undefined) };
 }
 
 type Seen = { answer: UpstreamAnswer } | "free" | "unshared";
@@ -46,10 +47,11 @@ export class RedisFlights implements Flights {
   constructor(
     private readonly redis: RedisLink,
     private readonly wakeups: Wakeups,
+    private readonly keys: RedisKeyParts,
   ) {}
 
   async run(day: string, tag: string, id: string, fly: Fly): Promise<FlightOutcome> {
-    const lock = redisKeys.flight(day, tag, id);
+    const lock = this.keys.flight(day, tag, id);
     for (;;) {
       const me = randomUUID();
       const holder = await this.redis.use(
@@ -65,7 +67,7 @@ export class RedisFlights implements Flights {
   }
 
   private async lead(day: string, tag: string, id: string, me: string, fly: Fly): Promise<FlightOutcome> {
-    const lock = redisKeys.flight(day, tag, id);
+    const lock = this.keys.flight(day, tag, id);
     const renew = setInterval(() => {
       void this.redis.use(
         (r) => r.eval(RENEW, 1, lock, me, LOCK_TTL_MS),
@@ -77,7 +79,10 @@ export class RedisFlights implements Flights {
       // lock go between this instance's look and its lock costs no second upstream request.
       const outcome = await fly();
       await this.redis.use(
-        (r) => r.set(redisKeys.landed(day, tag, id, me), landedText(outcome.answer), "PX", LANDED_TTL_MS),
+        (r) => {
+          const name = this.keys.landed(day, tag, id, me);
+          return r.set(name, this.keys.seal(name, landedText(outcome.answer)), "PX", LANDED_TTL_MS);
+        },
         () => undefined,
       );
       return outcome;
@@ -93,16 +98,16 @@ export class RedisFlights implements Flights {
 
   /** Waits until the holder's flight has an answer, or its lock is gone without one. */
   private async wait(day: string, tag: string, id: string, holder: string): Promise<Seen> {
-    const lock = redisKeys.flight(day, tag, id);
-    const keys = [redisKeys.answer(day, tag, id), redisKeys.landed(day, tag, id, holder), lock];
+    const lock = this.keys.flight(day, tag, id);
+    const keys = [this.keys.answer(day, tag, id), this.keys.landed(day, tag, id, holder), lock];
     for (;;) {
       const { woken, cancel } = this.wakeups.arm(lock, LOOK_AGAIN_MS);
       const seen = await this.redis.use(
         async (r): Promise<Seen | undefined> => {
           const [kept, landed, held] = await r.mget(...keys);
-          const stored = parseStoredAnswer(kept);
+          const stored = parseStoredAnswer(this.keys.open(keys[0]!, kept));
           if (stored) return { answer: { ...stored, retryAfter: undefined } };
-          const answer = parseLanded(landed ?? null);
+          const answer = parseLanded(this.keys.open(keys[1]!, landed));
           if (answer) return { answer };
           return held === holder ? undefined : "free";
         },

@@ -12,13 +12,15 @@ import {
 } from "../api/usage-ledger";
 import type { RequestKey } from "../api/request-key";
 import type { AccountLedger } from "./ledger";
-import { LEDGER_TTL_MS, redisKeys } from "./redis-keys";
+import { LEDGER_TTL_MS, type RedisKeyParts } from "./redis-keys";
 import type { RedisLink } from "./redis-link";
 
 /** Counts not yet in Redis, by month: field -> units, and whether the quota was found spent. */
 interface Delta {
   counts: Map<string, number>;
   exhausted: boolean;
+  /** `fdq usage --reset` (POST /usage/reset): the mark is removed. */
+  reset: boolean;
 }
 
 export class RedisLedger implements AccountLedger {
@@ -29,8 +31,16 @@ export class RedisLedger implements AccountLedger {
     private readonly tag: string,
     readonly local: UsageLedger,
     private readonly now: () => number,
+    private readonly keys: RedisKeyParts,
   ) {
-    redis.onBack(() => void this.push());
+    redis.onBack(this.onBack);
+  }
+
+  private readonly onBack = (): void => void this.push();
+
+  /** The account is forgotten (accounts.ts): Redis coming back no longer pushes for it. */
+  dispose(): void {
+    this.redis.offBack(this.onBack);
   }
 
   async record(key: RequestKey, units: number): Promise<void> {
@@ -44,20 +54,33 @@ export class RedisLedger implements AccountLedger {
   }
 
   async isExhausted(): Promise<boolean> {
-    if (this.local.exhausted) return true;
     const month = this.month();
+    if (this.pending.get(month)?.exhausted) return true; // met here, not yet in Redis
     const shared = await this.redis.use(
-      async (r) => (await r.hget(redisKeys.ledger(this.tag, month), "exhausted")) === "1",
-      () => false,
+      async (r) => this.isMark(month, await r.hget(this.keys.ledger(this.tag, month), "exhausted")),
+      () => undefined,
     );
-    // Another instance met "Limit Exceeded": remembered here too, so an outage does not lift the stop.
+    if (shared === undefined) return this.local.exhausted;
+    // Redis is the truth while it answers: another instance met "Limit Exceeded" (remembered here too, so
+    // an outage does not lift the stop), or reset it (lifted here too).
     if (shared) this.local.markExhausted();
+    else if (this.local.exhausted) this.local.clearExhausted();
     return shared;
   }
 
   async markExhausted(): Promise<void> {
     this.local.markExhausted();
-    this.delta(this.month()).exhausted = true;
+    const delta = this.delta(this.month());
+    delta.exhausted = true;
+    delta.reset = false;
+    await this.push();
+  }
+
+  async reset(): Promise<void> {
+    this.local.clearExhausted();
+    const delta = this.delta(this.month());
+    delta.exhausted = false;
+    delta.reset = true;
     await this.push();
   }
 
@@ -68,7 +91,7 @@ export class RedisLedger implements AccountLedger {
   async report(): Promise<UsageReport> {
     const month = this.month();
     const fields = await this.redis.use(
-      (r) => r.hgetall(redisKeys.ledger(this.tag, month)),
+      (r) => r.hgetall(this.keys.ledger(this.tag, month)),
       () => undefined,
     );
     if (fields === undefined) return this.local.report();
@@ -84,7 +107,7 @@ export class RedisLedger implements AccountLedger {
       units: Object.values(byDay).reduce((a, b) => a + b, 0),
       byDay,
       byDataset,
-      exhausted: fields.exhausted === "1" || this.local.exhausted,
+      exhausted: this.isMark(month, fields.exhausted) || this.local.exhausted,
       resetsOn: nextMonthStart(month),
     };
   }
@@ -94,6 +117,12 @@ export class RedisLedger implements AccountLedger {
     await this.local.flush();
   }
 
+  /** Whether `value` is the sealed "quota spent" mark of the month's ledger (anything else is not). */
+  private isMark(month: string, value: string | null | undefined): boolean {
+    if (value === null || value === undefined) return false;
+    return this.keys.open(this.keys.ledger(this.tag, month), value) === "exhausted";
+  }
+
   private month(): string {
     return centralDay(this.now()).slice(0, 7);
   }
@@ -101,7 +130,7 @@ export class RedisLedger implements AccountLedger {
   private delta(month: string): Delta {
     let delta = this.pending.get(month);
     if (!delta) {
-      delta = { counts: new Map(), exhausted: false };
+      delta = { counts: new Map(), exhausted: false, reset: false };
       this.pending.set(month, delta);
     }
     return delta;
@@ -116,9 +145,10 @@ export class RedisLedger implements AccountLedger {
       async (r) => {
         const multi = r.multi();
         for (const [month, delta] of sending) {
-          const key = redisKeys.ledger(this.tag, month);
+          const key = this.keys.ledger(this.tag, month);
           for (const [field, units] of delta.counts) multi.hincrbyfloat(key, field, units);
-          if (delta.exhausted) multi.hset(key, "exhausted", "1");
+          if (delta.reset) multi.hdel(key, "exhausted");
+          if (delta.exhausted) multi.hset(key, "exhausted", this.keys.seal(key, "exhausted"));
           multi.pexpire(key, LEDGER_TTL_MS);
         }
         // A command's own error (none is expected of these) is not retried: the others were applied.
@@ -132,7 +162,11 @@ export class RedisLedger implements AccountLedger {
       const into = this.delta(month);
       for (const [field, units] of delta.counts)
         into.counts.set(field, (into.counts.get(field) ?? 0) + units);
-      into.exhausted ||= delta.exhausted;
+      // A mark or reset made since this push started is newer: it wins.
+      if ((delta.exhausted || delta.reset) && !into.exhausted && !into.reset) {
+        into.exhausted = delta.exhausted;
+        into.reset = delta.reset;
+      }
     }
   }
 }

@@ -118,6 +118,10 @@ export class RedisLink {
     this.listeners.add(listener);
   }
 
+  offBack(listener: () => void): void {
+    this.listeners.delete(listener);
+  }
+
   async close(): Promise<void> {
     this.closed = true; // a deliberate close is no outage to report
     this.listeners.clear();

@@ -3,19 +3,16 @@
 // scripts (atomic, timed by Redis's own clock so that the instances' clocks do not matter). A holder that
 // dies frees its slot at its expiry, which is the upstream timeout plus a margin: a request never holds a
 // slot longer. Ten lines of Lua instead of a semaphore package: the package would add a dependency for
-// the same two scripts. Each instance first queues in its own Limiter (FIFO, the same bound), so at most
-// `concurrency` requests of an instance wait for a slot: they try again when a slot is given back (a notice
-// through redis-wakeups.ts) or every 100 ms. Redis unreachable: the local bound only.
+// the same two scripts. Each instance first queues in its own FairSlots (the same bound, shared fairly
+// between analysts), so at most `concurrency` requests of an instance wait for a slot: they try again when a
+// slot is given back (a notice through redis-wakeups.ts) or every 100 ms, until the request's deadline.
+// Redis unreachable: the local bound only.
 import { randomUUID } from "node:crypto";
-import type { Limiter } from "../api/limiter";
-import { redisKeys } from "./redis-keys";
+import { deadlinePassed } from "./errors";
+import type { FairSlots, UpstreamSlots } from "./fair-slots";
+import type { RedisKeyParts } from "./redis-keys";
 import type { RedisLink } from "./redis-link";
 import type { Wakeups } from "./redis-wakeups";
-
-/** Where the account's upstream requests wait for a slot. */
-export interface UpstreamSlots {
-  run<T>(task: () => Promise<T>): Promise<T>;
-}
 
 /** Drops expired holders, then takes a slot if fewer than ARGV[1] are held: 1 taken, 0 not. */
 const ACQUIRE = `local t = redis.call('TIME')
@@ -39,21 +36,22 @@ export interface RedisSlotsOptions {
   concurrency: number;
   /** The upstream timeout: no request holds a slot longer (plus a margin). */
   timeoutMs: number;
-  local: Limiter;
+  local: FairSlots;
   wakeups: Wakeups;
+  keys: RedisKeyParts;
 }
 
 export class RedisSlots implements UpstreamSlots {
   constructor(private readonly o: RedisSlotsOptions) {}
 
-  run<T>(task: () => Promise<T>): Promise<T> {
-    return this.o.local.run(async () => {
-      const holder = await this.acquire();
+  run<T>(party: string, deadline: number, task: () => Promise<T>): Promise<T> {
+    return this.o.local.run(party, deadline, async () => {
+      const holder = await this.acquire(deadline);
       try {
         return await task();
       } finally {
         if (holder !== undefined) {
-          const key = redisKeys.slots(this.o.tag);
+          const key = this.o.keys.slots(this.o.tag);
           await this.o.redis.use(
             (r) => r.zrem(key, holder),
             () => 0,
@@ -65,12 +63,14 @@ export class RedisSlots implements UpstreamSlots {
   }
 
   /** A slot's holder id, or undefined when Redis is unreachable (the local bound then holds alone). */
-  private async acquire(): Promise<string | undefined> {
+  private async acquire(deadline: number): Promise<string | undefined> {
     const holder = randomUUID();
-    const key = redisKeys.slots(this.o.tag);
+    const key = this.o.keys.slots(this.o.tag);
     const ttl = this.o.timeoutMs + MARGIN_MS;
     for (;;) {
-      const { woken, cancel } = this.o.wakeups.arm(key, TRY_AGAIN_MS);
+      const left = deadline - performance.now();
+      if (left <= 0) throw deadlinePassed(this.o.timeoutMs, true);
+      const { woken, cancel } = this.o.wakeups.arm(key, Math.min(TRY_AGAIN_MS, left));
       const taken = await this.o.redis.use(
         async (r) => Number(await r.eval(ACQUIRE, 1, key, this.o.concurrency, ttl, holder)) === 1,
         () => undefined,

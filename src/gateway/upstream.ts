@@ -1,8 +1,14 @@
-// One request to the FDQ service with the client's own key: GET only, no body, no redirect followed (a
-// redirect could carry the key to another origin), a timeout below Excel's 60 s, and the body read as a
-// stream up to a cap. Answers the status, content type and body text, or throws a GatewayError.
-import { BodyTooLarge, readBody, sizeText } from "../api/body";
-import { GATEWAY_SUFFIX, GatewayError } from "./errors";
+// One request to the FDQ service: GET only, no body, no redirect followed (a redirect could carry the key
+// to another origin), within the request's one deadline (from its arrival at the gateway, below Excel's
+// 60 s), and the body read as a stream up to a cap per body and a budget for all bodies in flight. Of the
+// service's headers only two are read, and only in a form that cannot carry anything else: Content-Type
+// (a JSON type, else application/json) and Retry-After (if valid by RFC 9110). Nothing else of the
+// upstream's headers is relayed, kept or logged. Answers the status, content type and body text, or
+// throws a GatewayError.
+import { sizeText } from "../api/body";
+import { parseRetryAfter } from "../api/retry";
+import type { BudgetTicket } from "./body-budget";
+import { deadlinePassed, GATEWAY_SUFFIX, GatewayError } from "./errors";
 
 export interface UpstreamAnswer {
   readonly status: number;
@@ -16,29 +22,83 @@ export interface UpstreamOptions {
   maxBodyBytes: number;
 }
 
+/** What the request's fetch is given beyond the options: its deadline and its share of the body budget. */
+export interface UpstreamCall {
+  /** performance.now() time by which the answer must be read. */
+  deadline: number;
+  ticket: BudgetTicket;
+}
+
+const JSON_TYPES = new Set(["application/json", "application/json; charset=utf-8"]);
+
+/**
+ * The Content-Type the gateway serves for an upstream body: the upstream's if it is application/json
+ * (with or without charset=utf-8, in canonical form), else application/json. Never the upstream's text
+ * as is: it could carry the key, or make a browser read the body as a page on the add-in's origin.
+ */
+export function jsonContentType(raw: string | null | undefined): string {
+  const canonical = (raw ?? "")
+    .toLowerCase()
+    .replace(/\s*;\s*/g, "; ")
+    .replace(/"/g, "")
+    .trim();
+  return JSON_TYPES.has(canonical) ? canonical : "application/json";
+}
+
+/** Retry-After as is when RFC 9110 allows it (delay-seconds or an HTTP-date), else undefined. */
+export function validRetryAfter(raw: string | null | undefined): string | undefined {
+  if (raw === null || raw === undefined) return undefined;
+  return parseRetryAfter(raw, 0) === undefined ? undefined : raw.trim();
+}
+
 const tooLarge = (maxBytes: number): GatewayError =>
   new GatewayError(502, `The FDQ service's answer is larger than ${sizeText(maxBytes)}${GATEWAY_SUFFIX}`);
 
-/** The body read as a stream by the request module's own bounded reader (one owner of the rule). */
-async function readCapped(res: Response, maxBytes: number, signal: AbortSignal): Promise<string> {
+/**
+ * The body as UTF-8 text, read as a stream: each chunk is counted against the body's cap and taken from the
+ * budget before it is kept; the stream is cancelled when either is exceeded or the deadline passes.
+ */
+async function readBounded(res: Response, maxBytes: number, ticket: BudgetTicket): Promise<string> {
+  const declared = Number(res.headers.get("content-length") ?? Number.NaN);
+  const body = res.body;
+  if (declared > maxBytes) {
+    await body?.cancel().catch(() => undefined);
+    throw tooLarge(maxBytes);
+  }
+  if (!body) return "";
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let bytes = 0;
   try {
-    return await readBody(res, maxBytes, signal);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      if (bytes > maxBytes) throw tooLarge(maxBytes);
+      ticket.take(value.byteLength);
+      parts.push(decoder.decode(value, { stream: true }));
+    }
   } catch (e) {
-    if (e instanceof BodyTooLarge) throw tooLarge(maxBytes);
+    void reader.cancel().catch(() => undefined);
     throw e;
   }
+  parts.push(decoder.decode());
+  return parts.join("");
 }
 
 export async function fetchUpstream(
   url: string,
-  method: "GET" | "HEAD",
   apiKey: string,
   o: UpstreamOptions,
+  call: UpstreamCall,
 ): Promise<UpstreamAnswer> {
-  const signal = AbortSignal.timeout(o.timeoutMs);
+  const left = call.deadline - performance.now();
+  if (left <= 0) throw deadlinePassed(o.timeoutMs, true);
+  const signal = AbortSignal.timeout(Math.ceil(left)); // a whole number of ms, or it throws
   try {
     const res = await fetch(url, {
-      method,
+      method: "GET",
       headers: { "x-api-key": apiKey, accept: "application/json" },
       redirect: "manual",
       signal,
@@ -50,21 +110,16 @@ export async function fetchUpstream(
         `The FDQ service answered a redirect (${res.status}), which the gateway does not follow with the key${GATEWAY_SUFFIX}`,
       );
     }
-    const body = await readCapped(res, o.maxBodyBytes, signal);
+    const body = await readBounded(res, o.maxBodyBytes, call.ticket);
     return {
       status: res.status,
-      contentType: res.headers.get("content-type") ?? "application/json",
+      contentType: jsonContentType(res.headers.get("content-type")),
       body,
-      retryAfter: res.headers.get("retry-after") ?? undefined,
+      retryAfter: validRetryAfter(res.headers.get("retry-after")),
     };
   } catch (e) {
+    if (signal.aborted) throw deadlinePassed(o.timeoutMs, false);
     if (e instanceof GatewayError) throw e;
-    if (signal.aborted) {
-      throw new GatewayError(
-        504,
-        `The FDQ service did not answer within ${o.timeoutMs / 1000} s${GATEWAY_SUFFIX}`,
-      );
-    }
     throw new GatewayError(502, `The FDQ service could not be reached${GATEWAY_SUFFIX}`);
   }
 }

@@ -2,13 +2,17 @@
 import { createRoot } from "react-dom/client";
 import { StrictMode } from "react";
 import { App } from "./components/App";
+import { pageHost, showOutsideExcel } from "./outside-excel";
 import { runtimeServices } from "./runtime-services";
 import { ServicesContext } from "./services";
 
 async function start(): Promise<void> {
-  const services = await runtimeServices();
   const container = document.getElementById("root");
   if (!container) throw new Error("taskpane.html has no #root element");
+  // Opened outside Excel (a browser tab), or without office.js: a page saying how to open it, not a blank one.
+  const host = await pageHost();
+  if (host !== "excel") return showOutsideExcel(container, host);
+  const services = await runtimeServices();
   createRoot(container).render(
     <StrictMode>
       <ServicesContext.Provider value={services}>

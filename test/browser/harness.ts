@@ -132,6 +132,8 @@ export interface OpenPane {
   readonly page: Page;
   /** The page's console messages so far, from the first script on. */
   readonly console: readonly string[];
+  /** The page's console warnings and errors and its uncaught errors so far ("warning: ...", "pageerror: ..."). */
+  readonly problems: readonly string[];
   /** URLs of the page's GET requests so far (the sandbox's among them), from the first one on. */
   readonly requests: readonly string[];
   /** URLs of the page's GET requests answered so far. */
@@ -216,15 +218,23 @@ async function openPage(
     },
   );
   const messages: string[] = [];
-  page.on("console", (message) => messages.push(message.text()));
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    messages.push(message.text());
+    if (message.type() === "warning" || message.type() === "error")
+      problems.push(`${message.type()}: ${message.text()}`);
+  });
   const requests: string[] = [];
   page.on("request", (request) => request.method() === "GET" && requests.push(request.url()));
   const answered: string[] = [];
   page.on("requestfinished", (request) => request.method() === "GET" && answered.push(request.url()));
-  page.on("pageerror", (err) => console.error(`page error: ${err.message}`));
+  page.on("pageerror", (err) => {
+    problems.push(`pageerror: ${err.message}`);
+    console.error(`page error: ${err.message}`);
+  });
   await page.goto(`${site.url}/taskpane.html`);
   await page.getByRole("tab", { name: "Find" }).waitFor();
-  return { context, page, console: messages, requests, answered };
+  return { context, page, console: messages, problems, requests, answered };
 }
 
 /** Waits until the page has logged `text` (e.g. the outcome of the runtime's new-day check). */

@@ -45,7 +45,7 @@ describe("fdq serve: /v1 pass-through", () => {
     expect(rig.upstream()).toBe(1);
   });
 
-  test("the spec's 'does not exist' answers are kept; an unparseable path is relayed without keeping", async () => {
+  test("the spec's 'does not exist' answers are kept; a path that is no request of the service is the gateway's 404", async () => {
     rig = await startRig();
     const missing = "/v1/metrics/roic/AAPL?datapoint=NOT_A_DATAPOINT&year=2023";
     const first = await rig.get(missing);
@@ -54,9 +54,13 @@ describe("fdq serve: /v1 pass-through", () => {
     expect((await rig.get(missing)).status).toBe(404);
     expect(rig.upstream()).toBe(1);
     expect(JSON.parse(body)).toEqual({ message: "The requested datapoint was not found." });
-    expect((await rig.get("/v1/not/a/route")).status).toBe(404);
-    expect((await rig.get("/v1/not/a/route")).status).toBe(404);
-    expect(rig.upstream()).toBe(3);
+    const unknown = await rig.get("/v1/not/a/route");
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({
+      message:
+        "Not Found: the path is not a request of the FDQ service (see its /v1 endpoints) (from the FDQ gateway)",
+    });
+    expect(rig.upstream()).toBe(1);
   });
 
   test("503 and 429 answers are relayed with their message and never kept", async () => {

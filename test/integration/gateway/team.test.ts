@@ -82,11 +82,11 @@ describe("fdq serve: team mode", () => {
     await sleep(1_100);
     expect((await rig.get(ROIC, { key: ALICE })).status).toBe(403);
     expect((await rig.get(ROIC, { key: CAROL })).status).toBe(200);
-    // A malformed version keeps the previous tokens, with a warning that quotes no line.
+    // A malformed line is dropped on its own (revocation fails closed), with a warning that quotes no line.
     writeFileSync(file, `carol:${CAROL}\n`);
     await sleep(1_100);
-    expect((await rig.get(ROIC, { key: CAROL })).status).toBe(200);
-    expect(rig.lines.some((l) => l.includes("not reloaded") && !l.includes(CAROL))).toBe(true);
+    expect((await rig.get(ROIC, { key: CAROL })).status).toBe(403);
+    expect(rig.lines.some((l) => l.includes("line 1 is not") && !l.includes(CAROL))).toBe(true);
   });
 
   test("the upstream key is in no answer, header, log line or store file; the tokens file holds no token", async () => {

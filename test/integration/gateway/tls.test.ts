@@ -52,14 +52,17 @@ function httpsGet(
   url: string,
   ca: Buffer,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: string }> {
+  withHeaders = false,
+): Promise<{ status: number; body: string; headers?: import("node:http").IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     https
       .get(url, { ca, headers }, (res) => {
         let body = "";
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => (body += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, body, ...(withHeaders ? { headers: res.headers } : {}) }),
+        );
       })
       .on("error", reject);
   });
@@ -98,6 +101,10 @@ describeTls("fdq serve --cert --key: https", () => {
       "x-api-key": sandbox.demoKey,
     });
     expect(roic.status).toBe(200);
+    // Over https every answer says to stay on https (HSTS), besides nosniff.
+    const health = await httpsGet(`${gateway.url}/healthz`, ca, {}, true);
+    expect(health.headers?.["strict-transport-security"]).toBe("max-age=31536000");
+    expect(health.headers?.["x-content-type-options"]).toBe("nosniff");
     // Not trusted without the CA: the certificate is what the client checks.
     await expect(httpsGet(`${gateway.url}/healthz`, Buffer.from(""))).rejects.toThrow();
   });
