@@ -29,6 +29,9 @@ interface Stored {
 /** Most resolutions kept (least recently found dropped): far above a model's tickers times three kinds. */
 const MAX_ENTRIES = 20_000;
 
+const dayBefore = (day: string): string =>
+  new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+
 const keyOf = (ticker: string, kind: PeriodKind): string => `${ticker}|${kind}`;
 
 function parse(text: string | null | undefined, scope: string): Stored["entries"] {
@@ -109,7 +112,7 @@ export class PeriodResolutions {
     for (const [key, e] of Object.entries(this.entries)) {
       if (ticker !== undefined && !key.startsWith(`${ticker}|`)) continue;
       if (e[1] === today && e[2] === 0) {
-        const older: [number, string, number] = [e[0], "0000-00-00", 0];
+        const older: [number, string, number] = [e[0], dayBefore(today), 0];
         this.entries[key] = older;
         this.changed[key] = older;
       }

@@ -15,11 +15,7 @@
 //   - today's latest quarter bounds today's latest ttm window (a window needs its last quarter);
 //   - an inactive stock's last_trade_date (coverage): no period after it; and its resolution never moves.
 // Resolutions are kept per refresh day (period-resolutions.ts): a warm run sends nothing.
-import {
-  periodAtIndex,
-  type DatedPeriod,
-  type PeriodKind,
-} from "../catalog";
+import { periodAtIndex, type DatedPeriod, type PeriodKind } from "../catalog";
 import { DataNotFoundError, DataPointNotFoundError, FdqError, NotInPortfolioError } from "./errors";
 import type { PeriodResolutions } from "./period-resolutions";
 
@@ -184,6 +180,9 @@ export class PeriodResolver {
     const today = this.host.today();
     const inactive = isInactiveTicker(ticker);
     const previous = this.host.resolutions.get(ticker, kind);
+    // A ttm window needs its last quarter: a search for the latest quarter under way bounds this one.
+    const quarterSearch = kind === "ttm" ? this.flights.get(`${today}|${ticker}|quarter`) : undefined;
+    if (quarterSearch) await quarterSearch.promise.catch(() => undefined);
     const quarterToday = kind === "ttm" ? this.known(ticker, "quarter")?.latest : undefined;
     let requests = 0;
     const lastTradeDate = inactive ? await this.host.lastTradeDate(ticker) : undefined;

@@ -148,9 +148,15 @@ export function checkRelativeRequest(req: DatapointRequest | DatasetRequest): Re
 
 /** A year that must be fixed here (a relative one is resolved before): text outside the grammar says the grammar. */
 function checkFixedYear(value: unknown): number {
+  if (typeof value === "boolean") {
+    throw new InvalidArgumentError({ argument: "year", message: yearOrRelativeProblem(value) });
+  }
   if (typeof value === "string" || isRelativePeriod(value)) {
     relativeYear(value);
-    throw new InvalidArgumentError({ argument: "year", message: "year must be resolved before it is requested." });
+    throw new InvalidArgumentError({
+      argument: "year",
+      message: "year must be resolved before it is requested.",
+    });
   }
   return checkYear(value);
 }

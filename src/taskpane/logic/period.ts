@@ -51,7 +51,10 @@ export function periodLabel(p: PeriodChoice): string {
 export function periodDetail(p: PeriodChoice): string {
   const r = relativeOf(p.year);
   if (!r) return detailOf(periodOf(p), Number(p.year));
-  const back = r.offset === 0 ? "" : `, ${-r.offset} ${r.basis === "FY" ? "year" : "period"}${r.offset === -1 ? "" : "s"} back`;
+  const back =
+    r.offset === 0
+      ? ""
+      : `, ${-r.offset} ${r.basis === "FY" ? "year" : "period"}${r.offset === -1 ? "" : "s"} back`;
   return `A relative period: ${BASIS_WORDS[r.basis]}${back}, found from the service's answers each refresh day, so the model rolls forward by itself.`;
 }
 
