@@ -103,7 +103,7 @@ export function applyRelative(r: RelativePeriod, latest: DatedPeriod, within?: P
 export function relativeConflict(r: RelativePeriod, within: Period): string | undefined {
   if (r.basis === "FY" || within.kind === "annual") return undefined;
   const text = relativeText(r);
-  return `${within.kind} must be omitted with ${text}: ${r.basis === "FQ" ? "FQ periods are quarters" : "LTM periods are trailing twelve months"} of their own (use FY0 with a ${within.kind} for a quarter of the latest fiscal year).`;
+  return `${within.kind} must be omitted with ${text}: ${r.basis === "FQ" ? "FQ periods are quarters" : "LTM periods are trailing twelve months"} of their own (use FY0 with ${within.kind === "quarter" ? "a quarter for a quarter" : "a ttm for a ttm window"} of the latest fiscal year).`;
 }
 
 /**
