@@ -20,16 +20,16 @@ import { DEFAULTS } from "./defaults";
 import { DataPointNotFoundError, FdqError, NotConfiguredError, QuotaExhaustedError } from "./errors";
 import { dataKey, keyOfRequest, wholeOf, type DataKey } from "./call-keys";
 import { Flights } from "./flights";
-import { PeriodResolver } from "./period-resolver";
+import type { PeriodResolver } from "./period-resolver";
 import { estimateRequests, withResolution, type RequestEstimate } from "./planner";
 import { priceOf } from "./pricing";
 import type { UsageReport } from "./usage-ledger";
 import {
   plannedRequest,
-  probeWith,
   relativeDataset,
   relativeDatapoint,
   resolutionCost,
+  resolverFor,
 } from "./relative-requests";
 import { RequestKey } from "./request-key";
 import { rememberedError } from "./response-errors";
@@ -288,21 +288,13 @@ export class FdqClient {
   invalidate(ticker?: string): void {
     const t = ticker === undefined ? undefined : checkTicker(ticker);
     this.parts?.cache.invalidate(t);
-    if (this.parts) this.parts.resolutions.invalidate(t, this.parts.cache.today());
+    this.parts?.resolutions.invalidate(t, this.parts.cache.today());
   }
 
   /** The latest-period search of these parts, asking through this client's own calls. */
   private resolver(e: ClientParts): PeriodResolver {
-    if (this.resolverOf?.parts === e) return this.resolverOf.resolver;
-    const resolver = new PeriodResolver({
-      today: () => e.cache.today(),
-      resolutions: e.resolutions,
-      windowMs: e.windowMs,
-      probe: (ticker, target, at) => probeWith((r) => this.datapoint(r), ticker, target, at),
-      lastTradeDate: async (ticker) => (await this.security("inactive", ticker)).data.last_trade_date,
-    });
-    this.resolverOf = { parts: e, resolver };
-    return resolver;
+    if (this.resolverOf?.parts !== e) this.resolverOf = { parts: e, resolver: resolverFor(e, this) };
+    return this.resolverOf.resolver;
   }
 
   stats(): ClientStats {
@@ -319,20 +311,14 @@ export class FdqClient {
 
   /** Writes the cache to storage now (writes are otherwise batched). */
   async flush(): Promise<void> {
-    await Promise.all([
-      this.parts?.cache.flush(),
-      this.parts?.ledger.flush(),
-      this.parts?.resolutions.flush(),
-    ]);
+    const e = this.parts;
+    await Promise.all([e?.cache.flush(), e?.ledger.flush(), e?.resolutions.flush()]);
   }
 
   /** Flushes and releases timers; the client should not be used afterwards. */
   async close(): Promise<void> {
-    await Promise.all([
-      this.parts?.cache.close(),
-      this.parts?.ledger.flush(),
-      this.parts?.resolutions.flush(),
-    ]);
+    const e = this.parts;
+    await Promise.all([e?.cache.close(), e?.ledger.flush(), e?.resolutions.flush()]);
   }
 
   /**

@@ -13,8 +13,9 @@ import {
   type DatedPeriod,
   type PeriodKind,
 } from "../catalog";
+import type { ClientParts } from "./client-setup";
 import type { ResolutionCost } from "./planner";
-import { isInactiveTicker, isNoData, type PeriodResolver, type ProbeTarget } from "./period-resolver";
+import { isInactiveTicker, isNoData, PeriodResolver, type ProbeTarget } from "./period-resolver";
 import type {
   DatapointRequest,
   DatapointResult,
@@ -22,6 +23,8 @@ import type {
   DatasetResult,
   FdqRequest,
   ResolvedPeriod,
+  SecurityRecord,
+  ApiResult,
 } from "./types";
 import { checkRelativeRequest, type RelativeTarget } from "./validate";
 
@@ -41,6 +44,23 @@ export function fixedCall<C extends Call>(req: C, at: DatedPeriod): C {
 /** What a probe asks for a relative call: its datapoint, or for a whole dataset its first catalog name. */
 export function probeOf(t: RelativeTarget): ProbeTarget {
   return { dataset: t.dataset.path, name: t.name ?? t.dataset.datapoints[0]?.name ?? "" };
+}
+
+/** The calls of a client the search asks through (FdqClient's; a type here, so no import circle). */
+interface AskingClient {
+  datapoint(req: DatapointRequest): Promise<DatapointResult>;
+  security(type: string, ticker: string): Promise<ApiResult<SecurityRecord>>;
+}
+
+/** The latest-period search of a client's parts, asking through the client's own calls. */
+export function resolverFor(e: ClientParts, client: AskingClient): PeriodResolver {
+  return new PeriodResolver({
+    today: () => e.cache.today(),
+    resolutions: e.resolutions,
+    windowMs: e.windowMs,
+    probe: (ticker, target, at) => probeWith((r) => client.datapoint(r), ticker, target, at),
+    lastTradeDate: async (ticker) => (await client.security("inactive", ticker)).data.last_trade_date,
+  });
 }
 
 /** A probe through the client's own datapoint call: cached, coalesced, counted and priced as any call. */
