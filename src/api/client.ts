@@ -222,7 +222,7 @@ export class FdqClient {
    * InvalidArgumentError or DataPointNotFoundError). Needs no settings.
    */
   keyOf(request: FdqRequest): RequestKey {
-    const fixed = this.parts ? plannedRequest(this.resolver(this.parts), request) : request;
+    const fixed = plannedRequest(this.parts && this.resolver(this.parts), request);
     return keyOfRequest(fixed, this.parts?.pricing.billing ?? DEFAULTS.billing);
   }
 

@@ -73,6 +73,16 @@ export function newestPossible(kind: PeriodKind, day: string): number {
   return 4 * y + 3 + Math.floor((m - 1) / 3);
 }
 
+/**
+ * The latest period most likely found when nothing is known but the day: that of a December year-end company
+ * filing about 60 days after a period ends (the most common case).
+ */
+export function clockGuess(kind: PeriodKind, today: string): number {
+  const lagged = new Date(Date.parse(`${today}T00:00:00Z`) - 60 * DAY_MS).toISOString().slice(0, 10);
+  const [y, m] = lastEndedMonth(lagged);
+  return kind === "annual" ? y - (m === 12 ? 0 : 1) : 4 * y + Math.floor(m / 3) - 1;
+}
+
 const daysBetween = (from: string, to: string): number =>
   Math.max(0, Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS));
 
@@ -117,6 +127,8 @@ const KIND_WORDS: Readonly<Record<PeriodKind, string>> = {
 
 export class PeriodResolver {
   private readonly flights = new Map<string, Flight>();
+  /** Searches that found nothing today: answered at once for the rest of the refresh day. */
+  private readonly nothing = new Map<string, DataNotFoundError>();
 
   constructor(private readonly host: ResolverHost) {}
 
@@ -138,11 +150,7 @@ export class PeriodResolver {
     const today = this.host.today();
     const previous = this.host.resolutions.get(ticker, kind);
     const start = startOf(kind, today, { ...(previous ? { previous } : {}) });
-    // A December year-end filer about 60 days after a period ends: the most common case.
-    const lagged = new Date(Date.parse(`${today}T00:00:00Z`) - 60 * DAY_MS).toISOString().slice(0, 10);
-    const [y, m] = lastEndedMonth(lagged);
-    const clockGuess = kind === "annual" ? y - (m === 12 ? 0 : 1) : 4 * y + Math.floor(m / 3) - 1;
-    const index = Math.min(start, previous ? previous.index : clockGuess);
+    const index = Math.min(start, previous ? previous.index : clockGuess(kind, today));
     return {
       latest: periodAtIndex(kind, index),
       emptyProbes: start - index,
@@ -160,6 +168,8 @@ export class PeriodResolver {
     const known = this.known(ticker, kind);
     if (known) return known;
     const key = `${this.host.today()}|${ticker}|${kind}`;
+    const nothing = this.nothing.get(key);
+    if (nothing) throw nothing;
     const flight = this.flights.get(key);
     if (flight) {
       if (preferred && !flight.preferred) [flight.target, flight.preferred] = [target, true];
@@ -200,9 +210,12 @@ export class PeriodResolver {
       }
     }
     const [first, last] = [periodAtIndex(kind, start - MAX_STEPS[kind] + 1), periodAtIndex(kind, start)];
-    throw new DataNotFoundError({
+    const error = new DataNotFoundError({
       message: `No ${KIND_WORDS[kind]} of ${target.name} for ${ticker} from ${words(first)} to ${words(last)}: there is no latest period to count from.`,
     });
+    if (this.nothing.size > 10_000) this.nothing.clear();
+    this.nothing.set(`${today}|${ticker}|${kind}`, error);
+    throw error;
   }
 }
 

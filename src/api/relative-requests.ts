@@ -6,6 +6,7 @@ import {
   applyRelative,
   findDatapoint,
   findDataset,
+  periodAtIndex,
   periodType,
   RESOLVED_KIND,
   relativeText,
@@ -15,7 +16,9 @@ import {
 } from "../catalog";
 import type { ClientParts } from "./client-setup";
 import type { ResolutionCost } from "./planner";
-import { isInactiveTicker, isNoData, PeriodResolver, type ProbeTarget } from "./period-resolver";
+import { DEFAULTS } from "./defaults";
+import { clockGuess, isInactiveTicker, isNoData, PeriodResolver, type ProbeTarget } from "./period-resolver";
+import { RefreshDayClock } from "./refresh-day";
 import type {
   DatapointRequest,
   DatapointResult,
@@ -120,12 +123,18 @@ export async function relativeDataset(
   return { ...(await dataset(fixedCall(req, at))), resolved };
 }
 
-/** The request with the period known today, or guessed, in place of its relative year. */
-export function plannedRequest(resolver: PeriodResolver, request: FdqRequest): FdqRequest {
+/**
+ * The request with the period known today, or guessed, in place of its relative year; without a resolver
+ * (a client that does not know its settings yet) guessed from the day alone.
+ */
+export function plannedRequest(resolver: PeriodResolver | undefined, request: FdqRequest): FdqRequest {
   if (request.kind !== "datapoint" && request.kind !== "dataset") return request;
   const t = checkRelativeRequest(request.request);
   if (!t) return request;
-  const latest = resolver.guess(t.ticker, RESOLVED_KIND[t.relative.basis]).latest;
+  const kind = RESOLVED_KIND[t.relative.basis];
+  const latest = resolver
+    ? resolver.guess(t.ticker, kind).latest
+    : periodAtIndex(kind, clockGuess(kind, new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now())));
   const at = applyRelative(t.relative, latest, t.within);
   return request.kind === "datapoint"
     ? { kind: "datapoint", request: fixedCall(request.request, at) }
