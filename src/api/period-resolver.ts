@@ -19,10 +19,14 @@ import { periodAtIndex, type DatedPeriod, type PeriodKind } from "../catalog";
 import { DataNotFoundError, DataPointNotFoundError, FdqError, NotInPortfolioError } from "./errors";
 import type { PeriodResolutions } from "./period-resolutions";
 
-/** What a probe asks: the dataset and datapoint of a cell (a whole dataset asks its first catalog name). */
+/**
+ * What a probe asks: the dataset and datapoint of a cell (a whole dataset asks its first catalog name), or
+ * with `whole` the whole dataset (a DATASET cell at the latest period: its own request).
+ */
 export interface ProbeTarget {
   readonly dataset: string;
   readonly name: string;
+  readonly whole?: boolean;
 }
 
 export interface ResolverHost {

@@ -44,14 +44,26 @@ export function fixedCall<C extends Call>(req: C, at: DatedPeriod): C {
   };
 }
 
-/** What a probe asks for a relative call: its datapoint, or for a whole dataset its first catalog name. */
+/**
+ * Whether a relative call asks the latest period itself (FY0 annual, FQ0, LTM): its own request is then the
+ * search's answer with data, and the search costs it nothing.
+ */
+const asksLatest = (t: RelativeTarget): boolean =>
+  t.relative.offset === 0 && (t.relative.basis !== "FY" || t.within.kind === "annual");
+
+/**
+ * What a probe asks for a relative call: its datapoint; for a whole dataset at the latest period the whole
+ * dataset (the cell's own request), else its first catalog name (one unit).
+ */
 export function probeOf(t: RelativeTarget): ProbeTarget {
-  return { dataset: t.dataset.path, name: t.name ?? t.dataset.datapoints[0]?.name ?? "" };
+  const name = t.name ?? t.dataset.datapoints[0]?.name ?? "";
+  return { dataset: t.dataset.path, name, ...(t.name === undefined && asksLatest(t) && { whole: true }) };
 }
 
 /** The calls of a client the search asks through (FdqClient's; a type here, so no import circle). */
 interface AskingClient {
   datapoint(req: DatapointRequest): Promise<DatapointResult>;
+  dataset(req: DatasetRequest): Promise<DatasetResult>;
   security(type: string, ticker: string): Promise<ApiResult<SecurityRecord>>;
 }
 
@@ -61,20 +73,22 @@ export function resolverFor(e: ClientParts, client: AskingClient): PeriodResolve
     today: () => e.cache.today(),
     resolutions: e.resolutions,
     windowMs: e.windowMs,
-    probe: (ticker, target, at) => probeWith((r) => client.datapoint(r), ticker, target, at),
+    probe: (ticker, target, at) => probeWith(client, ticker, target, at),
     lastTradeDate: async (ticker) => (await client.security("inactive", ticker)).data.last_trade_date,
   });
 }
 
 /** A probe through the client's own datapoint call: cached, coalesced, counted and priced as any call. */
 export async function probeWith(
-  datapoint: (req: DatapointRequest) => Promise<unknown>,
+  client: Pick<AskingClient, "datapoint" | "dataset">,
   ticker: string,
   target: ProbeTarget,
   at: DatedPeriod,
 ): Promise<boolean> {
+  const { dataset, name } = target;
   try {
-    await datapoint(fixedCall({ ticker, dataset: target.dataset, name: target.name, year: at.year }, at));
+    if (target.whole) await client.dataset(fixedCall({ ticker, dataset, year: at.year }, at));
+    else await client.datapoint(fixedCall({ ticker, dataset, name, year: at.year }, at));
     return true;
   } catch (error) {
     if (isNoData(error, nameInCatalog(target))) return false;
@@ -100,7 +114,7 @@ async function resolve(
 ): Promise<{ t: RelativeTarget; at: DatedPeriod; resolved: ResolvedPeriod }> {
   const t = checkRelativeRequest(req)!;
   const kind = RESOLVED_KIND[t.relative.basis];
-  const { latest, resolvedOn } = await resolver.latest(t.ticker, kind, probeOf(t), t.relative.offset === 0);
+  const { latest, resolvedOn } = await resolver.latest(t.ticker, kind, probeOf(t), asksLatest(t));
   const at = applyRelative(t.relative, latest, t.within);
   return { t, at, resolved: resolvedOf(t, at, resolvedOn) };
 }
@@ -161,7 +175,7 @@ export function resolutionCost(resolver: PeriodResolver, requests: readonly FdqR
     if (resolver.known(t.ticker, kind)) continue;
     const key = `${t.ticker}|${kind}`;
     const s = searches.get(key) ?? { ticker: t.ticker, kind, atLatest: false };
-    s.atLatest ||= t.relative.offset === 0 && (t.within.kind === "annual" || kind !== "annual");
+    s.atLatest ||= asksLatest(t);
     searches.set(key, s);
   }
   let sent = 0;

@@ -218,6 +218,20 @@ describe("FdqClient.datapoint with a relative year", () => {
   });
 });
 
+describe("FdqClient.dataset with a relative year", () => {
+  it("asks the latest year's whole dataset as the search's answer: the units of the dataset, no more", async () => {
+    const { sb, open } = await setUp(DAY);
+    const fdq = open();
+    const { result, requests, units } = await spent(sb, () =>
+      fdq.dataset({ ticker: "NFLX", dataset: "roic", year: "FY0" }),
+    );
+    expect(result.resolved?.words).toBe("FY0 = fiscal 2025");
+    expect(result.records.every((r) => r.year === 2025)).toBe(true);
+    expect({ requests, units }).toEqual({ requests: 2, units: result.records.length });
+    await fdq.close();
+  });
+});
+
 describe("FdqClient.estimate with relative years", () => {
   it("counts the search cold and nothing warm", async () => {
     const { open } = await setUp(DAY);
