@@ -15,7 +15,7 @@
 //   - today's latest quarter bounds today's latest ttm window (a window needs its last quarter);
 //   - an inactive stock's last_trade_date (coverage): no period after it; and its resolution never moves.
 // Resolutions are kept per refresh day (period-resolutions.ts): a warm run sends nothing.
-import { periodAtIndex, type DatedPeriod, type PeriodKind } from "../catalog";
+import { periodAtIndex, periodIndex, type DatedPeriod, type PeriodKind } from "../catalog";
 import { DataNotFoundError, DataPointNotFoundError, FdqError, NotInPortfolioError } from "./errors";
 import type { PeriodResolutions } from "./period-resolutions";
 
@@ -199,10 +199,16 @@ export class PeriodResolver {
     if (quarterSearch) await quarterSearch.promise.catch(() => undefined);
     const quarterToday = kind === "ttm" ? this.known(ticker, "quarter")?.latest : undefined;
     let requests = 0;
-    const lastTradeDate = inactive ? await this.host.lastTradeDate(ticker) : undefined;
+    // No coverage record (a stock the list does not know) leaves the clock's bound.
+    const lastTradeDate = inactive
+      ? await this.host.lastTradeDate(ticker).catch((error: unknown) => {
+          if (isNoData(error, false)) return undefined;
+          throw error;
+        })
+      : undefined;
     const start = startOf(kind, today, {
       ...(previous ? { previous } : {}),
-      ...(quarterToday ? { quarterToday: quarterToday.year * 4 + quarterToday.period.n - 1 } : {}),
+      ...(quarterToday ? { quarterToday: periodIndex(quarterToday) } : {}),
       ...(lastTradeDate ? { lastTradeDate } : {}),
     });
     for (let index = start; index > start - MAX_STEPS[kind]; index--) {
