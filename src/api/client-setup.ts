@@ -12,6 +12,7 @@ import {
   QuotaExhaustedError,
   type ErrorHints,
 } from "./errors";
+import { PeriodResolutions } from "./period-resolutions";
 import type { PricingOptions } from "./pricing";
 import { keepRule } from "./refresh-policy";
 import { UsageLedger } from "./usage-ledger";
@@ -36,6 +37,8 @@ export interface ClientParts {
   cache: DayCache;
   /** Units spent this month by the key's account; stops requests once the quota is found spent. */
   ledger: UsageLedger;
+  /** The latest periods found per ticker and kind (FY0, FQ0, LTM), per refresh day. */
+  resolutions: PeriodResolutions;
   pricing: PricingOptions;
   policy: "strict" | "saver";
   /** `${accountTag}@${baseUrl}`. */
@@ -108,11 +111,18 @@ export function buildClientParts(
     persistDelayMs: options.persistDelayMs ?? DEFAULTS.persistDelayMs,
     onWarning: (message) => emit({ type: "cache-warning", message }),
   });
+  const resolutions = new PeriodResolutions({
+    storage: options.storage,
+    storageKey: `${DEFAULTS.periodsKey}.${tag}`,
+    scope,
+    persistDelayMs: options.persistDelayMs ?? DEFAULTS.persistDelayMs,
+    onWarning: (message) => emit({ type: "cache-warning", message }),
+  });
   const windowMs = Math.max(0, options.coalesceWindowMs ?? DEFAULTS.coalesceWindowMs);
   const pricing: PricingOptions = {
     billing: options.billing ?? DEFAULTS.billing,
     listUnits: options.listUnits ?? DEFAULTS.listUnits,
   };
   const policy = options.refreshPolicy?.kind ?? "strict";
-  return { transport, cache, ledger, pricing, policy, scope, windowMs, hints };
+  return { transport, cache, ledger, resolutions, pricing, policy, scope, windowMs, hints };
 }

@@ -20,9 +20,17 @@ import { DEFAULTS } from "./defaults";
 import { DataPointNotFoundError, FdqError, NotConfiguredError, QuotaExhaustedError } from "./errors";
 import { dataKey, keyOfRequest, wholeOf, type DataKey } from "./call-keys";
 import { Flights } from "./flights";
-import { estimateRequests, type RequestEstimate } from "./planner";
+import type { PeriodResolver } from "./period-resolver";
+import { estimateRequests, withResolution, type RequestEstimate } from "./planner";
 import { priceOf } from "./pricing";
 import type { UsageReport } from "./usage-ledger";
+import {
+  plannedRequest,
+  relativeDataset,
+  relativeDatapoint,
+  resolutionCost,
+  resolverFor,
+} from "./relative-requests";
 import { RequestKey } from "./request-key";
 import { rememberedError } from "./response-errors";
 import type { Counters } from "./transport";
@@ -48,6 +56,7 @@ import {
   checkDatapointRequest,
   checkName,
   checkSecurityType,
+  isRelativeCall,
   checkSectorRequest,
   checkTicker,
   checkWholeDatasetRequest,
@@ -69,6 +78,7 @@ export class FdqClient {
   private readonly loadOptions: (() => Promise<ClientOptions>) | undefined;
   /** Signals whose abort stops every request not yet sent (a refresh's Cancel), with the error it fails with. */
   private readonly stops = new Map<AbortSignal, () => FdqError>();
+  private resolverOf: { parts: ClientParts; resolver: PeriodResolver } | undefined;
 
   /**
    * With options, a ready client. With a function answering options (e.g. after reading the saved settings),
@@ -106,8 +116,10 @@ export class FdqClient {
     return parts;
   }
 
-  /** One datapoint of a ticker for a fiscal year, quarter or TTM period. */
+  /** One datapoint of a ticker for a fiscal year, quarter or TTM period, or a relative period (FY0...). */
   async datapoint(req: DatapointRequest): Promise<DatapointResult> {
+    if (isRelativeCall(req))
+      return relativeDatapoint(this.resolver(await this.partsReady()), req, (r) => this.datapoint(r));
     const t = checkDatapointRequest(req);
     // A loaded cache needs no await: a worksheet of cached cells then costs no extra promise per cell.
     const e = this.parts?.cache.loaded ? this.parts : await this.partsReady();
@@ -153,6 +165,8 @@ export class FdqClient {
 
   /** Every datapoint of a dataset for a ticker and period, in the answer's (catalog) order. */
   async dataset(req: DatasetRequest): Promise<DatasetResult> {
+    if (isRelativeCall(req))
+      return relativeDataset(this.resolver(await this.partsReady()), req, (r) => this.dataset(r));
     const t = checkWholeDatasetRequest(req);
     const key = dataKey(t);
     const e = await this.partsReady();
@@ -210,7 +224,8 @@ export class FdqClient {
    * InvalidArgumentError or DataPointNotFoundError). Needs no settings.
    */
   keyOf(request: FdqRequest): RequestKey {
-    return keyOfRequest(request, this.parts?.pricing.billing ?? DEFAULTS.billing);
+    const fixed = plannedRequest(this.parts && this.resolver(this.parts), request);
+    return keyOfRequest(fixed, this.parts?.pricing.billing ?? DEFAULTS.billing);
   }
 
   /**
@@ -244,7 +259,8 @@ export class FdqClient {
     if (!e) throw new NotConfiguredError();
     e.cache.today();
     const keys = requests.map((r) => this.keyOf(r));
-    return estimateRequests(keys, e.pricing, (key) => this.isCached(e, key), wholeOf);
+    const estimate = estimateRequests(keys, e.pricing, (key) => this.isCached(e, key), wholeOf);
+    return withResolution(estimate, resolutionCost(this.resolver(e), requests));
   }
 
   /** This month's units by day and by dataset, whether the quota is spent, and when it resets. */
@@ -272,7 +288,15 @@ export class FdqClient {
 
   /** Forgets every cached answer, or those about one ticker (or sector/industry id). */
   invalidate(ticker?: string): void {
-    this.parts?.cache.invalidate(ticker === undefined ? undefined : checkTicker(ticker));
+    const t = ticker === undefined ? undefined : checkTicker(ticker);
+    this.parts?.cache.invalidate(t);
+    this.parts?.resolutions.invalidate(t, this.parts.cache.today());
+  }
+
+  /** The latest-period search of these parts, asking through this client's own calls. */
+  private resolver(e: ClientParts): PeriodResolver {
+    if (this.resolverOf?.parts !== e) this.resolverOf = { parts: e, resolver: resolverFor(e, this) };
+    return this.resolverOf.resolver;
   }
 
   /**
@@ -316,12 +340,14 @@ export class FdqClient {
 
   /** Writes the cache to storage now (writes are otherwise batched). */
   async flush(): Promise<void> {
-    await Promise.all([this.parts?.cache.flush(), this.parts?.ledger.flush()]);
+    const e = this.parts;
+    await Promise.all([e?.cache.flush(), e?.ledger.flush(), e?.resolutions.flush()]);
   }
 
   /** Flushes and releases timers; the client should not be used afterwards. */
   async close(): Promise<void> {
-    await Promise.all([this.parts?.cache.close(), this.parts?.ledger.flush()]);
+    const e = this.parts;
+    await Promise.all([e?.cache.close(), e?.ledger.flush(), e?.resolutions.flush()]);
   }
 
   /**

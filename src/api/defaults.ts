@@ -49,4 +49,6 @@ export const DEFAULTS = {
   storageKey: "fdq.cache",
   /** Prefix of the usage ledger's storage key (one per account tag). */
   usageKey: "fdq.usage",
+  /** Prefix of the latest-period resolutions' storage key (one per account tag). */
+  periodsKey: "fdq.periods",
 } as const;

@@ -3,7 +3,8 @@
 export { FdqClient } from "./client";
 export { RequestKey, type Endpoint, type RequestFields } from "./request-key";
 export { priceOf, DEFAULT_PRICING, type PricingOptions } from "./pricing";
-export { estimateRequests, type PlannedRequest, type RequestEstimate } from "./planner";
+export { estimateRequests, type PlannedRequest, type RequestEstimate, type ResolutionCost } from "./planner";
+export { PeriodResolver, isNoData, newestPossible, type Latest } from "./period-resolver";
 export { centralDay, QUOTA_TIME_ZONE } from "./usage-ledger";
 export { inRefreshWindow } from "./refresh-window";
 export { sleep } from "./sleep";

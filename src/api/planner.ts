@@ -20,6 +20,16 @@ export interface PlannedRequest {
   cached: boolean;
 }
 
+/** What finding the latest periods of relative calls (FY0, FQ0, LTM) adds before their own requests. */
+export interface ResolutionCost {
+  /** Tickers and period kinds whose latest period is not known today. */
+  searches: number;
+  /** Requests the searches are expected to send: empty answers above the latest, and any answer of their own. */
+  requests: number;
+  /** Units: an empty answer costs none; the latest period's answer only when no call asks it anyway. */
+  units: number;
+}
+
 export interface RequestEstimate {
   /** Distinct requests the calls make (cached or not). */
   requests: number;
@@ -28,6 +38,20 @@ export interface RequestEstimate {
   /** Units the needed requests cost (whole datasets priced at their catalog size). */
   units: number;
   planned: readonly PlannedRequest[];
+  /** The search for the latest periods of relative calls, counted in the figures above. */
+  resolution?: ResolutionCost;
+}
+
+/** An estimate with the search for the latest periods added to its figures. */
+export function withResolution(estimate: RequestEstimate, cost: ResolutionCost): RequestEstimate {
+  if (cost.searches === 0) return estimate;
+  return {
+    ...estimate,
+    requests: estimate.requests + cost.requests,
+    requestsNeeded: estimate.requestsNeeded + cost.requests,
+    units: estimate.units + cost.units,
+    resolution: cost,
+  };
 }
 
 /**

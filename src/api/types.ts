@@ -1,5 +1,5 @@
 // Public shapes of the request module: options, requests, decoded records, results, events, counters.
-import type { PeriodType, SecurityType } from "../catalog";
+import type { PeriodType, RelativePeriod, SecurityType } from "../catalog";
 import type { ErrorHints } from "./errors";
 import type { BillingModel } from "./pricing";
 import type { RequestKey } from "./request-key";
@@ -77,7 +77,11 @@ export interface DatapointRequest {
   /** Full path ("metrics/roic") or unique last part ("roic"), any case. */
   dataset: string;
   name: string;
-  year: number;
+  /**
+   * A fiscal year, or a relative period (FY0, FY-1, FQ0, LTM...: src/catalog/relative-period.ts) as parsed,
+   * or as text; the client resolves it against the service.
+   */
+  year: number | RelativePeriod | string;
   quarter?: number | null;
   ttm?: number | null;
 }
@@ -154,14 +158,31 @@ interface ResultBase {
   url: string;
 }
 
+/** What a relative period named: Explain's and `fdq eval --json`'s provenance. */
+export interface ResolvedPeriod {
+  /** "FY0", "FQ-2", "LTM" (canonical). */
+  text: string;
+  year: number;
+  /** The record's `period`: 1-4, or 5 for annual. */
+  period: number;
+  periodtype: PeriodType;
+  /** "FY0 = fiscal 2024". */
+  words: string;
+  /** The refresh day the latest period was found on. */
+  resolvedOn: string;
+}
+
 export interface DatapointResult extends ResultBase {
   value: number | string;
   record: DatapointRecord;
+  /** Set when the call named a relative period. */
+  resolved?: ResolvedPeriod;
 }
 
 export interface DatasetResult extends ResultBase {
   records: DatapointRecord[];
   values: (number | string)[];
+  resolved?: ResolvedPeriod;
 }
 
 export interface SectorResult extends ResultBase {

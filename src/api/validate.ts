@@ -8,8 +8,13 @@ import {
   findDatapoint,
   findDataset,
   findSectorDatapoint,
+  isRelativePeriod,
+  parseRelativePeriod,
   periodOfArgs,
+  relativeConflict,
+  RELATIVE_GRAMMAR,
   shown,
+  type RelativePeriod,
   type Dataset,
   type Period,
   type SectorDatapoint,
@@ -97,6 +102,65 @@ export function checkYear(value: unknown, argument = "year", example = 2023): nu
   return value as number;
 }
 
+/** The message of a year that is neither a fiscal year nor a relative period. */
+export const yearOrRelativeProblem = (value: unknown, argument = "year", example = 2023): string =>
+  `${argument} must be a fiscal year such as ${example} or a relative period: ${RELATIVE_GRAMMAR} (got ${describe(value)}).`;
+
+/** The relative period a year argument names (parsed, or text in the grammar), or undefined for a number. */
+export function relativeYear(value: unknown, argument = "year"): RelativePeriod | undefined {
+  if (isRelativePeriod(value)) return value;
+  if (typeof value !== "string") return undefined;
+  const parsed = parseRelativePeriod(value);
+  if (!parsed) throw new InvalidArgumentError({ argument, message: yearOrRelativeProblem(value, argument) });
+  return parsed;
+}
+
+export interface RelativeTarget {
+  dataset: Dataset;
+  ticker: string;
+  /** The datapoint (undefined for a whole dataset). */
+  name: string | undefined;
+  relative: RelativePeriod;
+  /** The quarter or ttm argument (FY only). */
+  within: Period;
+}
+
+/** Whether a call's year is a relative period (or text, which is read as one or refused with the grammar). */
+export const isRelativeCall = (req: DatapointRequest | DatasetRequest): boolean =>
+  typeof req.year === "string" || isRelativePeriod(req.year);
+
+/** A datapoint or dataset request whose year is a relative period, checked in the functions' order. */
+export function checkRelativeRequest(req: DatapointRequest | DatasetRequest): RelativeTarget | undefined {
+  if (!isRelativeCall(req)) return undefined;
+  const ticker = checkTicker(req.ticker);
+  const dataset = checkDataset(req.dataset);
+  let name: string | undefined;
+  if ("name" in req) {
+    name = checkName(req.name, "name");
+    if (!dataset.notShown && !findDatapoint(dataset, name)) throw new DataPointNotFoundError();
+  }
+  const relative = relativeYear(req.year)!;
+  const within = checkPeriod(req.quarter, req.ttm);
+  const conflict = relativeConflict(relative, within);
+  if (conflict) throw new InvalidArgumentError({ argument: within.kind, message: conflict });
+  return { dataset, ticker, name, relative, within };
+}
+
+/** A year that must be fixed here (a relative one is resolved before): text outside the grammar says the grammar. */
+function checkFixedYear(value: unknown): number {
+  if (typeof value === "boolean") {
+    throw new InvalidArgumentError({ argument: "year", message: yearOrRelativeProblem(value) });
+  }
+  if (typeof value === "string" || isRelativePeriod(value)) {
+    relativeYear(value);
+    throw new InvalidArgumentError({
+      argument: "year",
+      message: "year must be resolved before it is requested.",
+    });
+  }
+  return checkYear(value);
+}
+
 const absent = (v: unknown): boolean => v === undefined || v === null;
 
 export function checkPeriod(quarter: unknown, ttm: unknown): Period {
@@ -135,7 +199,7 @@ export function checkDataset(ref: unknown): Dataset {
 export function checkDatasetRequest(req: DatasetRequest): DatasetTarget {
   const ticker = checkTicker(req.ticker);
   const dataset = checkDataset(req.dataset);
-  return { dataset, ticker, year: checkYear(req.year), period: checkPeriod(req.quarter, req.ttm) };
+  return { dataset, ticker, year: checkFixedYear(req.year), period: checkPeriod(req.quarter, req.ttm) };
 }
 
 /** A name unknown to a complete catalog is DataPointNotFound at once; cut-off catalogs must ask the service. */
@@ -144,7 +208,7 @@ export function checkDatapointRequest(req: DatapointRequest): DatapointTarget {
   const dataset = checkDataset(req.dataset);
   const name = checkName(req.name, "name");
   if (!dataset.notShown && !findDatapoint(dataset, name)) throw new DataPointNotFoundError();
-  return { dataset, ticker, name, year: checkYear(req.year), period: checkPeriod(req.quarter, req.ttm) };
+  return { dataset, ticker, name, year: checkFixedYear(req.year), period: checkPeriod(req.quarter, req.ttm) };
 }
 
 export function checkSecurityType(type: unknown): SecurityType {

@@ -12,6 +12,7 @@ import type { CatalogDatapoint, Dataset, SectorDatapoint } from "./types";
 export * from "./types";
 export * from "./service";
 export * from "./period";
+export * from "./relative-period";
 export * from "./ratings";
 export { CATEGORY_LEGEND } from "./categories";
 export { describeDatapoint } from "./describe";

@@ -132,6 +132,7 @@ export interface Evaluation {
 export async function evaluateCalls(
   options: ConnectionOptions,
   calls: readonly FdqCall[],
+  evaluation: { provenance?: boolean } = {},
 ): Promise<Evaluation> {
   const connection = await openConnection(options);
   try {
@@ -140,7 +141,7 @@ export async function evaluateCalls(
       const estimate = await estimateRun(connection.client, calls);
       if (estimate.units > options.budget) throw new BudgetExceeded(estimate, options.budget);
     }
-    const outcomes = await evaluateAll(connection.client, calls);
+    const outcomes = await evaluateAll(connection.client, calls, evaluation);
     return { outcomes, stats: connection.client.stats() };
   } finally {
     await connection.close();

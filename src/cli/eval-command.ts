@@ -89,7 +89,10 @@ function parseLine(source: SourceLine): Parsed {
  * evaluates at once every line that parses. A line that does not is not evaluated: its result and `problems`
  * say why. A file without any formula is a UsageError.
  */
-export async function evaluateFile(file: string, options: ConnectionOptions): Promise<EvalResults> {
+export async function evaluateFile(
+  file: string,
+  options: ConnectionOptions & { json?: boolean },
+): Promise<EvalResults> {
   const lines = fileLines(file, await readSource(file));
   if (lines.length === 0) {
     throw new UsageError(
@@ -98,7 +101,7 @@ export async function evaluateFile(file: string, options: ConnectionOptions): Pr
   }
   const parsed = lines.map(parseLine);
   const calls = parsed.flatMap((p) => ("call" in p ? [p.call] : []));
-  const { outcomes, stats } = await evaluateCalls(options, calls);
+  const { outcomes, stats } = await evaluateCalls(options, calls, { provenance: options.json });
   let next = 0;
   const results = parsed.map((p): FormulaResult => {
     const { text: formula, line } = p.source;
@@ -113,10 +116,10 @@ export async function evaluateFile(file: string, options: ConnectionOptions): Pr
 /** `fdq eval FORMULA...`: all are refused (a UsageError, nothing evaluated) when one does not parse. */
 async function evaluateArguments(
   formulas: readonly string[],
-  options: ConnectionOptions,
+  options: ConnectionOptions & { json?: boolean },
 ): Promise<EvalResults> {
   const calls = parseAll(formulas.map((text, i) => ({ where: `formula ${i + 1}`, text })));
-  const { outcomes, stats } = await evaluateCalls(options, calls);
+  const { outcomes, stats } = await evaluateCalls(options, calls, { provenance: options.json });
   const results = outcomes.map((outcome, i): FormulaResult => ({
     formula: formulas[i] ?? "",
     line: undefined,

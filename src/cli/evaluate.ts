@@ -3,12 +3,32 @@
 import { describeFailure, isNoAnswer, type ExcelErrorValue } from "../functions/errors";
 import type { FdqCall } from "../functions/formula";
 import { evaluateCall, type FdqApi, type FunctionResult } from "../functions/impl";
+import type { DatapointRecord, DatapointResult } from "../api";
 
 export type CellResult = FunctionResult<ExcelErrorValue>;
 
+/**
+ * Where a value came from (`fdq eval --json`): the record's fiscal year and period, its filing type where
+ * the dataset carries one, the refresh day of the answer, and what a relative period (FY0...) resolved to.
+ */
+export interface Provenance {
+  readonly year: number;
+  readonly period: number;
+  readonly periodtype: string;
+  readonly filingtype?: string;
+  readonly refreshDay: string;
+  /** "FY0 = fiscal 2025, resolved on refresh day 2026-11-24". */
+  readonly resolved?: string;
+}
+
 /** A failure with `noAnswer` is no answer about the data (network, quota, key...: see NO_ANSWER). */
 export type Outcome =
-  | { readonly ok: true; readonly value: CellResult }
+  | {
+      readonly ok: true;
+      readonly value: CellResult;
+      /** With provenance: one per datapoint or dataset answer asked, in call order (null: that one failed). */
+      readonly sources?: readonly (Provenance | null)[];
+    }
   | { readonly ok: false; readonly error: ExcelErrorValue; readonly noAnswer: boolean };
 
 const toCellError = (err: unknown): ExcelErrorValue => describeFailure(err);
@@ -28,8 +48,63 @@ function start(client: FdqApi, call: FdqCall): Promise<Outcome> {
   }
 }
 
-export function evaluateAll(client: FdqApi, calls: readonly FdqCall[]): Promise<Outcome[]> {
-  const started = calls.map((call) => start(client, call));
+function provenanceOf(
+  result: Pick<DatapointResult, "refreshDay" | "resolved">,
+  records: readonly DatapointRecord[],
+): Provenance | undefined {
+  const [first] = records;
+  if (!first) return undefined;
+  const filing = new Set(records.map((r) => r.filingtype));
+  const filingtype = filing.size === 1 ? first.filingtype : undefined;
+  return {
+    year: first.year,
+    period: first.period,
+    periodtype: first.periodtype,
+    ...(filingtype !== undefined && { filingtype }),
+    refreshDay: result.refreshDay,
+    ...(result.resolved && {
+      resolved: `${result.resolved.words}, resolved on refresh day ${result.resolved.resolvedOn}`,
+    }),
+  };
+}
+
+/** The client, noting where each datapoint and dataset answer of one call came from, in call order. */
+function noting(client: FdqApi, sources: (Provenance | undefined)[]): FdqApi {
+  return {
+    datapoint: (req) => {
+      const i = sources.push(undefined) - 1;
+      return client.datapoint(req).then((r) => ((sources[i] = provenanceOf(r, [r.record])), r));
+    },
+    dataset: (req) => {
+      const i = sources.push(undefined) - 1;
+      return client.dataset(req).then((r) => ((sources[i] = provenanceOf(r, r.records)), r));
+    },
+    datapointInfo: (name) => client.datapointInfo(name),
+    coverageList: (type) => client.coverageList(type),
+    security: (type, ticker) => client.security(type, ticker),
+    sector: (req) => client.sector(req),
+    ratings: (ticker) => client.ratings(ticker),
+  };
+}
+
+function startNoting(client: FdqApi, call: FdqCall): Promise<Outcome> {
+  const sources: (Provenance | undefined)[] = [];
+  return start(noting(client, sources), call).then((outcome) => {
+    if (!outcome.ok || sources.length === 0) return outcome;
+    return { ...outcome, sources: sources.map((s) => s ?? null) };
+  });
+}
+
+/**
+ * Evaluates every call at once. With `provenance`, each value's outcome says where its answers came from
+ * (one more object per call, so only `fdq eval --json` asks for it).
+ */
+export function evaluateAll(
+  client: FdqApi,
+  calls: readonly FdqCall[],
+  options: { provenance?: boolean } = {},
+): Promise<Outcome[]> {
+  const started = calls.map((call) => (options.provenance ? startNoting(client, call) : start(client, call)));
   return Promise.all(started);
 }
 

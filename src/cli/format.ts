@@ -3,10 +3,12 @@
 //   the values in one column; a spill's further rows go under its first row.
 // - --values-only: the values alone, one formula after another (a value as is, a spill as tab-separated rows, an
 //   error as its code, a space and its message), as scripts read them.
-// - --json: one object per formula per line, {"formula": …, "value": …} or {"formula": …, "error": …, "message": …}.
+// - --json: one object per formula per line, {"formula": …, "value": …} or {"formula": …, "error": …, "message": …};
+//   a value from datapoint records says where it came from: the record's year, period, periodtype and filingtype,
+//   the refresh day, and what a relative period resolved to (one answer: beside the value; several: "sources").
 // A line of a formula file that could not be evaluated prints its usage error, with its line number, in its place.
 import type { ExcelErrorValue } from "../functions/errors";
-import { isErrorValue, type Outcome } from "./evaluate";
+import { isErrorValue, type Outcome, type Provenance } from "./evaluate";
 
 type Cell = number | string | boolean | ExcelErrorValue;
 
@@ -75,7 +77,13 @@ export function formatJsonResult(result: FormulaResult): string {
   }
   const { outcome } = result;
   if (!outcome.ok) return JSON.stringify({ formula, ...(jsonCell(outcome.error) as object) });
-  return JSON.stringify({ formula, value: jsonValue(outcome.value) });
+  return JSON.stringify({ formula, value: jsonValue(outcome.value), ...provenanceFields(outcome.sources) });
+}
+
+/** One answer's provenance beside the value; several (SERIES) as a list in call order, null where one failed. */
+function provenanceFields(sources: readonly (Provenance | null)[] | undefined): object {
+  if (!sources || sources.length === 0) return {};
+  return sources.length === 1 ? { ...sources[0] } : { sources };
 }
 
 function valuesOnly(result: FormulaResult, json: boolean): string {

@@ -29,7 +29,7 @@ const cellError = (err: unknown): CustomFunctions.Error => toExcelError(err, cus
  * @param ticker Ticker of the security, e.g. "AAPL" (inactive stocks: "ENRN:1").
  * @param dataset Dataset path such as "metrics/roic", or its last part "roic".
  * @param name Datapoint name, e.g. "ROIC".
- * @param year Fiscal year, e.g. 2023.
+ * @param year Fiscal year, e.g. 2023, or a relative period: "FY0" (latest fiscal year), "FY-1", "FQ0" (latest quarter), "LTM".
  * @param [quarter] Fiscal quarter 1 to 4; omit for the annual value.
  * @param [ttm] Trailing twelve months ending with quarter 1 to 4 of the year; omit for the annual value.
  * @returns The value: a number, or text for text datapoints.
@@ -52,7 +52,7 @@ export function datapoint(
  * @customfunction DATASET
  * @param ticker Ticker of the security, e.g. "AAPL".
  * @param dataset Dataset path such as "reconciliation/net-income-to-nopat", or its last part.
- * @param year Fiscal year, e.g. 2023.
+ * @param year Fiscal year, e.g. 2023, or a relative period: "FY0" (latest fiscal year), "FY-1", "FQ0", "LTM".
  * @param [quarter] Fiscal quarter 1 to 4; omit for annual values.
  * @param [ttm] Trailing twelve months ending with quarter 1 to 4; omit for annual values.
  * @param [with_signs] TRUE adds the reconciliation sign (+, -, =, /) before each row.
@@ -78,8 +78,8 @@ export function dataset(
  * @param ticker Ticker of the security, e.g. "AAPL".
  * @param dataset Dataset path such as "metrics/roic", or its last part "roic".
  * @param name Datapoint name, e.g. "ROIC".
- * @param from_year First fiscal year.
- * @param to_year Last fiscal year.
+ * @param from_year First fiscal year, or a relative period such as "FY-9".
+ * @param to_year Last fiscal year, or a relative period such as "FY0".
  * @param [period] "annual" (default), "Q1".."Q4" or "TTM1".."TTM4".
  * @returns One row with a value per fiscal year.
  */

@@ -9,12 +9,14 @@ import { DEMO_API_KEY } from "./demo";
 import type { EndpointNames } from "./endpoint-groups";
 import type { FaultOptions } from "./faults";
 import { parseRestatement } from "./restate";
+import { NO_DATA_ANSWERS, type NoDataAnswer } from "./routes/shared";
 import { universeFor } from "./universe";
 
 export { DEMO_API_KEY, DEFAULT_SANDBOX_PORT } from "./demo";
 export type { CorsMode } from "./cors-origin";
 export type { EndpointNames } from "./endpoint-groups";
 export type { FaultOptions } from "./faults";
+export type { NoDataAnswer } from "./routes/shared";
 
 export interface SandboxOptions {
   /** 0 (default) picks a free port. */
@@ -52,6 +54,11 @@ export interface SandboxOptions {
    * (OPTIONS with Access-Control-Request-Method) answers 403 {"message":"Forbidden"}; plain GETs work as before.
    */
   cors?: CorsMode;
+  /**
+   * How a period without data answers: "error" (default) 400 DataNotFound; "empty" 200 with no records;
+   * "not-found" 404 {"message":"Not Found"}. The spec does not show it; a client must survive each.
+   */
+  noData?: NoDataAnswer;
 }
 
 export interface RunningSandbox {
@@ -75,6 +82,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   if (opts.cors !== undefined && !CORS_MODES.includes(opts.cors))
     throw new Error(`cors must be "permissive" or "off", got "${String(opts.cors)}"`);
   const cors = opts.cors ?? "permissive";
+  if (opts.noData !== undefined && !NO_DATA_ANSWERS.includes(opts.noData))
+    throw new Error(`noData must be "error", "empty" or "not-found", got "${String(opts.noData)}"`);
   const { app, stats, usage } = createApp({
     context: {
       universe: universeFor(seed),
@@ -83,6 +92,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       bodyAsObject: opts.bodyAsObject ?? false,
       endpointNames: opts.endpointNames ?? "paths",
       ...(opts.restate !== undefined ? { restatement: parseRestatement(opts.restate) } : {}),
+      ...(opts.noData !== undefined ? { noData: opts.noData } : {}),
     },
     seed,
     ...(opts.quota !== undefined ? { quota: opts.quota } : {}),

@@ -1,13 +1,15 @@
 // `npm run sandbox -- --port 4010 [--api-key KEY]... [--body-object] [--latency-ms N] [--max-concurrent N]
 //  [--fault-429 R] [--fault-503 R] [--fault-drop R] [--fault-malformed R] [--seed N]
 //  [--quota N] [--refresh-window] [--restate YYYY-MM-DD] [--endpoint-names paths|groups]
-//  [--cors off|permissive]`
+//  [--cors off|permissive] [--no-data error|empty|not-found] [--clock YYYY-MM-DD]`
 // The last five behave like production (docs/sandbox.md): --quota N meters quota units per key and answers
 // 429 "Limit Exceeded" once a key has spent N (usage at GET /__usage); --refresh-window answers 503 from 05:00
 // to 05:20 America/Chicago; --restate DAY restates the years closed on DAY from DAY on; --endpoint-names groups
 // serves /v1/datapoint's `endpoints` as group names ("Model Data, Adjusted Fundamentals."); --cors off sends no
 // CORS header on any answer and refuses preflights with 403 Forbidden, as a service without CORS support does
 // (wire-notes 17; default permissive: CORS for the task pane).
+// --no-data chooses how a period without data answers (400 DataNotFound, 200 with no records, or 404); --clock
+// fixes the sandbox's day (which periods are filed), e.g. to show a model rolling forward on a later day.
 // FDQ_SANDBOX_API_KEYS (comma-separated) adds keys without putting them on a command line that npm echoes.
 // Ctrl+C, SIGTERM or SIGHUP closes the server and exits; so does losing npm's script shell (see stopWhenOrphaned).
 import { parseArgs } from "node:util";
@@ -40,6 +42,19 @@ function restateDay(value: string): string {
   return value;
 }
 
+function noData(value: string): NonNullable<SandboxOptions["noData"]> {
+  if (value === "error" || value === "empty" || value === "not-found") return value;
+  throw new Error(`--no-data needs "error", "empty" or "not-found", got "${value}"`);
+}
+
+/** A clock fixed at noon UTC of the day: the day's filed periods, the day's prices. */
+function clock(value: string): () => Date {
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T12:00:00Z`) : undefined;
+  if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value)
+    throw new Error(`--clock needs a date YYYY-MM-DD, got "${value}"`);
+  return () => date;
+}
+
 function quota(value: string | undefined): number | undefined {
   if (value !== undefined && !/^\d+$/.test(value))
     throw new Error(`--quota needs a non-negative integer, got "${value}"`);
@@ -66,6 +81,8 @@ export function optionsFromArgs(args: readonly string[], env: NodeJS.ProcessEnv 
       restate: { type: "string" },
       "endpoint-names": { type: "string" },
       cors: { type: "string" },
+      "no-data": { type: "string" },
+      clock: { type: "string" },
     },
     strict: true,
   });
@@ -89,6 +106,8 @@ export function optionsFromArgs(args: readonly string[], env: NodeJS.ProcessEnv 
     ...(values.restate !== undefined ? { restate: restateDay(values.restate) } : {}),
     endpointNames: endpointNames(values["endpoint-names"]),
     cors: corsMode(values.cors),
+    ...(values["no-data"] !== undefined ? { noData: noData(values["no-data"]) } : {}),
+    ...(values.clock !== undefined ? { now: clock(values.clock) } : {}),
   };
 }
 

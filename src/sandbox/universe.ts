@@ -20,6 +20,10 @@ export interface Security {
   readonly noneAsNull?: boolean;
   /** First fiscal year with data (companies). */
   readonly firstYear: number;
+  /** Month (1-12) the fiscal year ends in; December when absent. Fiscal year Y ends in that month of Y. */
+  readonly fiscalYearEnd?: number;
+  /** Days after a period's end before it is filed (served); 0 when absent. */
+  readonly filingLagDays?: number;
   /** Inactive stocks: last fiscal year with data and the last trade date. */
   readonly lastYear?: number;
   readonly lastTradeDate?: string;
@@ -56,6 +60,11 @@ const FIXED: readonly Security[] = [
   }),
   fixed("BF.A", "Brofo Synthetic Distillers", "stock", "BEVERAGESI", {
     subindustry: { id: "DISTILLERSSUBI", name: "Distillers" },
+  }),
+  // A fiscal year that ends in September, filed 35 days after each quarter (fiscal Q1 ends in December).
+  fixed("SEPCO", "Septo Synthetic Retail", "stock", "RETAILI", {
+    fiscalYearEnd: 9,
+    filingLagDays: 35,
   }),
   fixed("XLF", "Xelfa Synthetic Financials ETF", "etf", "BANKSI"),
   fixed("QQQ", "Quqon Synthetic Hundred ETF", "etf", "SOFTWAREI"),

@@ -317,6 +317,11 @@ describe("task pane in the browser", () => {
     await page.getByTestId("ticker-query").fill("aapl");
     await page.getByTestId("ticker-query").press("Enter");
     await expect(page.getByTestId("builder-ticker").inputValue()).resolves.toBe("AAPL");
+    // A new formula asks for the latest fiscal year: the model rolls forward by itself.
+    await expect(page.getByTestId("builder-formula").textContent()).resolves.toBe(
+      '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC","FY0")',
+    );
+    await page.getByTestId("builder-when").selectOption("fixed");
     await page.getByTestId("builder-year").fill("2023");
     await page.getByRole("radio", { name: "Quarter" }).check();
     await page.getByTestId("builder-quarter").selectOption("2");
@@ -649,6 +654,7 @@ describe("task pane in the browser", () => {
     await search(page, "roic");
     await page.getByTestId("datapoint-query").press("Enter");
     await page.getByTestId("builder-ticker").fill("MSFT");
+    await page.getByTestId("builder-when").selectOption("fixed");
     await page.getByTestId("builder-year").fill("2022");
     await page.getByRole("radio", { name: "TTM" }).check();
     await page.getByTestId("builder-quarter").selectOption("3");

@@ -3,7 +3,8 @@
 // this file checks only what is particular to the worksheet functions, and turns Excel's ways of
 // writing a value (numbers typed as text, omitted arguments) into plain values.
 import { InvalidArgumentError } from "../../api/errors";
-import { checkYear, show } from "../../api/validate";
+import { checkYear, show, yearOrRelativeProblem } from "../../api/validate";
+import { isRelativePeriod, parseRelativePeriod, type RelativePeriod } from "../../catalog";
 
 export { show };
 
@@ -91,4 +92,34 @@ export function requireText(value: unknown, argument: string): string {
     });
   }
   return value;
+}
+
+/**
+ * A year argument: a fiscal year (a number, or whole-number text), or a relative period in the grammar of
+ * src/catalog/relative-period.ts (FY0, FY-1, FQ0, LTM...; any case), parsed. Anything else is passed on: the
+ * request module checks the arguments in the function's order and refuses it with the grammar (and a
+ * relative period with a quarter or ttm it does not take).
+ */
+export function yearArg(value: unknown): unknown {
+  const n = numberArg(value);
+  return typeof n === "string" ? (parseRelativePeriod(n) ?? n) : n;
+}
+
+/**
+ * A SERIES bound: a fiscal year or a relative period; anything else is refused here (the request module
+ * never sees from_year and to_year) with the grammar.
+ */
+export function seriesBound(value: unknown, argument: string, example: number): number | RelativePeriod {
+  const n = yearArg(value);
+  if (typeof n === "number" || isRelativePeriod(n)) return n;
+  throw new InvalidArgumentError({ argument, message: yearOrRelativeProblem(value, argument, example) });
+}
+
+/** The year, quarter and ttm of DATAPOINT and DATASET as the request module takes them. */
+export function periodArgs(
+  year: unknown,
+  quarter: unknown,
+  ttm: unknown,
+): { year: unknown; quarter: unknown; ttm: unknown } {
+  return { year: yearArg(year), quarter: optionalPeriodArg(quarter), ttm: optionalPeriodArg(ttm) };
 }

@@ -1,4 +1,4 @@
-import { numberArg, optionalPeriodArg } from "./args";
+import { periodArgs } from "./args";
 import { forwarded, type FdqApi } from "./client";
 
 export interface DatapointArgs {
@@ -16,14 +16,15 @@ export interface DatapointArgs {
  */
 export function datapoint(client: FdqApi, args: DatapointArgs): Promise<number | string> {
   try {
+    const period = periodArgs(args.year, args.quarter, args.ttm);
     return client
       .datapoint({
         ticker: forwarded(args.ticker),
         dataset: forwarded(args.dataset),
         name: forwarded(args.name),
-        year: forwarded(numberArg(args.year)),
-        quarter: forwarded(optionalPeriodArg(args.quarter)),
-        ttm: forwarded(optionalPeriodArg(args.ttm)),
+        year: forwarded(period.year),
+        quarter: forwarded(period.quarter),
+        ttm: forwarded(period.ttm),
       })
       .then(valueOf);
   } catch (err) {

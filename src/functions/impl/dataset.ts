@@ -1,6 +1,6 @@
 import { DataNotFoundError, InvalidArgumentError } from "../../api/errors";
 import { findDatapoint, findDataset } from "../../catalog";
-import { booleanArg, numberArg, optionalPeriodArg } from "./args";
+import { booleanArg, periodArgs } from "./args";
 import { forwarded, type FdqApi } from "./client";
 
 export interface DatasetArgs {
@@ -25,12 +25,13 @@ export async function dataset(client: FdqApi, args: DatasetArgs): Promise<(numbe
       message: `with_signs applies to reconciliation datasets only; ${entry.path} has no signs.`,
     });
   }
+  const period = periodArgs(args.year, args.quarter, args.ttm);
   const result = await client.dataset({
     ticker: forwarded(args.ticker),
     dataset: forwarded(args.dataset),
-    year: forwarded(numberArg(args.year)),
-    quarter: forwarded(optionalPeriodArg(args.quarter)),
-    ttm: forwarded(optionalPeriodArg(args.ttm)),
+    year: forwarded(period.year),
+    quarter: forwarded(period.quarter),
+    ttm: forwarded(period.ttm),
   });
   // Excel cannot spill an empty array; an empty answer is "no data" like any other.
   if (result.records.length === 0) throw new DataNotFoundError();

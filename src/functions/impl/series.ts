@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "../../api/errors";
-import { choiceArg, fiscalYear, show, wholeNumber } from "./args";
-import type { FdqApi } from "./client";
+import { relativeText, type RelativePeriod } from "../../catalog";
+import { choiceArg, fiscalYear, seriesBound, show } from "./args";
+import { forwarded, type FdqApi } from "./client";
 import { datapoint } from "./datapoint";
 
 export interface SeriesArgs {
@@ -36,21 +37,54 @@ export function parseSeriesPeriod(value: unknown): SeriesPeriod {
 }
 
 /**
- * FDQ.SERIES: one row of values for from_year..to_year. A year without data shows its own error in
- * its cell while the other years show their values; when every year fails, the call fails with the
- * first year's error (a bad key or a bad dataset is one error, not a row of them).
+ * The years (or relative periods) of a SERIES, from its bounds: two fiscal years; two relative periods of one
+ * basis (FY-9..FY0, FQ-7..FQ0); or a fiscal year and an FY period, resolved first by asking the relative
+ * bound (`resolveYear`, which answers the fiscal year FY-n names today).
  */
-export async function series<E>(
-  client: FdqApi,
-  args: SeriesArgs,
-  toError: (err: unknown) => E,
-): Promise<(number | string | E)[][]> {
-  const from = wholeNumber(args.from_year, "from_year", "a whole fiscal year such as 2019");
-  const to = wholeNumber(args.to_year, "to_year", "a whole fiscal year such as 2023");
+async function seriesYears(
+  from: number | RelativePeriod,
+  to: number | RelativePeriod,
+  resolveYear: (r: RelativePeriod) => Promise<number>,
+): Promise<(number | RelativePeriod)[]> {
+  if (typeof from !== "number" && typeof to !== "number") {
+    if (from.basis !== to.basis) {
+      throw new InvalidArgumentError({
+        argument: "to_year",
+        message: `from_year and to_year must count from the same latest period (got ${relativeText(from)} and ${relativeText(to)}).`,
+      });
+    }
+    checkSpan(from.offset, to.offset, relativeText(from), relativeText(to));
+    return Array.from({ length: to.offset - from.offset + 1 }, (_, i) => ({
+      relative: true as const,
+      basis: from.basis,
+      offset: from.offset + i,
+    }));
+  }
+  for (const [bound, argument] of [
+    [from, "from_year"],
+    [to, "to_year"],
+  ] as const) {
+    if (typeof bound !== "number" && bound.basis !== "FY") {
+      throw new InvalidArgumentError({
+        argument,
+        message: `${argument} ${relativeText(bound)} counts quarters: a series from a fiscal year needs FY periods (FY-n) or years.`,
+      });
+    }
+  }
+  const first = typeof from === "number" ? from : await resolveYear(from);
+  const last = typeof to === "number" ? to : await resolveYear(to);
+  checkSpan(first, last, String(first), String(last));
+  // After the span checks, which give the clearer reason for a range like 1..2000000.
+  fiscalYear(first, "from_year", 2019);
+  fiscalYear(last, "to_year", 2023);
+  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+}
+
+function checkSpan(from: number, to: number, fromText: string, toText: string): void {
   if (to < from) {
     throw new InvalidArgumentError({
       argument: "to_year",
-      message: `to_year (${to}) must not be before from_year (${from}).`,
+      message: `to_year (${toText}) must not be before from_year (${fromText}).`,
     });
   }
   if (to - from + 1 > MAX_SERIES_YEARS) {
@@ -59,24 +93,45 @@ export async function series<E>(
       message: `from_year..to_year spans ${to - from + 1} years; at most ${MAX_SERIES_YEARS} are allowed.`,
     });
   }
-  // After the span checks, which give the clearer reason for a range like 1..2000000.
-  fiscalYear(from, "from_year", 2019);
-  fiscalYear(to, "to_year", 2023);
+}
+
+/**
+ * FDQ.SERIES: one row of values for from_year..to_year, fixed years or relative periods ("FY-9".."FY0",
+ * "FQ-7".."FQ0", or a year and an FY period). A year without data shows its own error in its cell while the
+ * other years show their values; when every year fails, the call fails with the first year's error (a bad
+ * key or a bad dataset is one error, not a row of them).
+ */
+export async function series<E>(
+  client: FdqApi,
+  args: SeriesArgs,
+  toError: (err: unknown) => E,
+): Promise<(number | string | E)[][]> {
+  const from = seriesBound(args.from_year, "from_year", 2019);
+  const to = seriesBound(args.to_year, "to_year", 2023);
   const period = parseSeriesPeriod(args.period);
-  const years = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  const ask = (year: number | RelativePeriod) =>
+    datapoint(client, {
+      ticker: args.ticker,
+      dataset: args.dataset,
+      name: args.name,
+      year,
+      quarter: period.quarter,
+      ttm: period.ttm,
+    });
+  const years = await seriesYears(from, to, async (r) => {
+    // The relative bound's own value: asking it resolves the year it names (and caches the answer).
+    const result = await client.datapoint({
+      ticker: forwarded(args.ticker),
+      dataset: forwarded(args.dataset),
+      name: forwarded(args.name),
+      year: r,
+      quarter: period.quarter ?? null,
+      ttm: period.ttm ?? null,
+    });
+    return result.resolved?.year ?? result.record.year;
+  });
   // Every year's call starts before any is awaited, as one Excel recalculation would start them.
-  const settled = await Promise.allSettled(
-    years.map((year) =>
-      datapoint(client, {
-        ticker: args.ticker,
-        dataset: args.dataset,
-        name: args.name,
-        year,
-        quarter: period.quarter,
-        ttm: period.ttm,
-      }),
-    ),
-  );
+  const settled = await Promise.allSettled(years.map(ask));
   if (settled.every((s) => s.status === "rejected")) throw (settled[0] as PromiseRejectedResult).reason;
   return [settled.map((s) => (s.status === "fulfilled" ? s.value : toError(s.reason)))];
 }

@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { DATASETS, type Dataset } from "../../catalog";
 import { hasData } from "../availability";
 import { findServedDatapoint, servedDatapoints } from "../beyond-cutoff";
-import { badRequest, specError } from "../errors";
+import { ApiError, badRequest, specError } from "../errors";
 import { parsePeriod } from "../params";
 import { dayNumber, PERIOD_TYPES, type Period } from "../periods";
 import { restatedBefore } from "../restate";
@@ -40,7 +40,11 @@ export function dataRoutes(ctx: SandboxContext): Hono {
       if (requested !== undefined && !entry) throw specError("DataPointNotFound");
       const now = ctx.now();
       const security = ctx.universe.resolve(c.req.param("ticker"));
-      if (!security || !hasData(security, period, now)) throw specError("DataNotFound");
+      if (!security || !hasData(security, period, now)) {
+        if (ctx.noData === "empty") return envelope(c, ctx, [], 0);
+        if (ctx.noData === "not-found") throw new ApiError(404, "Not Found");
+        throw specError("DataNotFound");
+      }
       const day = dayNumber(now);
       const ev = new Evaluator(
         ctx.seed,

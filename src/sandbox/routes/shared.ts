@@ -14,7 +14,16 @@ export interface SandboxContext {
   readonly endpointNames?: EndpointNames;
   /** Restated closed years from a day on (--restate). */
   readonly restatement?: Restatement;
+  /** How a period without data answers (--no-data): see NoDataAnswer. */
+  readonly noData?: NoDataAnswer;
 }
+
+/**
+ * How the data endpoints answer a period without data (the spec does not show it): `error` (default) 400
+ * DataNotFound; `empty` 200 with no records (costing nothing); `not-found` 404 {"message":"Not Found"}.
+ */
+export type NoDataAnswer = "error" | "empty" | "not-found";
+export const NO_DATA_ANSWERS: readonly NoDataAnswer[] = ["error", "empty", "not-found"];
 
 /** Quota units of each answered request, keyed by the request (read by the meter in app.ts). */
 const UNITS = new WeakMap<Request, number>();

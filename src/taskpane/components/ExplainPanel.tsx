@@ -164,6 +164,11 @@ function CallView({ call }: { call: CallExplanation }) {
           {record.filingtype ? `, filing ${record.filingtype}` : ""}; value text {record.datavalue}
         </Fact>
       )}
+      {call.source.kind === "cache" && call.source.restatement && (
+        <Fact term="Restated">
+          <span data-testid="explain-restated">{call.source.restatement}</span>
+        </Fact>
+      )}
       <SourceAndRequest source={call.source} serving={call.serving} request={call.request} />
     </>
   );

@@ -1,5 +1,6 @@
-// The formula builder: ticker, fiscal year and period for the chosen datapoint; inserts the formula into
-// the selected cell or copies it.
+// The formula builder: ticker and period for the chosen datapoint (the latest fiscal year, quarter or twelve
+// months by default, so a new model rolls forward; or a fixed fiscal year, quarter or ttm window); inserts the
+// formula into the selected cell or copies it.
 import {
   Button,
   Card,
@@ -15,9 +16,12 @@ import {
 import { useState } from "react";
 import type { SearchEntry } from "../../catalog/search";
 import {
+  BUILDER_WHEN,
+  DEFAULT_WHEN,
   builderFormula,
   builderProblem,
   type BuilderChoice,
+  type BuilderWhen,
   type PeriodKind,
 } from "../logic/formula-builder";
 import type { Security } from "../logic/ticker-search";
@@ -74,6 +78,7 @@ export interface FormulaBuilderProps {
 export function FormulaBuilder({ entry, ticker, onTickerChange }: FormulaBuilderProps) {
   const styles = useStyles();
   const { workbook } = useServices();
+  const [when, setWhen] = useState<BuilderWhen>(DEFAULT_WHEN);
   const [yearText, setYearText] = useState(String(defaultYear()));
   const [kind, setKind] = useState<PeriodKind>("annual");
   const [quarter, setQuarter] = useState(4);
@@ -84,6 +89,7 @@ export function FormulaBuilder({ entry, ticker, onTickerChange }: FormulaBuilder
     ticker,
     dataset: entry.dataset.path,
     datapoint: entry.datapoint.name,
+    when,
     year: Number(yearText),
     kind,
     quarter,
@@ -127,39 +133,52 @@ export function FormulaBuilder({ entry, ticker, onTickerChange }: FormulaBuilder
         </Button>
       </div>
       {findTicker && <TickerSearch onChoose={chooseSecurity} />}
-      <div className={styles.row}>
-        <Field label="Fiscal year">
-          <Input
-            className={styles.input}
-            type="number"
-            value={yearText}
-            onChange={(_, d) => setYearText(d.value)}
-            data-testid="builder-year"
-          />
-        </Field>
-        {kind !== "annual" && (
-          <Field label={kind === "quarter" ? "Quarter" : "TTM ending quarter"}>
-            <Select
-              value={String(quarter)}
-              onChange={(_, d) => setQuarter(Number(d.value))}
-              data-testid="builder-quarter"
-            >
-              {[1, 2, 3, 4].map((q) => (
-                <option key={q} value={q}>
-                  Q{q}
-                </option>
-              ))}
-            </Select>
-          </Field>
-        )}
-      </div>
       <Field label="Period">
-        <RadioGroup layout="horizontal" value={kind} onChange={(_, d) => setKind(d.value as PeriodKind)}>
-          <Radio value="annual" label="Annual" />
-          <Radio value="quarter" label="Quarter" />
-          <Radio value="ttm" label="TTM" />
-        </RadioGroup>
+        <Select value={when} onChange={(_, d) => setWhen(d.value as BuilderWhen)} data-testid="builder-when">
+          {BUILDER_WHEN.map((w) => (
+            <option key={w.value} value={w.value}>
+              {w.label}
+            </option>
+          ))}
+        </Select>
       </Field>
+      {when === "fixed" && (
+        <>
+          <div className={styles.row}>
+            <Field label="Fiscal year">
+              <Input
+                className={styles.input}
+                type="number"
+                value={yearText}
+                onChange={(_, d) => setYearText(d.value)}
+                data-testid="builder-year"
+              />
+            </Field>
+            {kind !== "annual" && (
+              <Field label={kind === "quarter" ? "Quarter" : "TTM ending quarter"}>
+                <Select
+                  value={String(quarter)}
+                  onChange={(_, d) => setQuarter(Number(d.value))}
+                  data-testid="builder-quarter"
+                >
+                  {[1, 2, 3, 4].map((q) => (
+                    <option key={q} value={q}>
+                      Q{q}
+                    </option>
+                  ))}
+                </Select>
+              </Field>
+            )}
+          </div>
+          <Field label="Fixed period">
+            <RadioGroup layout="horizontal" value={kind} onChange={(_, d) => setKind(d.value as PeriodKind)}>
+              <Radio value="annual" label="Annual" />
+              <Radio value="quarter" label="Quarter" />
+              <Radio value="ttm" label="TTM" />
+            </RadioGroup>
+          </Field>
+        </>
+      )}
       {problem ? (
         <Text role="status">{problem}</Text>
       ) : (

@@ -8,6 +8,7 @@ import {
   type DatapointRequest,
   type DatasetRequest,
   type RequestPlan as ClientPlan,
+  type ResolvedPeriod,
 } from "../../api";
 import { findDatapoint, findDataset, type CatalogDatapoint, type Dataset } from "../../catalog";
 import { isFdqFormula, type CellSnapshot, type CellValue, type WorkbookAccess } from "../office/workbook";
@@ -16,7 +17,7 @@ import { explainLifted, type LiftedExplanation } from "./explain-lifted";
 import { resolveCells, type ArgInput, type ResolvedCall } from "./fdq-call";
 import { messageOf } from "./message";
 import type { PaneClient } from "./pane-client";
-import { periodDetail, periodLabel } from "./period";
+import { periodDetail, periodLabel, resolvedText } from "./period";
 import { unitsText } from "./quota";
 import { DEFAULT_KEEP_DAYS, saverVerdict, type Serving } from "./saver";
 
@@ -26,12 +27,21 @@ export type ValueSource =
       readonly refreshDay: string;
       readonly record: DatapointRecord;
       readonly value: number | string;
+      /** What a relative period (FY0...) named, and on which refresh day it was found. */
+      readonly resolved?: ResolvedPeriod;
+      /** Said by the change report's hook (ExplainOptions.restatementOf) when the value restates one seen before. */
+      readonly restatement?: string;
     }
   | { readonly kind: "not-cached" }
   | { readonly kind: "error"; readonly message: string };
 
 export type DatasetSource =
-  | { readonly kind: "cache"; readonly refreshDay: string; readonly rows: number }
+  | {
+      readonly kind: "cache";
+      readonly refreshDay: string;
+      readonly rows: number;
+      readonly resolved?: ResolvedPeriod;
+    }
   | { readonly kind: "not-cached" }
   | { readonly kind: "error"; readonly message: string };
 
@@ -146,6 +156,11 @@ export interface ExplainOptions {
   readonly today?: string;
   /** The quota saver's keep days (the saved settings'); 7 when left out. */
   readonly keepDays?: number;
+  /**
+   * The change report's hook: whether a cached value restates one seen before (its words, e.g. "restated
+   * from 1.23 on 2026-11-20"), by the answer's URL and the value; left out, Explain says nothing of it.
+   */
+  readonly restatementOf?: (url: string, value: number | string) => string | undefined;
 }
 
 /** How the client serves a planned request's answer, in the terms Explain shows. */
@@ -233,15 +248,24 @@ async function explainDatapoint(
     () => client.plan({ kind: "datapoint", request }),
     async () => {
       const result = await client.datapoint(request);
-      return { kind: "cache", refreshDay: result.refreshDay, record: result.record, value: result.value };
+      const restatement = options.restatementOf?.(result.url, result.value);
+      return {
+        kind: "cache",
+        refreshDay: result.refreshDay,
+        record: result.record,
+        value: result.value,
+        ...(result.resolved && { resolved: result.resolved }),
+        ...(restatement && { restatement }),
+      };
     },
     options,
   );
+  const resolved = source.kind === "cache" ? source.resolved : undefined;
   return {
     ...base,
     kind: "datapoint",
     facts: factsOf(request, describe),
-    period: periodLabel(request),
+    period: resolved ? resolvedText(resolved, String(request.ticker).toUpperCase()) : periodLabel(request),
     periodDetail: periodDetail(request),
     request: planned,
     ...(serving && { serving }),
@@ -285,17 +309,24 @@ async function explainDataset(
     () => client.plan({ kind: "dataset", request }),
     async () => {
       const result = await client.dataset(request);
-      return { kind: "cache", refreshDay: result.refreshDay, rows: result.records.length };
+      return {
+        kind: "cache",
+        refreshDay: result.refreshDay,
+        rows: result.records.length,
+        ...(result.resolved && { resolved: result.resolved }),
+      };
     },
     options,
   );
+  const resolved = source.kind === "cache" ? source.resolved : undefined;
+  const ticker = String(request.ticker).toUpperCase();
   return {
     ...base,
     kind: "dataset",
-    ticker: String(request.ticker).toUpperCase(),
+    ticker,
     dataset: findDataset(String(request.dataset)),
     datasetArg: String(request.dataset),
-    period: periodLabel(request),
+    period: resolved ? resolvedText(resolved, ticker) : periodLabel(request),
     periodDetail: periodDetail(request),
     request: planned,
     ...(serving && { serving }),

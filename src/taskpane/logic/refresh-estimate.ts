@@ -22,7 +22,10 @@ export interface RefreshEstimate {
   readonly cells: number;
   /** Distinct datapoint and dataset requests of the cells (cached or not), after the client's grouping rule. */
   readonly plannedRequests: number;
-  /** Planned requests not in today's cache: what a calculation would send. */
+  /**
+   * Planned requests not in today's cache: what a calculation would send (with the search for the latest
+   * period of relative cells not resolved today: empty answers, which cost no unit).
+   */
   readonly requestsNeeded: number;
   /** Cells whose requests are all planned and in today's cache. */
   readonly cachedCells: number;
@@ -104,7 +107,9 @@ export async function estimateRefresh(
   }
   // The client's planner: distinct requests after its grouping rule (cells asking every datapoint of a
   // dataset share its whole request), each priced and marked cached.
-  const { planned } = client.estimate(requests);
+  // `resolution`: the search for the latest periods of FY0/FQ0/LTM cells not resolved today (empty answers).
+  const { planned, resolution } = client.estimate(requests);
+  const search = { requests: resolution?.requests ?? 0, units: resolution?.units ?? 0 };
   const isData = (p: PlannedRequest): boolean => p.key.fields.endpoint === "data";
   const sum = (list: readonly PlannedRequest[]): number => list.reduce((n, p) => n + p.units, 0);
   const data = planned.filter(isData);
@@ -114,13 +119,13 @@ export async function estimateRefresh(
   return {
     cells: cells.length,
     plannedRequests: data.length,
-    requestsNeeded: dataNeeded.length,
+    requestsNeeded: dataNeeded.length + search.requests,
     cachedCells,
     otherRequests: otherNeeded.length,
-    units: sum(dataNeeded),
+    units: sum(dataNeeded) + search.units,
     otherUnits: sum(otherNeeded),
-    refreshRequests: planned.length,
-    refreshUnits: sum(planned),
+    refreshRequests: planned.length + search.requests,
+    refreshUnits: sum(planned) + search.units,
     savableUnits: sum(planned.filter((p) => savable(p.key, today))),
     upperBound: other.length > 0,
     unplanned,

@@ -185,11 +185,30 @@ describe("fdq eval", () => {
         .split("\n")
         .map((l) => JSON.parse(l) as unknown),
     ).toEqual([
-      { formula: '=FDQ.DATAPOINT("AAPL","roic","ROIC",2023)', value: roic },
+      // Where each value came from: the record's period and filing type, and the refresh day of the answer.
+      {
+        formula: '=FDQ.DATAPOINT("AAPL","roic","ROIC",2023)',
+        value: roic,
+        year: 2023,
+        period: 5,
+        periodtype: "ANNUAL",
+        filingtype: "10-K",
+        refreshDay: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      },
       { formula: '=FDQ.SECURITY("AAPL","name")', value: "Aplo Synthetic Holdings" },
       {
         formula: '=FDQ.SERIES("NFLX","roic","ROIC",2009,2010)',
         value: [[{ error: "#N/A", message: "The requested data was not found." }, nflx2010]],
+        sources: [
+          null,
+          {
+            year: 2010,
+            period: 5,
+            periodtype: "ANNUAL",
+            filingtype: "10-K",
+            refreshDay: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+          },
+        ],
       },
       { formula: '=FDQ.INFO("NO_SUCH")', error: "#N/A", message: "The requested datapoint was not found." },
     ]);

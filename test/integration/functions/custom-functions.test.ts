@@ -1,7 +1,7 @@
 // The FDQ functions called through their CustomFunctions.associate registrations, as Excel calls them,
 // against an in-process sandbox: values, spills, and every error path of the issue.
 import { configureSharedClient, resetSharedClient } from "../../../src/api";
-import { findDataset } from "../../../src/catalog";
+import { findDataset, RELATIVE_GRAMMAR as GRAMMAR } from "../../../src/catalog";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import {
   excelCaller,
@@ -83,7 +83,10 @@ describe("FDQ.DATAPOINT", () => {
 
   it("fails with #VALUE! naming the argument, before any request", async () => {
     const cases: Array<[unknown[], string]> = [
-      [["AAPL", "roic", "ROIC", "x"], 'year must be a whole fiscal year such as 2023 (got "x").'],
+      [
+        ["AAPL", "roic", "ROIC", "x"],
+        `year must be a fiscal year such as 2023 or a relative period: ${GRAMMAR} (got "x").`,
+      ],
       [["AAPL", "roic", "ROIC", 2023, 5], "quarter must be 1, 2, 3 or 4 (got 5)."],
       [["AAPL", "roic", "ROIC", 2023, 1, 1], "quarter and ttm cannot both be given: choose one period."],
       [["AAPL", "roic", "", 2023], 'name must be non-empty text (got "").'],
@@ -91,7 +94,10 @@ describe("FDQ.DATAPOINT", () => {
       // In argument order: the ticker is named before the omitted name after it.
       [["", "roic", null, 2023], 'ticker must be non-empty text (got "").'],
       [["AAPL", null, null, 2023], "dataset must be non-empty text (got nothing)."],
-      [["AAPL", "roic", "ROIC", true], "year must be a whole fiscal year such as 2023 (got TRUE)."],
+      [
+        ["AAPL", "roic", "ROIC", true],
+        `year must be a fiscal year such as 2023 or a relative period: ${GRAMMAR} (got TRUE).`,
+      ],
     ];
     for (const [args, message] of cases) {
       expect(await cellWithRequests("DATAPOINT", ...args)).toEqual({
@@ -185,7 +191,7 @@ describe("FDQ.SERIES", () => {
     expect(await cellWithRequests("SERIES", "AAPL", "roic", "ROIC", "then", 2020)).toEqual({
       outcome: {
         code: "#VALUE!",
-        message: 'from_year must be a whole fiscal year such as 2019 (got "then").',
+        message: `from_year must be a fiscal year such as 2019 or a relative period: ${GRAMMAR} (got "then").`,
       },
       requests: 0,
     });

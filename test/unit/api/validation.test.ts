@@ -35,13 +35,32 @@ describe("argument checks (no request is sent)", () => {
     [{ ttm: "2" }, "ttm", 'ttm must be 1, 2, 3 or 4 (got "2").'],
     [{ quarter: 1, ttm: 1 }, "quarter", "quarter and ttm cannot both be given: choose one period."],
     [{ year: 2023.5 }, "year", "year must be a whole fiscal year such as 2023 (got 2023.5)."],
-    [{ year: "2023" }, "year", 'year must be a whole fiscal year such as 2023 (got "2023").'],
+    // Text is read as a relative period; a number typed as text is the functions' to convert.
+    [
+      { year: "2023" },
+      "year",
+      'year must be a fiscal year such as 2023 or a relative period: FY0 (latest fiscal year), FY-1..FY-30, FQ0 (latest quarter), FQ-1..FQ-120, LTM (last twelve months), LTM-1..LTM-120 (got "2023").',
+    ],
+    [
+      { year: "FY+1" },
+      "year",
+      'year must be a fiscal year such as 2023 or a relative period: FY0 (latest fiscal year), FY-1..FY-30, FQ0 (latest quarter), FQ-1..FQ-120, LTM (last twelve months), LTM-1..LTM-120 (got "FY+1").',
+    ],
+    [
+      { year: "FQ0", quarter: 2 },
+      "quarter",
+      "quarter must be omitted with FQ0: FQ periods are quarters of their own (use FY0 with a quarter for a quarter of the latest fiscal year).",
+    ],
     [{ ticker: "  " }, "ticker", 'ticker must be non-empty text (got "  ").'],
     [{ ticker: ".." }, "ticker", 'ticker ".." is not a valid identifier.'],
     [{ name: "" }, "name", 'name must be non-empty text (got "").'],
     [{ dataset: null }, "dataset", "dataset must be non-empty text (got nothing)."],
     [{ dataset: true }, "dataset", "dataset must be non-empty text (got TRUE)."],
-    [{ year: true }, "year", "year must be a whole fiscal year such as 2023 (got TRUE)."],
+    [
+      { year: true },
+      "year",
+      `year must be a fiscal year such as 2023 or a relative period: ${"FY0 (latest fiscal year), FY-1..FY-30, FQ0 (latest quarter), FQ-1..FQ-120, LTM (last twelve months), LTM-1..LTM-120"} (got TRUE).`,
+    ],
     [{ year: 3001 }, "year", "year must be a fiscal year from 1900 to 2100 (got 3001)."],
   ])("rejects %j as InvalidArgumentError (#VALUE!) naming %s", async (change, argument, message) => {
     const client = makeClient(fake);

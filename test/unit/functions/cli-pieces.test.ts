@@ -17,6 +17,7 @@ import {
 import { formatUsage } from "../../../src/cli/usage-command";
 import { fdqFormulaOf } from "../../../src/cli/refresh-command";
 import { describeFailure } from "../../../src/functions/errors";
+import { RELATIVE_GRAMMAR } from "../../../src/catalog";
 
 describe("describeFailure: the one mapping from a failure to an Excel error", () => {
   it("uses the request module's table: argument errors #VALUE!, everything else #N/A, message kept", () => {
@@ -24,12 +25,12 @@ describe("describeFailure: the one mapping from a failure to an Excel error", ()
       describeFailure(
         new InvalidArgumentError({
           argument: "year",
-          message: 'year must be a whole fiscal year such as 2023 (got "x").',
+          message: `year must be a fiscal year such as 2023 or a relative period: ${RELATIVE_GRAMMAR} (got "x").`,
         }),
       ),
     ).toEqual({
       error: "#VALUE!",
-      message: 'year must be a whole fiscal year such as 2023 (got "x").',
+      message: `year must be a fiscal year such as 2023 or a relative period: ${RELATIVE_GRAMMAR} (got "x").`,
     });
     expect(describeFailure(new DataNotFoundError())).toEqual({
       error: "#N/A",

@@ -2,6 +2,18 @@
 import { optionsFromArgs } from "../../../src/sandbox/main";
 
 describe("optionsFromArgs", () => {
+  it("reads --no-data and --clock (a fixed day, at noon UTC), and refuses other values", () => {
+    const opts = optionsFromArgs(["--no-data", "not-found", "--clock", "2027-01-05"]);
+    expect(opts.noData).toBe("not-found");
+    expect(opts.now?.().toISOString()).toBe("2027-01-05T12:00:00.000Z");
+    expect(() => optionsFromArgs(["--no-data", "none"])).toThrow(
+      '--no-data needs "error", "empty" or "not-found", got "none"',
+    );
+    expect(() => optionsFromArgs(["--clock", "2027-02-30"])).toThrow(
+      '--clock needs a date YYYY-MM-DD, got "2027-02-30"',
+    );
+  });
+
   it("defaults to port 4010, seed 1, no extra keys, string bodies, no faults, no quota, paths in endpoints", () => {
     expect(optionsFromArgs([])).toEqual({
       port: 4010,

@@ -356,3 +356,37 @@ describe("explain this cell: a call Excel lifts over a range", () => {
     });
   });
 });
+
+describe("explain this cell: relative periods", () => {
+  // The sandbox runs on the real clock: a December year-end company's latest fiscal year is last year.
+  const lastYear = new Date().getUTCFullYear() - 1;
+
+  it("says what FY0 counts from before it is resolved, and what it resolved to, on which day, once calculated", async () => {
+    const formula = '=FDQ.DATAPOINT("AAPL","roic","ROIC","FY0")';
+    const before = callOf((await explain({ "Sheet1!B2": formula })).e, "datapoint");
+    expect(before.period).toBe("FY0");
+    expect(before.periodDetail).toBe(
+      "A relative period: the latest fiscal year with an annual value, found from the service's answers each refresh day, so the model rolls forward by itself.",
+    );
+    expect(before.source).toEqual({ kind: "not-cached" });
+    const workbook = fakeWorkbook(env.client, { "Sheet1!B2": formula });
+    await workbook.calculateFull();
+    await workbook.settled();
+    const after = callOf(
+      await explainCell(await workbook.selectedCell(), { client: env.client, workbook, describe: describe_ }),
+      "datapoint",
+    );
+    expect(after.period).toBe(`FY0 = fiscal ${lastYear} for AAPL, resolved on refresh day ${today()}`);
+    expect(after.request).toEqual({
+      url: `${env.sandbox.baseUrl}/metrics/roic/AAPL?datapoint=ROIC&year=${lastYear}`,
+      cached: true,
+      units: 1,
+    });
+    expect(after.source).toMatchObject({
+      kind: "cache",
+      refreshDay: today(),
+      record: { year: lastYear, period: 5, filingtype: "10-K" },
+      resolved: { text: "FY0", year: lastYear, resolvedOn: today() },
+    });
+  });
+});

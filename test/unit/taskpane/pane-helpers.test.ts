@@ -1,11 +1,13 @@
 import { MemoryStorage } from "../../../src/api";
 import {
+  BUILDER_WHEN,
+  DEFAULT_WHEN,
   builderFormula,
   builderProblem,
   type BuilderChoice,
 } from "../../../src/taskpane/logic/formula-builder";
 import { PanePrefs } from "../../../src/taskpane/logic/pane-prefs";
-import { periodDetail, periodLabel } from "../../../src/taskpane/logic/period";
+import { periodDetail, periodLabel, resolvedText } from "../../../src/taskpane/logic/period";
 import { SecurityIndex } from "../../../src/taskpane/logic/ticker-search";
 import { cellAddress, parseAddress } from "../../../src/taskpane/office/a1";
 import { themeOf } from "../../../src/taskpane/office/platform";
@@ -33,6 +35,25 @@ describe("formula builder", () => {
       '=FDQ.DATAPOINT("ENRN:1","metrics/roic","ROIC",2023)',
     );
   });
+  it("writes a relative period (FY0, FQ0, LTM) with no quarter or ttm, and offers it first", () => {
+    expect(builderFormula({ ...choice, when: "FY0" })).toBe(
+      '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC","FY0")',
+    );
+    expect(builderFormula({ ...choice, when: "FQ0", kind: "quarter" })).toBe(
+      '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC","FQ0")',
+    );
+    expect(builderFormula({ ...choice, when: "LTM" })).toBe(
+      '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC","LTM")',
+    );
+    expect(builderProblem({ ...choice, when: "FY0", year: Number.NaN })).toBeUndefined();
+    expect(BUILDER_WHEN.map((w) => w.label)).toEqual([
+      "Latest fiscal year (FY0)",
+      "Latest quarter (FQ0)",
+      "Last twelve months (LTM)",
+      "A fixed fiscal year",
+    ]);
+    expect(DEFAULT_WHEN).toBe("FY0");
+  });
   it("says what is missing before it makes a formula", () => {
     expect(builderProblem({ ...choice, ticker: "" })).toBe("Enter a ticker, e.g. AAPL.");
     expect(builderProblem({ ...choice, year: Number.NaN })).toBe("Enter a fiscal year.");
@@ -52,6 +73,27 @@ describe("periods", () => {
     expect(periodDetail({ year: 2023, ttm: 4 })).toBe(
       "Trailing twelve months ending with Q4 of fiscal year 2023: Q4, Q3, Q2, Q1 of 2023 (TTM, period 4).",
     );
+  });
+  it("labels relative periods and says what they count from, and what they resolved to", () => {
+    expect(periodLabel({ year: "fy0" })).toBe("FY0");
+    expect(periodLabel({ year: "FY-1", quarter: 2 })).toBe("Q2 FY-1");
+    expect(periodLabel({ year: "ltm" })).toBe("LTM");
+    expect(periodDetail({ year: "FQ-2" })).toBe(
+      "A relative period: the latest fiscal quarter with a quarterly value, 2 periods back, found from the service's answers each refresh day, so the model rolls forward by itself.",
+    );
+    expect(
+      resolvedText(
+        {
+          text: "FY0",
+          year: 2024,
+          period: 5,
+          periodtype: "ANNUAL",
+          words: "FY0 = fiscal 2024",
+          resolvedOn: "2026-11-24",
+        },
+        "AAPL",
+      ),
+    ).toBe("FY0 = fiscal 2024 for AAPL, resolved on refresh day 2026-11-24");
   });
 });
 

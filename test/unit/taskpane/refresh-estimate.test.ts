@@ -230,3 +230,22 @@ describe("refresh estimate", () => {
     ]);
   });
 });
+
+describe("refresh estimate with relative periods", () => {
+  it("counts the search for the latest period cold (empty answers, no unit), and nothing once resolved", async () => {
+    const cells = {
+      "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","roic","ROIC","FY0")',
+      "Sheet1!A2": '=FDQ.DATAPOINT("AAPL","roic","ROIC","FY-1")',
+    };
+    const cold = (await estimate(cells)).result;
+    // Two values (FY0 and FY-1) and one empty fiscal year above the likely latest one.
+    expect(cold).toMatchObject({ cells: 2, plannedRequests: 2, requestsNeeded: 3, units: 2 });
+    await Promise.all(
+      ["FY0", "FY-1"].map((year) =>
+        env.client.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year }),
+      ),
+    );
+    const warm = (await estimate(cells)).result;
+    expect(warm).toMatchObject({ cells: 2, plannedRequests: 2, requestsNeeded: 0, units: 0, cachedCells: 2 });
+  });
+});
