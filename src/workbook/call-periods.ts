@@ -5,6 +5,7 @@
 // values the refresh wrote (after). No call is made: the FDQ functions only record their resolved arguments,
 // and the period of each is read from the requests it makes (src/functions/requests.ts).
 import type { FdqRequest } from "../api";
+import { relativeText } from "../catalog";
 import type { FdqCall } from "../functions/formula";
 import { requestsOf } from "../functions/requests";
 import type { Host } from "./engine/context";
@@ -25,7 +26,12 @@ export function periodLabel(p: { year: number; quarter?: number | null; ttm?: nu
 /** A request's period, or undefined for requests without one (ratings, coverage, sector's relative years). */
 export function requestPeriod(request: FdqRequest): string | undefined {
   if (request.kind !== "datapoint" && request.kind !== "dataset") return undefined;
-  return periodLabel(request.request);
+  const { year } = request.request;
+  // A relative period (FY0, FQ-1, LTM) names the same words before and after; what it resolved to is the
+  // request module's to say (a relative period that moved is reported through its resolution).
+  if (typeof year === "string") return year.toUpperCase();
+  if (typeof year !== "number") return relativeText(year);
+  return periodLabel({ ...request.request, year });
 }
 
 /** The periods `calls` ask, distinct, joined with "; "; undefined when none has one. */
@@ -66,6 +72,9 @@ export function callsOf(
     spill: () => new ExcelError("#REF!"),
     date1904: model.date1904,
     isSubtotal: () => false,
+    // No call is answered here: a lazy function's condition that reads one evaluates as Excel would on
+    // the values the workbook holds.
+    waits: () => 0,
     fdq: (name, args, ctx) =>
       callFdq(name, args, ctx, {
         argumentsIncomplete: () => false,
