@@ -15,7 +15,7 @@ import path from "node:path";
 import type { FdqCall } from "../functions/formula";
 import { addressOf } from "../workbook/engine/references";
 import { engineFormula } from "../workbook/formula-text";
-import { ExcelError, type WorkbookModel } from "../workbook/model";
+import { ExcelError } from "../workbook/model";
 import { Recalculation, type CellResult } from "../workbook/recalculation";
 import { writesOf } from "../workbook/xlsx/cell-writes";
 import {
