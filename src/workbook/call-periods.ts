@@ -5,7 +5,7 @@
 // values the refresh wrote (after). No call is made: the FDQ functions only record their resolved arguments,
 // and the period of each is read from the requests it makes (src/functions/requests.ts).
 import type { FdqRequest } from "../api";
-import { relativeText } from "../catalog";
+import { isRelativePeriod, relativeText } from "../catalog";
 import type { FdqCall } from "../functions/formula";
 import { requestsOf } from "../functions/requests";
 import type { Host } from "./engine/context";
@@ -29,9 +29,9 @@ export function requestPeriod(request: FdqRequest): string | undefined {
   const { year } = request.request;
   // A relative period (FY0, FQ-1, LTM) names the same words before and after; what it resolved to is the
   // request module's to say (a relative period that moved is reported through its resolution).
+  if (typeof year === "number") return periodLabel({ ...request.request, year });
   if (typeof year === "string") return year.toUpperCase();
-  if (typeof year !== "number") return relativeText(year);
-  return periodLabel({ ...request.request, year });
+  return isRelativePeriod(year) ? relativeText(year) : undefined;
 }
 
 /** The periods `calls` ask, distinct, joined with "; "; undefined when none has one. */
