@@ -4,14 +4,12 @@
 // textual and local (an element inserted before a closing tag, or the exact element removed), so a part is
 // otherwise kept character for character, and removing what was added gives back the bytes it had.
 //
-// The zip container is written as zip.ts writes it (every untouched entry copied byte for byte, compressed
-// data and headers included, in its order); added entries go after the existing ones, deflated with fflate,
-// dated 1980-01-01 so that a build is reproducible.
-import { deflateSync } from "fflate";
+// The zip container is written by zip.ts (every untouched entry copied byte for byte, compressed data and
+// headers included, in its order); added entries go after the existing ones.
 import type { WorkbookPackage } from "./package";
 import { relationshipsPartOf } from "./package";
 import { escapeAttribute } from "./xml";
-import { crc32, type ZipArchive, type ZipEntry } from "./zip";
+import { writeZip, type ZipArchive } from "./zip";
 
 export interface PackageEdit {
   /** Existing parts given new contents. */
@@ -22,135 +20,12 @@ export interface PackageEdit {
   readonly removed: ReadonlySet<string>;
 }
 
-const view = (b: Uint8Array): DataView => new DataView(b.buffer, b.byteOffset, b.byteLength);
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
-
-const DOS_DATE_1980 = (0 << 9) | (1 << 5) | 1;
-
-function localHeader(name: Uint8Array, crc: number, compressed: number, size: number): Uint8Array {
-  const h = new Uint8Array(30 + name.length);
-  const v = view(h);
-  v.setUint32(0, 0x04034b50, true);
-  v.setUint16(4, 20, true);
-  v.setUint16(6, 0x0800, true); // UTF-8 name
-  v.setUint16(8, 8, true);
-  v.setUint16(10, 0, true);
-  v.setUint16(12, DOS_DATE_1980, true);
-  v.setUint32(14, crc, true);
-  v.setUint32(18, compressed, true);
-  v.setUint32(22, size, true);
-  v.setUint16(26, name.length, true);
-  v.setUint16(28, 0, true);
-  h.set(name, 30);
-  return h;
-}
-
-function centralRecord(
-  name: Uint8Array,
-  crc: number,
-  compressed: number,
-  size: number,
-  offset: number,
-): Uint8Array {
-  const r = new Uint8Array(46 + name.length);
-  const v = view(r);
-  v.setUint32(0, 0x02014b50, true);
-  v.setUint16(4, 20, true);
-  v.setUint16(6, 20, true);
-  v.setUint16(8, 0x0800, true);
-  v.setUint16(10, 8, true);
-  v.setUint16(12, 0, true);
-  v.setUint16(14, DOS_DATE_1980, true);
-  v.setUint32(16, crc, true);
-  v.setUint32(20, compressed, true);
-  v.setUint32(24, size, true);
-  v.setUint16(28, name.length, true);
-  v.setUint32(42, offset, true);
-  r.set(name, 46);
-  return r;
-}
-
-/** The archive with `edit` applied; every other entry, the order and the comment as they were. */
+/** The archive with `edit` applied (zip.ts's writer); every other entry, the order and the comment as they were. */
 export function writeEditedZip(archive: ZipArchive, edit: PackageEdit): Uint8Array {
-  const chunks: Uint8Array[] = [archive.prefix];
-  const offsets = new Map<ZipEntry, number>();
-  const rewritten = new Map<ZipEntry, { crc: number; compressed: number; size: number }>();
-  let at = archive.prefix.length;
-  for (const entry of archive.fileOrder) {
-    if (edit.removed.has(entry.name)) continue;
-    offsets.set(entry, at);
-    const content = edit.replaced.get(entry.name);
-    if (content === undefined) {
-      chunks.push(entry.raw);
-      at += entry.raw.length;
-      continue;
-    }
-    const data = deflateSync(content, { level: 6 });
-    const crc = crc32(content);
-    const header = entry.raw.slice(0, entry.dataStart);
-    const h = view(header);
-    h.setUint16(6, h.getUint16(6, true) & ~8, true); // sizes in the header now: no data descriptor
-    h.setUint16(8, 8, true);
-    h.setUint32(14, crc, true);
-    h.setUint32(18, data.length, true);
-    h.setUint32(22, content.length, true);
-    rewritten.set(entry, { crc, compressed: data.length, size: content.length });
-    chunks.push(header, data);
-    at += header.length + data.length;
-  }
-  const added: Uint8Array[] = [];
-  for (const [name, content] of edit.added) {
-    const nameBytes = encoder.encode(name);
-    const data = deflateSync(content, { level: 6 });
-    const crc = crc32(content);
-    chunks.push(localHeader(nameBytes, crc, data.length, content.length), data);
-    added.push(centralRecord(nameBytes, crc, data.length, content.length, at));
-    at += 30 + nameBytes.length + data.length;
-  }
-  const directoryAt = at;
-  let count = 0;
-  for (const entry of archive.entries) {
-    if (edit.removed.has(entry.name)) continue;
-    const record = entry.central.slice();
-    const r = view(record);
-    const fresh = rewritten.get(entry);
-    if (fresh) {
-      r.setUint16(8, r.getUint16(8, true) & ~8, true);
-      r.setUint16(10, 8, true);
-      r.setUint32(16, fresh.crc, true);
-      r.setUint32(20, fresh.compressed, true);
-      r.setUint32(24, fresh.size, true);
-    }
-    r.setUint32(42, offsets.get(entry) as number, true);
-    chunks.push(record);
-    at += record.length;
-    count++;
-  }
-  for (const record of added) {
-    chunks.push(record);
-    at += record.length;
-    count++;
-  }
-  if (count > 0xfffe) throw new Error("the workbook would have more parts than a zip without ZIP64 holds");
-  const end = archive.end.slice();
-  const e = view(end);
-  e.setUint16(8, count, true);
-  e.setUint16(10, count, true);
-  e.setUint32(12, at - directoryAt, true);
-  e.setUint32(16, directoryAt, true);
-  chunks.push(end);
-  return concat(chunks);
+  return writeZip(archive, new Map([...edit.replaced, ...edit.added]), edit.removed);
 }
 
 /**

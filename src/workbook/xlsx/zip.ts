@@ -200,10 +200,15 @@ function newEntryHeaders(
 }
 
 /**
- * The archive with `replaced` entries (by name) given new contents, deflated, and parts it did not have added
- * at its end; every other entry, the order and the comment as they were.
+ * The archive with `replaced` entries (by name) given new contents, deflated, parts it did not have added at
+ * its end (in the map's order), and `removed` parts left out; every other entry, the order and the comment as
+ * they were. The one zip writer: the refresh's patcher and the structural edits of freeze/thaw/share use it.
  */
-export function writeZip(archive: ZipArchive, replaced: ReadonlyMap<string, Uint8Array>): Uint8Array {
+export function writeZip(
+  archive: ZipArchive,
+  replaced: ReadonlyMap<string, Uint8Array>,
+  removed: ReadonlySet<string> = new Set(),
+): Uint8Array {
   const names = new Set(archive.entries.map((e) => e.name));
   const added: ZipEntry[] = [];
   for (const name of replaced.keys()) {
@@ -220,7 +225,8 @@ export function writeZip(archive: ZipArchive, replaced: ReadonlyMap<string, Uint
       central,
     });
   }
-  const fileOrder = [...archive.fileOrder, ...added];
+  const kept = (e: ZipEntry): boolean => !removed.has(e.name);
+  const fileOrder = [...archive.fileOrder.filter(kept), ...added];
   const chunks: Uint8Array[] = [archive.prefix];
   const offsets = new Map<ZipEntry, number>();
   const rewritten = new Map<ZipEntry, { crc: number; compressed: number; size: number }>();
@@ -247,7 +253,10 @@ export function writeZip(archive: ZipArchive, replaced: ReadonlyMap<string, Uint
     at += header.length + data.length;
   }
   const directoryAt = at;
-  for (const entry of [...archive.entries, ...added]) {
+  const directory = [...archive.entries.filter(kept), ...added];
+  if (directory.length > 0xfffe)
+    throw new ZipError("the workbook would have more parts than a zip without ZIP64 holds");
+  for (const entry of directory) {
     const record = entry.central.slice();
     const r = view(record);
     const fresh = rewritten.get(entry);
@@ -264,8 +273,8 @@ export function writeZip(archive: ZipArchive, replaced: ReadonlyMap<string, Uint
   }
   const end = archive.end.slice();
   const e = view(end);
-  e.setUint16(8, archive.entries.length + added.length, true);
-  e.setUint16(10, archive.entries.length + added.length, true);
+  e.setUint16(8, directory.length, true);
+  e.setUint16(10, directory.length, true);
   e.setUint32(12, at - directoryAt, true);
   e.setUint32(16, directoryAt, true);
   chunks.push(end);
