@@ -1,5 +1,8 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+// eslint-plugin-import-x (MIT): the structure rules resolve each import to its file, so "no deep import into
+// src/api" and "no import circle" are checked on real paths, not on the spelling of an import string.
+import { createNodeResolver, importX } from "eslint-plugin-import-x";
 
 export default tseslint.config(
   { ignores: ["dist/**", "build/**", "node_modules/**", "test/artifacts/**", "coverage/**"] },
@@ -10,6 +13,44 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-console": "off",
     },
+  },
+  {
+    // The house's structure (docs/architecture.md): src/api is a package whose surface is src/api/index.ts
+    // (plus src/api/node.ts for the Node-only stores); no file outside it imports its internals. And no
+    // import circle anywhere in src/.
+    files: ["**/*.ts", "**/*.tsx"],
+    plugins: { "import-x": importX },
+    settings: {
+      // no-cycle reads the files an import reaches only if their extension is listed here.
+      "import-x/extensions": [".ts", ".tsx", ".js"],
+      "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".tsx", ".js", ".json"] })],
+    },
+    rules: {
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            {
+              target: ["./!(src)/**", "./src/!(api)/**", "./*.ts"],
+              from: "./src/api",
+              except: ["./index.ts", "./node.ts"],
+              message:
+                "Import src/api through its surface: src/api/index.ts (or src/api/node.ts for Node-only stores).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["src/**/*.ts", "src/**/*.tsx"],
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
+  },
+  {
+    // The request module's own unit tests test its internals (the transport, the day cache, the codecs), so
+    // they may import them; every other test goes through the surface like the rest of the code.
+    files: ["test/unit/api/**"],
+    rules: { "import-x/no-restricted-paths": "off" },
   },
   {
     files: ["**/*.js", "**/*.cjs"],

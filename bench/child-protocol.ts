@@ -1,5 +1,5 @@
 // What the measuring process and the evaluating child process say to each other.
-import type { BillingModel } from "../src/api/pricing";
+import type { BillingModel } from "../src/api";
 
 /** Passed in FDQ_BENCH_CHILD; the API key travels separately in FDQ_BENCH_API_KEY, never in argv. */
 export interface ChildConfig {

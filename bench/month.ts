@@ -5,8 +5,7 @@
 // one sandbox that restates past fiscal years from a day in the middle of the month. Each policy's client
 // has its own API key, so the sandbox meters each one's units apart; a third key serves the reference: a
 // fresh per-request client without cache, run each day first, whose values are that day's answers.
-import { FdqClient, MemoryStorage, type ClientOptions } from "../src/api";
-import { DEFAULTS } from "../src/api/defaults";
+import { type ClientOptions, DEFAULTS, FdqClient, MemoryStorage } from "../src/api";
 import { evaluateAll } from "../src/cli/evaluate";
 import { parseFormula, type FdqCall } from "../src/functions/formula";
 import { startSandbox, type RunningSandbox } from "../src/sandbox";

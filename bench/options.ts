@@ -1,6 +1,6 @@
 // `npm run bench -- [flags]`: the sandbox's conditions and how much of each baseline to run.
 import { parseArgs } from "node:util";
-import { DEFAULTS } from "../src/api/defaults";
+import { DEFAULTS } from "../src/api";
 import { MONTH_WORKLOAD_ID, WORKLOAD_IDS } from "./workloads";
 
 /** Every workload `--workloads` takes: the recalculations W1-W4 and the month M1. */

@@ -1,7 +1,7 @@
 // The product under measurement: exactly what `fdq eval -f FILE --json --cache-dir DIR` runs between
 // reading its arguments and printing (src/cli evaluateFile, then formatResults), in-process so that the
 // evaluation is timed without Node's start-up. Output is formatted but not printed.
-import type { BillingModel } from "../src/api/pricing";
+import type { BillingModel } from "../src/api";
 import { evaluateFile } from "../src/cli/eval-command";
 import { isErrorValue } from "../src/cli/evaluate";
 import { formatResults, type FormulaResult } from "../src/cli/format";

@@ -3,8 +3,7 @@
 // what the target names: the requests sent after the first "Limit Exceeded" (at most the
 // concurrency limit: those already in flight) and the seconds from that refusal until every remaining cell
 // has its answer (#N/A with the quota message), which must be under 2 s. One JSON line.
-import { FdqClient, QuotaExhaustedError } from "../src/api";
-import { DEFAULTS } from "../src/api/defaults";
+import { DEFAULTS, FdqClient, QuotaExhaustedError } from "../src/api";
 import { startSandbox } from "../src/sandbox";
 import { twoDatasetModel } from "./universe";
 

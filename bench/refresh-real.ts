@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { columnLetters } from "../src/workbook/engine/references";
 import { TestBook } from "../test/support/xlsx-corpus/test-book";
-import { DEFAULTS } from "../src/api/defaults";
+import { DEFAULTS } from "../src/api";
 import { findDataset } from "../src/catalog";
 import { startSandbox } from "../src/sandbox";
 import { fetchAll } from "./baselines";

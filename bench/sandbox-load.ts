@@ -3,7 +3,7 @@
 // the count or 120 s), and prints throughput, latency percentiles, statuses and RSS before/after. Every
 // request of the mix asks for data that exists, so every answer should be a 200: anything else counts as
 // an error.
-import { RequestKey } from "../src/api/request-key";
+import { RequestKey } from "../src/api";
 import { ANNUAL, findDataset, period, type Period } from "../src/catalog";
 import http from "node:http";
 import v8 from "node:v8";

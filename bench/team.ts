@@ -9,8 +9,7 @@
 // analyst's. One JSON line. `npm run bench:team -- --redis`: the team goes through two gateway instances on
 // one redis-server (started here on a free port of 127.0.0.1, stopped by its PID), the analysts alternating
 // between them; the single analyst stays on one instance without Redis.
-import { FdqClient, sleep } from "../src/api";
-import { DEFAULTS } from "../src/api/defaults";
+import { DEFAULTS, FdqClient, sleep } from "../src/api";
 import { startGateway, type RunningGateway } from "../src/gateway";
 import { seededRandom } from "../src/sandbox/prng";
 import { startSandbox } from "../src/sandbox";

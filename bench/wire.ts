@@ -1,6 +1,6 @@
 // The baselines' requests, built the way the vendor's sample scripts build them (wire-notes.md items
 // 7 and 10): one GET per ticker x datapoint x period with the key and JSON headers.
-import { RequestKey } from "../src/api/request-key";
+import { RequestKey } from "../src/api";
 import { period } from "../src/catalog";
 import type { BoundRequest } from "./lower-bound";
 import type { CellFetch } from "./workloads";

@@ -1,5 +1,5 @@
-// The request module's public surface. storage-file.ts (Node only) is imported directly by the gateway
-// (src/gateway/index.ts); the CLI's cache file is cache-store/file-record-store.ts.
+// The request module's public surface: everything outside src/api imports it from here (re-exports only),
+// or from ./node for the Node-only stores; lint (import-x/no-restricted-paths) fails a deep import.
 export { FdqClient } from "./client";
 export { RequestKey, type Endpoint, type RequestFields } from "./request-key";
 export { priceOf, DEFAULT_PRICING, type PricingOptions } from "./pricing";
@@ -39,3 +39,18 @@ export { RefreshDayClock } from "./refresh-day";
 export { accountTag } from "./account-tag";
 export { COVERAGE_FIELDS, SECURITY_FIELDS, toValue } from "./decode";
 export { probeReachable } from "./probe";
+
+// What the gateway shares with the client: how answers are decoded, priced, redacted and counted.
+export { UsageLedger, nextMonthStart, usageGroupOf, type UsageReport } from "./usage-ledger";
+export { pricedRequest } from "./pricing";
+export { LOCAL_HOSTS } from "./settings";
+export { decodeEnvelope, errorMessageOf, parseJson } from "./decode";
+export { Redactor, RedactionOverBudget, redactKey } from "./redact";
+export { errorFromAnswer } from "./response-errors";
+export { parseRetryAfter } from "./retry";
+export { sizeText } from "./body";
+export type { RecordStore } from "./cache-store/record-store";
+// What the task pane's saver and the functions' argument checks share with the client.
+export { RecordsAnswer } from "./cache-codec";
+export { DEFAULT_KEEP_DAYS, daysBetween, isClosedYear, keptBySaver } from "./refresh-policy";
+export { checkDatapointRequest, checkYear, show, yearOrRelativeProblem } from "./validate";

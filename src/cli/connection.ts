@@ -4,10 +4,8 @@
 // again; runs at once on one directory merge their answers into it (FileRecordStore's lock).
 import { accessSync, constants, mkdirSync } from "node:fs";
 import path from "node:path";
-import { FdqClient, FdqError, type ClientStats } from "../api";
-import { DEFAULTS } from "../api/defaults";
-import { accountTag } from "../api/account-tag";
-import { FileRecordStore } from "../api/cache-store/file-record-store";
+import { accountTag, type ClientStats, DEFAULTS, FdqClient, FdqError } from "../api";
+import { FileRecordStore } from "../api/node";
 import type { FdqCall } from "../functions/formula";
 import { startSandbox } from "../sandbox";
 import { DEFAULT_SANDBOX_PORT, DEMO_API_KEY } from "../sandbox/demo";

@@ -1,7 +1,7 @@
 // The text of `fdq --help`: every command and option. docs/command-line.md shows the same text (generated from
 // here; test/unit/cli/command-line-docs.test.ts checks that they agree), with the exit-status table of
 // exit-codes.ts.
-import { DEFAULTS } from "../api/defaults";
+import { DEFAULTS } from "../api";
 import { exitCodeHelp } from "./exit-codes";
 import { MAX_CONCURRENCY } from "./options";
 

@@ -3,7 +3,7 @@
 // over; the month's ledger is, once, so the quota count does not restart mid-month. The old file is removed
 // once it holds no other account's ledger.
 import { existsSync, promises as fs, readFileSync, statSync } from "node:fs";
-import type { RecordStore } from "../api/cache-store/record-store";
+import type { RecordStore } from "../api";
 
 /** The old file of a service, beside the new per-account one ("<service>.<tag>.json" -> "<service>.json"). */
 export const legacyCacheFile = (cacheFile: string): string =>

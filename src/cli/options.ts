@@ -1,8 +1,7 @@
 // Command-line options of `fdq`, their environment variables and defaults.
 import os from "node:os";
 import path from "node:path";
-import type { BillingModel } from "../api";
-import { DEFAULTS } from "../api/defaults";
+import { type BillingModel, DEFAULTS } from "../api";
 import { DATASETS, findDataset } from "../catalog";
 import { parse, UsageError } from "./parse-args";
 

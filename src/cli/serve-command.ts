@@ -3,7 +3,7 @@
 // finish, refuses new ones and exits with status 0. `--tokens FILE` (or FDQ_GATEWAY_TOKENS) is team mode
 // with FDQ_UPSTREAM_API_KEY upstream; `--redis URL` shares the store with other instances; `--cert FILE
 // --key FILE` serves https; `--hash-token TOKEN` prints the tokens-file line of a token.
-import { InvalidArgumentError } from "../api/errors";
+import { InvalidArgumentError } from "../api";
 import {
   RedisUrlError,
   redisWhere,

@@ -2,7 +2,7 @@
 // server, which have no cells, so the Excel side of its errors lives here. Excel's CustomFunctions.Error
 // exists only inside Excel, so errors are built through a factory the caller provides: functions.ts passes
 // one over the CustomFunctions global, the CLI and tests pass their own.
-import { FdqError, type FdqErrorName } from "../api/errors";
+import { FdqError, type FdqErrorName } from "../api";
 
 /** The two Excel errors that carry a message. */
 export type ExcelErrorCode = "#VALUE!" | "#N/A";

@@ -7,7 +7,7 @@
 // as a matrix (`T[][]` in functions.ts, "dimensionality": "matrix" in functions.json): Excel then hands
 // them the range itself, a single cell or literal as a 1x1 matrix, and they answer #VALUE! naming the
 // argument instead of Excel's bare error.
-import { InvalidArgumentError } from "../api/errors";
+import { InvalidArgumentError } from "../api";
 
 /** The cell count of a range as the message gives it: "3 cells (3 rows by 1 column)". */
 function describeRange(rows: number, columns: number): string {

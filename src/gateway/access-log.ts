@@ -6,7 +6,7 @@
 // input. Before that, any part of the path long enough to hold a key (20 characters or more: the FDQ
 // service issues none shorter) is logged as its length only.
 import type { MiddlewareHandler } from "hono";
-import { redactKey } from "../api/redact";
+import { redactKey } from "../api";
 import type { GatewayEnv } from "./env";
 
 const LOGGED_PARAMS = new Set(["datapoint", "year", "quarter", "ttm", "prior_year"]);

@@ -9,9 +9,14 @@
 // count of the month is lost). A key not accepted yet has its slots (the same bound) in a second LRU of the
 // same size, handed to its account once the key is accepted, so an account never exceeds its bound.
 import { LRUCache } from "lru-cache";
-import { DEFAULTS } from "../api/defaults";
-import type { KeyValueStore } from "../api/storage";
-import { centralDay, nextMonthStart, UsageLedger, type UsageReport } from "../api/usage-ledger";
+import {
+  centralDay,
+  DEFAULTS,
+  type KeyValueStore,
+  nextMonthStart,
+  UsageLedger,
+  type UsageReport,
+} from "../api";
 import { FairSlots, type UpstreamSlots } from "./fair-slots";
 import { LocalLedger, type AccountLedger } from "./ledger";
 import type { RedisKeyParts } from "./redis-keys";

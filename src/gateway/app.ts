@@ -3,7 +3,7 @@
 // refresh day's answers per account) and the built add-in at /, with the one error handler that writes
 // every answer the gateway makes itself as {"message": ...}.
 import { Hono } from "hono";
-import { accountTag } from "../api/account-tag";
+import { accountTag } from "../api";
 import type { Accounts } from "./accounts";
 import { accessLog } from "./access-log";
 import { addinRoutes, type AddinOptions } from "./addin";

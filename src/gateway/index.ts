@@ -13,12 +13,15 @@ import https, { type Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
-import { DEFAULTS } from "../api/defaults";
-import { DEFAULT_PRICING, type PricingOptions } from "../api/pricing";
-import { RefreshDayClock } from "../api/refresh-day";
-import { checkBaseUrl } from "../api/settings";
-import { FileStorage } from "../api/storage-file";
-import type { RefreshDayBoundary } from "../api/types";
+import {
+  checkBaseUrl,
+  DEFAULT_PRICING,
+  DEFAULTS,
+  type PricingOptions,
+  type RefreshDayBoundary,
+  RefreshDayClock,
+} from "../api";
+import { FileStorage } from "../api/node";
 import { Accounts } from "./accounts";
 import { BodyBudget } from "./body-budget";
 import { FailedKeys, type FailedKeysOptions } from "./failed-keys";

@@ -1,7 +1,6 @@
 // The account's ledger as the gateway's routes use it: asynchronous, because with --redis it lives in Redis
 // (redis-ledger.ts) for every instance; without, it is this process's UsageLedger (src/api/usage-ledger.ts).
-import type { RequestKey } from "../api/request-key";
-import type { UsageLedger, UsageReport } from "../api/usage-ledger";
+import type { RequestKey, UsageLedger, UsageReport } from "../api";
 
 export interface AccountLedger {
   /** Counts the units of an answer received now. */

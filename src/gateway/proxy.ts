@@ -11,14 +11,22 @@
 // accepted (accounts.ts).
 import { Hono, type MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { accountTag } from "../api/account-tag";
-import { decodeEnvelope, errorMessageOf, parseJson } from "../api/decode";
-import { NotInPortfolioError, QuotaExhaustedError, type FdqError } from "../api/errors";
-import { pricedRequest, type PricingOptions } from "../api/pricing";
-import { RedactionOverBudget, redactKey } from "../api/redact";
-import type { RefreshDayClock } from "../api/refresh-day";
-import { errorFromAnswer } from "../api/response-errors";
-import { parseRetryAfter } from "../api/retry";
+import {
+  accountTag,
+  decodeEnvelope,
+  errorFromAnswer,
+  errorMessageOf,
+  type FdqError,
+  NotInPortfolioError,
+  parseJson,
+  parseRetryAfter,
+  pricedRequest,
+  type PricingOptions,
+  QuotaExhaustedError,
+  RedactionOverBudget,
+  redactKey,
+  type RefreshDayClock,
+} from "../api";
 import type { Accounts } from "./accounts";
 import { BudgetTicket, type BodyBudget } from "./body-budget";
 import type { GatewayEnv } from "./env";

@@ -6,11 +6,11 @@
 import {
   centralDay,
   nextMonthStart,
+  type RequestKey,
   usageGroupOf,
   type UsageLedger,
   type UsageReport,
-} from "../api/usage-ledger";
-import type { RequestKey } from "../api/request-key";
+} from "../api";
 import type { AccountLedger } from "./ledger";
 import { LEDGER_TTL_MS, type RedisKeyParts } from "./redis-keys";
 import type { RedisLink } from "./redis-link";

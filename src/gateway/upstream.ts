@@ -5,8 +5,7 @@
 // (a JSON type, else application/json) and Retry-After (if valid by RFC 9110). Nothing else of the
 // upstream's headers is relayed, kept or logged. Answers the status, content type and body text, or
 // throws a GatewayError.
-import { sizeText } from "../api/body";
-import { parseRetryAfter } from "../api/retry";
+import { parseRetryAfter, sizeText } from "../api";
 import type { BudgetTicket } from "./body-budget";
 import { deadlinePassed, GATEWAY_SUFFIX, GatewayError } from "./errors";
 

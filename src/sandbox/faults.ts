@@ -2,7 +2,7 @@
 // Retry-After) and 503 answers, dropped connections and malformed 200 bodies.
 import type { HttpBindings } from "@hono/node-server";
 import type { MiddlewareHandler } from "hono";
-import { sleep } from "../api/sleep";
+import { sleep } from "../api";
 import { GATEWAY_MESSAGES } from "../catalog";
 import { Rng } from "./prng";
 

@@ -6,7 +6,7 @@
 // (one call per cell, an array result, src/functions/lifting.ts), so IFERROR(FDQ.DATAPOINT(A2:A4,...)/1e6,"n/a")
 // computes element by element; a spilling function refuses a range of several cells with the #VALUE! message
 // Excel shows (src/functions/ranges.ts).
-import { InvalidArgumentError } from "../api/errors";
+import { InvalidArgumentError } from "../api";
 import type { Outcome } from "../cli/evaluate";
 import type { FdqCall, FormulaArg } from "../functions/formula";
 import { BEYOND_RANGE, isLiftable, isMultiCell, lift, type LiftArg } from "../functions/lifting";

@@ -7,8 +7,7 @@ import { tmpdir } from "node:os";
 import { extname, join, normalize, resolve } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import webpack from "webpack";
-import { DEFAULTS, FdqClient, RefreshDayClock } from "../../src/api";
-import { sleep } from "../../src/api/sleep";
+import { DEFAULTS, FdqClient, RefreshDayClock, sleep } from "../../src/api";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox";
 import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
 

@@ -5,9 +5,15 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { DEFAULTS, FdqClient, MemoryStorage, RefreshDayClock, centralDay } from "../../src/api";
-import { sleep } from "../../src/api/sleep";
-import { nextMonthStart } from "../../src/api/usage-ledger";
+import {
+  centralDay,
+  DEFAULTS,
+  FdqClient,
+  MemoryStorage,
+  nextMonthStart,
+  RefreshDayClock,
+  sleep,
+} from "../../src/api";
 import { findDataset } from "../../src/catalog";
 import { startGateway } from "../../src/gateway";
 import { rating } from "../../src/functions/impl";

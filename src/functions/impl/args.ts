@@ -2,8 +2,7 @@
 // and the functions expect. The request module checks what it requests (ticker, dataset, year, ...);
 // this file checks only what is particular to the worksheet functions, and turns Excel's ways of
 // writing a value (numbers typed as text, omitted arguments) into plain values.
-import { InvalidArgumentError } from "../../api/errors";
-import { checkYear, show, yearOrRelativeProblem } from "../../api/validate";
+import { checkYear, InvalidArgumentError, show, yearOrRelativeProblem } from "../../api";
 import { isRelativePeriod, parseRelativePeriod, type RelativePeriod } from "../../catalog";
 
 export { show };

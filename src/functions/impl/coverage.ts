@@ -1,5 +1,4 @@
-import { DataNotFoundError } from "../../api/errors";
-import { COVERAGE_FIELDS } from "../../api/decode";
+import { COVERAGE_FIELDS, DataNotFoundError } from "../../api";
 import { forwarded, type FdqApi } from "./client";
 
 export interface CoverageArgs {

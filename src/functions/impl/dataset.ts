@@ -1,4 +1,4 @@
-import { DataNotFoundError, InvalidArgumentError } from "../../api/errors";
+import { DataNotFoundError, InvalidArgumentError } from "../../api";
 import { findDatapoint, findDataset } from "../../catalog";
 import { booleanArg, periodArgs } from "./args";
 import { forwarded, type FdqApi } from "./client";

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "../../api/errors";
+import { InvalidArgumentError } from "../../api";
 import { choiceArg, requireText, show } from "./args";
 import type { FdqApi } from "./client";
 

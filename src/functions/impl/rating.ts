@@ -1,4 +1,4 @@
-import { FdqError, InvalidArgumentError } from "../../api/errors";
+import { FdqError, InvalidArgumentError } from "../../api";
 import { RATING_FIELDS, type RatedType, type RatingField } from "../../catalog";
 import { choiceArg, show } from "./args";
 import { forwarded, type FdqApi } from "./client";

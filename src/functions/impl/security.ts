@@ -1,6 +1,4 @@
-import { DataNotFoundError, InvalidArgumentError } from "../../api/errors";
-import type { SecurityType } from "../../api";
-import { SECURITY_FIELDS } from "../../api/decode";
+import { DataNotFoundError, InvalidArgumentError, SECURITY_FIELDS, type SecurityType } from "../../api";
 import { choiceArg, show } from "./args";
 import { forwarded, type FdqApi } from "./client";
 

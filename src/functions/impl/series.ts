@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "../../api/errors";
+import { InvalidArgumentError } from "../../api";
 import { relativeText, type RelativePeriod } from "../../catalog";
 import { choiceArg, fiscalYear, seriesBound, show } from "./args";
 import { forwarded, type FdqApi } from "./client";

@@ -12,7 +12,7 @@ import {
   tokens,
 } from "@fluentui/react-components";
 import { useEffect, useRef, useState } from "react";
-import { DEFAULT_BASE_URL } from "../../api/settings";
+import { DEFAULT_BASE_URL } from "../../api";
 import { testConnection, type ConnectionOutcome } from "../logic/connection-test";
 import { detectGateway, gatewayPresetLabel } from "../logic/gateway-origin";
 import { useServices } from "../services";

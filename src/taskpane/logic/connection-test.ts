@@ -1,7 +1,13 @@
 // "Test connection": one metadata request with the entered key, and a no-cors probe to tell a CORS block
 // from an unreachable service (a browser fetch fails with the same TypeError for both).
-import { FdqClient, NetworkError, probeReachable, TimeoutError, UnauthorizedError } from "../../api";
-import { checkBaseUrl } from "../../api/settings";
+import {
+  checkBaseUrl,
+  FdqClient,
+  NetworkError,
+  probeReachable,
+  TimeoutError,
+  UnauthorizedError,
+} from "../../api";
 import { messageOf } from "./message";
 
 export type ConnectionKind =

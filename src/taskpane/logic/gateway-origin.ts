@@ -1,7 +1,7 @@
 // "This gateway": when `fdq serve` (src/gateway) hosts the pane, the FDQ service is on the pane's own origin
 // under /v1, so the pane offers that first and a first-time user starts on it. The gateway answers
 // GET /healthz with {"ok":true}; a plain static server (the dev server, a CDN) answers something else.
-import { checkBaseUrl } from "../../api/settings";
+import { checkBaseUrl } from "../../api";
 
 /** The label of the gateway preset, followed by its URL in parentheses. */
 export const GATEWAY_PRESET_LABEL = "This gateway";

@@ -8,8 +8,7 @@
 // stopRequestsOn), answers already in keep their values, and waves not yet entered are left as they were. A
 // refresh for a new refresh day keeps the cache: the day change already dropped every answer of earlier days
 // except those the quota saver keeps, and dropping those too would fetch them every day, saver or not.
-import { FdqError, type ClientStats } from "../../api";
-import { sleep } from "../../api/sleep";
+import { type ClientStats, FdqError, sleep } from "../../api";
 import { compareCells, reportValue, type Change } from "../../workbook/changes";
 import { chunks } from "../office/batched-read";
 import { parseAddress } from "../office/a1";

@@ -1,9 +1,14 @@
 // The quota saver as the pane shows it (src/api/refresh-policy.ts owns the rule): which of a workbook's requests
 // it keeps, what a month of daily refreshes would cost with it, when the pane proposes it, and the words that
 // say how a cell's value was served.
-import type { RefreshPolicy, RequestKey } from "../../api";
-import { RecordsAnswer } from "../../api/cache-codec";
-import { DEFAULT_KEEP_DAYS, isClosedYear, keptBySaver } from "../../api/refresh-policy";
+import {
+  DEFAULT_KEEP_DAYS,
+  isClosedYear,
+  keptBySaver,
+  RecordsAnswer,
+  type RefreshPolicy,
+  type RequestKey,
+} from "../../api";
 import { TRADING_DAYS_PER_MONTH, formatUnits } from "./quota";
 
 export { DEFAULT_KEEP_DAYS };

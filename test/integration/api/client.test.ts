@@ -5,14 +5,14 @@ import * as os from "node:os";
 import * as path from "node:path";
 import {
   BadResponseError,
-  FdqClient,
-  TimeoutError,
-  UnauthorizedError,
   type ClientEvent,
   type ClientOptions,
+  FdqClient,
   type FdqError,
+  TimeoutError,
+  UnauthorizedError,
 } from "../../../src/api";
-import { FileStorage } from "../../../src/api/storage-file";
+import { FileStorage } from "../../../src/api/node";
 import { findDataset } from "../../../src/catalog";
 import type { RunningSandbox, SandboxOptions } from "../../../src/sandbox";
 import { sandboxes } from "./sandboxes";

@@ -1,14 +1,14 @@
 // Quota-aware requests against the sandbox over real HTTP: units by the vendor's rule (counted by the
 // sandbox itself), the planner under each billing model, the ledger, "Limit Exceeded" and the refresh window.
 import {
+  type ClientOptions,
   FdqClient,
+  type FdqError,
+  MemoryStorage,
   QuotaExhaustedError,
   ServiceRefreshingError,
-  type ClientOptions,
-  type FdqError,
 } from "../../../src/api";
 import { findDataset } from "../../../src/catalog";
-import { MemoryStorage } from "../../../src/api/storage";
 import type { RunningSandbox } from "../../../src/sandbox";
 import { sandboxes } from "./sandboxes";
 

@@ -1,8 +1,6 @@
 // The quota saver against the sandbox over real HTTP, day after day on injected clocks: what it keeps, what
 // it fetches every refresh day, and that a restatement is picked up within keepDays.
-import { FdqClient, type ClientOptions } from "../../../src/api";
-import { MemoryStorage } from "../../../src/api/storage";
-import { daysBetween, isClosedYear } from "../../../src/api/refresh-policy";
+import { type ClientOptions, daysBetween, FdqClient, isClosedYear, MemoryStorage } from "../../../src/api";
 import { findDataset } from "../../../src/catalog";
 import { startSandbox, type RunningSandbox, type SandboxOptions } from "../../../src/sandbox";
 

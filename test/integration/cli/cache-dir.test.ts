@@ -5,8 +5,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { centralDay } from "../../../src/api";
-import { accountTag } from "../../../src/api/account-tag";
+import { accountTag, centralDay } from "../../../src/api";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { BIN, ROOT, runFdq, type Run } from "./run-fdq";
 

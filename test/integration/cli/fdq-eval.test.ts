@@ -2,7 +2,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { accountTag } from "../../../src/api/account-tag";
+import { accountTag } from "../../../src/api";
 import { findDataset } from "../../../src/catalog";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { serviceNumber, serviceRecords } from "../functions/sandbox-oracle";

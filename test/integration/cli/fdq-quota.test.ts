@@ -4,8 +4,7 @@
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { centralDay, type UsageReport } from "../../../src/api";
-import { accountTag } from "../../../src/api/account-tag";
+import { accountTag, centralDay, type UsageReport } from "../../../src/api";
 import { findDataset } from "../../../src/catalog";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { universeFor } from "../../../src/sandbox/universe";

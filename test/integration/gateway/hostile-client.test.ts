@@ -8,7 +8,7 @@ import path from "node:path";
 import http from "node:http";
 import v8 from "node:v8";
 import vm from "node:vm";
-import { Redactor } from "../../../src/api/redact";
+import { Redactor } from "../../../src/api";
 import { beyondLoopbackWithoutTls, isLoopback, startGateway, tokenLine } from "../../../src/gateway";
 import { HOSTED_PAGE_CSP } from "../../../src/gateway/security-headers";
 import { startSandbox } from "../../../src/sandbox";

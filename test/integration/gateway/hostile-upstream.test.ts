@@ -1,7 +1,7 @@
 // The gateway against a hostile upstream (test/support/hostile-server.ts on 127.0.0.1): headers that echo
 // the key or claim HTML, a 429 that only sounds like a spent quota, huge bodies to many keys at once, and a
 // body built to make redaction slow. Each rule is asserted with a figure, printed at the end.
-import { centralDay, nextMonthStart } from "../../../src/api/usage-ledger";
+import { centralDay, nextMonthStart } from "../../../src/api";
 import { resetAtGateway } from "../../../src/gateway/usage-reset";
 import { startGateway, type GatewayOptions, type RunningGateway } from "../../../src/gateway";
 import { envelope, record, startHostile, type HostileServer, type Reply } from "../../support/hostile-server";

@@ -3,7 +3,7 @@
 // of the key that a guessed key could be checked against; a planted "quota spent" mark stops nothing; and
 // --redis without the secret does not start.
 import { Redis } from "ioredis";
-import { accountTag } from "../../../src/api/account-tag";
+import { accountTag } from "../../../src/api";
 import { startGateway, type RunningGateway } from "../../../src/gateway";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { figure, printFigures } from "./figures";

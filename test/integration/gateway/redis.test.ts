@@ -2,7 +2,7 @@
 // over two instances cost what one process costs, the ledger and its "Limit Exceeded" stop are shared, the
 // account's upstream requests stay within one bound across both, the team's key is in no Redis key or
 // value, and with Redis killed mid-run every cell is still right and the log says sharing is off, once.
-import { centralDay, nextMonthStart } from "../../../src/api/usage-ledger";
+import { centralDay, nextMonthStart } from "../../../src/api";
 import {
   RedisUrlError,
   startGateway,

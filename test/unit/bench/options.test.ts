@@ -1,4 +1,4 @@
-import { DEFAULTS } from "../../../src/api/defaults";
+import { DEFAULTS } from "../../../src/api";
 import { parseBenchOptions } from "../../../bench/options";
 
 describe("bench flags", () => {

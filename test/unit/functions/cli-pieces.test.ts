@@ -1,8 +1,13 @@
 import path from "node:path";
-import { DataNotFoundError, InvalidArgumentError, UnauthorizedError } from "../../../src/api/errors";
-import { FdqClient, type ErrorHints } from "../../../src/api";
+import {
+  accountTag,
+  DataNotFoundError,
+  type ErrorHints,
+  FdqClient,
+  InvalidArgumentError,
+  UnauthorizedError,
+} from "../../../src/api";
 import { budgetMessage } from "../../../src/cli/budget";
-import { accountTag } from "../../../src/api/account-tag";
 import { cacheFileFor, formatStats } from "../../../src/cli/connection";
 import { cliHints } from "../../../src/cli/hints";
 import { fileLines, parseAll } from "../../../src/cli/eval-command";

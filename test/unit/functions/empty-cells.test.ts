@@ -1,7 +1,6 @@
 // An empty referenced cell reaches a function as 0 on Excel for Windows and as null on the web
 // (office-js#4702): wherever 0 is no valid value, both give the same requests and the same value.
-import type { DatapointRequest } from "../../../src/api";
-import { checkDatapointRequest } from "../../../src/api/validate";
+import { checkDatapointRequest, type DatapointRequest } from "../../../src/api";
 import type { FdqCall } from "../../../src/functions/formula";
 import { requestsOf } from "../../../src/functions/requests";
 

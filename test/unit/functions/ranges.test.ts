@@ -1,5 +1,5 @@
 // The spilling functions' matrix parameters: one cell is its value, a range of several cells is refused.
-import { InvalidArgumentError } from "../../../src/api/errors";
+import { InvalidArgumentError } from "../../../src/api";
 import { singleCell, singleCells } from "../../../src/functions/ranges";
 
 describe("a matrix-declared argument of DATASET, SERIES or COVERAGE", () => {

@@ -4,7 +4,7 @@
 // loopback: browsers reject IPv6 literals in CSP source lists (a console warning on every load, and the
 // source is ignored), so http://[::1] is accepted by the settings but cannot be listed; docs/command-line.md
 // says to use localhost or 127.0.0.1 in the pane.
-import { LOCAL_HOSTS, checkBaseUrl } from "../../../src/api/settings";
+import { checkBaseUrl, LOCAL_HOSTS } from "../../../src/api";
 import { TASKPANE_CSP } from "../../../src/taskpane/content-security-policy";
 
 const directive = (name: string): string[] =>

@@ -1,0 +1,4 @@
+// The request module's Node-only surface: the stores that write files (node:fs, proper-lockfile), kept out of
+// index.ts so the add-in's bundles never reach for a file system. The gateway and the CLI import them here.
+export { FileStorage } from "./storage-file";
+export { FileRecordStore } from "./cache-store/file-record-store";
