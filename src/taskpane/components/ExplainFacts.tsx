@@ -11,7 +11,7 @@ import {
   type DatasetSource,
   type RequestPlan,
   type ValueSource,
-} from "../logic/explain";
+} from "../logic/explanation";
 import type { ArgInput } from "../logic/fdq-call";
 import { categoryLabel, signRoleLabel } from "../logic/datapoint-facts";
 import { servingText, type Serving } from "../logic/saver";

@@ -2,8 +2,8 @@
 // its value came from, the request it made and its price in quota units.
 import { Button, Caption1, Card, Spinner, Text, tokens } from "@fluentui/react-components";
 import { useCallback, useEffect, useState } from "react";
-import { explainCell, type CallExplanation, type Explanation, type SeriesYear } from "../logic/explain";
-import type { LiftedExplanation } from "../logic/explain-lifted";
+import { explainCell } from "../logic/explain";
+import type { CallExplanation, Explanation, LiftedExplanation, SeriesYear } from "../logic/explanation";
 import { keepDaysOf } from "../logic/saver";
 import { useServices } from "../services";
 import { messageOf } from "../logic/message";

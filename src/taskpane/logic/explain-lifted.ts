@@ -1,35 +1,16 @@
 // Explain for a call Excel array-lifts (a scalar function given a range of several cells): how many calls
 // it makes ("3 calls (3 rows x 1 column)"), what all of them cost together, and the first few calls
 // explained one by one as a plain call is. Kept apart from explain.ts, which it calls back for each shown
-// call, so neither file grows past a screenful of concerns.
+// call through the function it is given.
 import type { FdqRequest } from "../../api";
 import { formatFormula } from "../../functions/formula";
 import { requestsOf } from "../../functions/requests";
-import type { CallExplanation, CallPrice, ExplainOptions } from "./explain";
+import { priceOf, type CallExplanation, type ExplainOptions, type LiftedExplanation } from "./explanation";
 import type { LiftedCall, ResolvedCall } from "./fdq-call";
 import { messageOf } from "./message";
 
 /** How many of a lifted call's cells Explain details; the rest are only counted and priced. */
 export const SHOWN_LIFTED_CALLS = 3;
-
-export interface LiftedExplanation {
-  readonly kind: "lifted";
-  readonly text: string;
-  readonly functionName: string;
-  readonly rows: number;
-  readonly columns: number;
-  /** "3 calls (3 rows x 1 column)". */
-  readonly summary: string;
-  /** The first cells of the spill, each with its call explained (or why it makes no request). */
-  readonly shown: readonly { readonly address: string; readonly call: CallExplanation }[];
-  /**
-   * Every cell's requests together, as the client would send them (equal requests once, the grouping
-   * rule applied); undefined when no cell makes a request.
-   */
-  readonly price?: CallPrice;
-  /** Cells of the spill that show an error without a request, with the first one's reason. */
-  readonly noRequest: { readonly cells: number; readonly first?: string };
-}
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -73,18 +54,7 @@ export async function explainLifted(
     shown.push({ address: cell.address, call: await explainOne(one) });
   }
   const planned = requests.length > 0 ? options.client.estimate(requests).planned : [];
-  const units = planned.reduce((n, p) => n + p.units, 0);
-  const cached = planned.filter((p) => p.cached);
-  const price: CallPrice | undefined =
-    planned.length === 0
-      ? undefined
-      : {
-          requests: planned.length,
-          units,
-          cachedRequests: cached.length,
-          toSpend: units - cached.reduce((n, p) => n + p.units, 0),
-          upTo,
-        };
+  const price = planned.length === 0 ? undefined : priceOf(planned, upTo);
   return {
     kind: "lifted",
     text: call.text,

@@ -1,13 +1,13 @@
 // "Explain this cell": what the cell's FDQ calls resolved to, where the value came from and the request made,
 // for every function, with cell references and wrapped calls; never a request of its own, never the key.
 import { findDatapoint, findDataset } from "../../../src/catalog";
+import { explainCell } from "../../../src/taskpane/logic/explain";
 import {
-  explainCell,
   priceOf,
   priceText,
   type CallExplanation,
   type Explanation,
-} from "../../../src/taskpane/logic/explain";
+} from "../../../src/taskpane/logic/explanation";
 import { today, useSandboxClient } from "./sandbox-client";
 import { fakeWorkbook, type FakeWorkbook, type SeedCell } from "./workbook-fake";
 

@@ -12,7 +12,8 @@ import {
 } from "../../../src/api";
 import { ANNUAL, findDataset } from "../../../src/catalog";
 import { sharedApiAccess } from "../../../src/taskpane/api-access";
-import { explainCell, type CallExplanation } from "../../../src/taskpane/logic/explain";
+import { explainCell } from "../../../src/taskpane/logic/explain";
+import type { CallExplanation } from "../../../src/taskpane/logic/explanation";
 import { estimateRefresh } from "../../../src/taskpane/logic/refresh-estimate";
 import {
   fetchesPerMonth,
