@@ -94,7 +94,7 @@ module.exports = async (env, options) => {
     },
     optimization: {
       // One webpack runtime for the three entries of the page, so a module they share (above all the
-      // shared FdqClient of src/api/runtime.ts) is instantiated once, not once per entry.
+      // shared FdqClient of src/host/shared-client.ts) is instantiated once, not once per entry.
       runtimeChunk: "single",
       splitChunks: { chunks: "all" },
     },

@@ -26,15 +26,7 @@ export {
   SETTINGS_KEY,
   type FdqSettings,
 } from "./settings";
-export {
-  configureSharedClient,
-  getSharedClient,
-  cacheStorage,
-  officePartitionKey,
-  officeRuntimeStorage,
-  onSharedClientEvent,
-  resetSharedClient,
-} from "./runtime";
+export { IndexedDbStore, hasIndexedDb } from "./cache-store/indexeddb-store";
 export { RefreshDayClock } from "./refresh-day";
 export { accountTag } from "./account-tag";
 export { COVERAGE_FIELDS, SECURITY_FIELDS, toValue } from "./decode";

@@ -8,7 +8,7 @@
 // Excel array-lifts a range given to them (one call per cell, the results spill). The spilling functions
 // (DATASET, SERIES, COVERAGE) cannot be lifted: their parameters are matrices (`T[][]`) so they receive a
 // range as it is and refuse it naming the argument (see ranges.ts, office-js-docs-pr#2238).
-import { getSharedClient } from "../api";
+import { getSharedClient } from "../host/shared-client";
 import { customFunctionsErrors, toExcelError } from "./errors";
 import * as impl from "./impl";
 import { singleCells } from "./ranges";

@@ -1,11 +1,9 @@
 // The pane's handle on the request module: settings in OfficeRuntime.storage and the shared client
-// that the custom functions use too (src/api/runtime.ts), so both see one key, one cache, one counter.
+// that the custom functions use too (src/host/shared-client.ts), so both see one key, one cache, one counter.
 // ApiAccess is declared here, beside its one real implementation; the pane's logic and services.ts import the type.
 import {
   DEFAULTS,
   RefreshDayClock,
-  configureSharedClient,
-  getSharedClient,
   loadSettings,
   saveSettings,
   type BillingModel,
@@ -15,6 +13,7 @@ import {
   type MetadataRecord,
   type RefreshPolicy,
 } from "../api";
+import { configureSharedClient, getSharedClient } from "../host/shared-client";
 
 export interface ConnectionSettings {
   readonly baseUrl: string;

@@ -8,7 +8,7 @@ import {
   MessageBarTitle,
 } from "@fluentui/react-components";
 import { useEffect, useState } from "react";
-import { onSharedClientEvent } from "../../api";
+import { onSharedClientEvent } from "../../host/shared-client";
 import { addCacheWarning, type CacheWarning } from "../logic/cache-warnings";
 
 export function CacheWarnings() {

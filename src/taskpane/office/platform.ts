@@ -1,5 +1,6 @@
 // The Office host around the workbook: persistent storage, the Office theme, and selection events.
-import { officePartitionKey, officeStorage, partitioned, type KeyValueStore } from "../../api";
+import { officeStorage, partitioned, type KeyValueStore } from "../../api";
+import { officePartitionKey } from "../../host/shared-client";
 
 export type ThemeKind = "light" | "dark";
 
@@ -58,7 +59,7 @@ export function officePlatform(): OfficePlatform {
   );
   const onSelectionChanged = eventHub(Office.EventType.DocumentSelectionChanged, () => undefined);
   return {
-    // Under Office.context.partitionKey where Office defines one, as the custom functions read it (runtime.ts).
+    // Under Office.context.partitionKey where Office defines one, as the custom functions read it (src/host/shared-client.ts).
     storage: partitioned(officeStorage(OfficeRuntime.storage), officePartitionKey()),
     theme: () => themeOf(Office.context.officeTheme),
     onThemeChanged,

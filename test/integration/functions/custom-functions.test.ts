@@ -1,6 +1,6 @@
 // The FDQ functions called through their CustomFunctions.associate registrations, as Excel calls them,
 // against an in-process sandbox: values, spills, and every error path of the issue.
-import { configureSharedClient, resetSharedClient } from "../../../src/api";
+import { configureSharedClient, resetSharedClient } from "../../../src/host/shared-client";
 import { findDataset, RELATIVE_GRAMMAR as GRAMMAR } from "../../../src/catalog";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import {

@@ -1,7 +1,7 @@
 // The FDQ functions as Excel calls them with cell references, on both platforms: an empty referenced cell
 // arrives as 0 on the desktop and as null on the web (office-js#4702), a range given to a scalar parameter
 // is array-lifted, and the spilling functions, which cannot be lifted, refuse a range naming the argument.
-import { configureSharedClient, resetSharedClient } from "../../../src/api";
+import { configureSharedClient, resetSharedClient } from "../../../src/host/shared-client";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import {
   EMPTY,

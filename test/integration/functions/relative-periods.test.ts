@@ -1,6 +1,6 @@
 // Relative periods in cells: FDQ.DATAPOINT, FDQ.DATASET and FDQ.SERIES called through their
 // CustomFunctions.associate registrations, as Excel calls them, against an in-process sandbox on a fixed day.
-import { configureSharedClient, resetSharedClient } from "../../../src/api";
+import { configureSharedClient, resetSharedClient } from "../../../src/host/shared-client";
 import { RELATIVE_GRAMMAR } from "../../../src/catalog";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import {

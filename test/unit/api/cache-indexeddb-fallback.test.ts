@@ -5,15 +5,12 @@
 import "fake-indexeddb/auto";
 import { openDB } from "idb";
 import { IndexedDbStore } from "../../../src/api/cache-store/indexeddb-store";
+import { DEFAULTS, officeStorage, type ClientEvent, type KeyValueStore } from "../../../src/api";
 import {
-  DEFAULTS,
   configureSharedClient,
-  officeStorage,
   onSharedClientEvent,
   resetSharedClient,
-  type ClientEvent,
-  type KeyValueStore,
-} from "../../../src/api";
+} from "../../../src/host/shared-client";
 import { accountTag } from "../../../src/api/account-tag";
 import { officeStorageDouble } from "../../support/office-storage";
 import { API_KEY, BASE_URL, FakeFetch, makeClient } from "./fake-fetch";

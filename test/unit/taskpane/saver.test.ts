@@ -7,9 +7,9 @@ import {
   RefreshDayClock,
   RequestKey,
   SETTINGS_KEY,
-  resetSharedClient,
   type FdqClient,
 } from "../../../src/api";
+import { resetSharedClient } from "../../../src/host/shared-client";
 import { ANNUAL, findDataset } from "../../../src/catalog";
 import { sharedApiAccess } from "../../../src/taskpane/api-access";
 import { explainCell } from "../../../src/taskpane/logic/explain";

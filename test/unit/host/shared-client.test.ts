@@ -1,14 +1,13 @@
 // The shared runtime's one client: built from the saved settings on first use, replaced on new settings.
+import { NotConfiguredError, type ClientEvent } from "../../../src/api";
 import {
-  NotConfiguredError,
   configureSharedClient,
   getSharedClient,
   onSharedClientEvent,
   resetSharedClient,
-  type ClientEvent,
-} from "../../../src/api";
+} from "../../../src/host/shared-client";
 import { officeStorageDouble } from "../../support/office-storage";
-import { API_KEY, BASE_URL, FakeFetch } from "./fake-fetch";
+import { API_KEY, BASE_URL, FakeFetch } from "../api/fake-fetch";
 
 const request = { ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2023 };
 const storage = officeStorageDouble();

@@ -3,12 +3,22 @@
 // (cache-store/indexeddb-store.ts); the settings and the key stay in OfficeRuntime.storage. Both are
 // partitioned by Office.context.partitionKey where Office defines one. Outside Excel (tests, CLI) the cache
 // stays in memory unless options name a storage.
-import { IndexedDbStore, hasIndexedDb } from "./cache-store/indexeddb-store";
-import { FdqClient } from "./client";
-import { NotConfiguredError } from "./errors";
-import { loadSettings, type FdqSettings } from "./settings";
-import { officeStorage, partitioned, type KeyValueStore } from "./storage";
-import type { ClientEvent, ClientOptions } from "./types";
+//
+// Host code: the one place that reads Office's globals (Office.context, OfficeRuntime.storage). The request
+// module (src/api) is handed the storage it persists to and knows nothing of Office.
+import {
+  FdqClient,
+  IndexedDbStore,
+  NotConfiguredError,
+  hasIndexedDb,
+  loadSettings,
+  officeStorage,
+  partitioned,
+  type ClientEvent,
+  type ClientOptions,
+  type FdqSettings,
+  type KeyValueStore,
+} from "../api";
 
 export type SharedClientOptions = Partial<Omit<ClientOptions, "baseUrl" | "apiKey">>;
 
