@@ -31,9 +31,7 @@ export const DATASETS: readonly Dataset[] = [
 
 const BY_PATH = new Map(DATASETS.map((d) => [d.path, d]));
 const BY_SLUG = new Map(DATASETS.map((d) => [d.slug, d]));
-const ENTRY_INDEX = new Map(
-  DATASETS.map((d) => [d.path, new Map(d.datapoints.map((p, i) => [p.name, { entry: p, index: i }]))]),
-);
+const ENTRY_INDEX = new Map(DATASETS.map((d) => [d.path, new Map(d.datapoints.map((p) => [p.name, p]))]));
 const SECTOR_BY_NAME = new Map(SECTOR_DATAPOINTS.map((s) => [s.name, s]));
 
 /**
@@ -51,12 +49,7 @@ export function findDataset(ref: string): Dataset | undefined {
 
 /** The catalog entry of a datapoint in a dataset (name in upper case), or undefined. */
 export function findDatapoint(dataset: Dataset, name: string): CatalogDatapoint | undefined {
-  return ENTRY_INDEX.get(dataset.path)?.get(name)?.entry;
-}
-
-/** Catalog position of a datapoint in its dataset, or -1. */
-export function datapointIndex(dataset: Dataset, name: string): number {
-  return ENTRY_INDEX.get(dataset.path)?.get(name)?.index ?? -1;
+  return ENTRY_INDEX.get(dataset.path)?.get(name);
 }
 
 export function findSectorDatapoint(name: string): SectorDatapoint | undefined {

@@ -81,22 +81,6 @@ export function period(kind: PeriodKind, n?: number): Period {
 
 export const periodType = (p: Period): PeriodType => PERIOD_TYPES[p.kind];
 
-/** The period a record's `period` and `periodtype` fields name, or undefined when they name none. */
-export function periodOfRecord(n: unknown, type: unknown): Period | undefined {
-  const upper = typeof type === "string" ? type.toUpperCase() : undefined;
-  if (!isPeriodType(upper)) return undefined;
-  const kind = KIND_OF_TYPE[upper];
-  if (kind === "annual") return n === ANNUAL_N ? ANNUAL : undefined;
-  return isPeriodNumber(n) ? period(kind, n) : undefined;
-}
-
-/** The query parameters after `year`: none for annual, `quarter=n` or `ttm=n`. */
-export function periodParams(p: Period): { quarter?: number; ttm?: number } {
-  if (p.kind === "quarter") return { quarter: p.n };
-  if (p.kind === "ttm") return { ttm: p.n };
-  return {};
-}
-
 /** The query string tail after `year=...`: "", "&quarter=2" or "&ttm=2". */
 export const periodQuery = (p: Period): string => (p.kind === "annual" ? "" : `&${p.kind}=${p.n}`);
 

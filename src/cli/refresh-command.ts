@@ -47,17 +47,6 @@ export const REFRESH_EXIT = {
 /** Error cells listed on stderr beyond the summary: enough to see what is wrong, not one line per cell. */
 const ERRORS_LISTED = 20;
 
-/**
- * The formula in FDQ.NAME(...) form when its whole text is one FDQ call, else undefined (for callers reading
- * one formula; the refresh itself reads every formula through src/workbook/formula-text.ts).
- */
-export function fdqFormulaOf(stored: string): string | undefined {
-  const text = stored.trim().replace(/^=/, "");
-  const saved = /^(?:\[\d+\]!)?(?:_xldudf_FDQ_|_xludf\.FDQ\.)([A-Za-z]+)\s*\(/i.exec(text);
-  if (saved) return `FDQ.${saved[1]?.toUpperCase()}(${text.slice(saved[0].length)}`;
-  return /^FDQ\.[A-Za-z]+\s*\(/i.test(text) ? text : undefined;
-}
-
 /** Where the result goes, refused (exit 2) when the user has not said, or named the input without --in-place. */
 async function targetOf(options: RefreshOptions): Promise<string> {
   const { workbook, out, inPlace } = options;

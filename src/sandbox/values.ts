@@ -4,15 +4,7 @@
 import { DATASETS } from "../catalog";
 import { classify, type ValueKind } from "./classify";
 import { formulaFor } from "./formulas";
-import {
-  annual,
-  quarterIndex,
-  windowIndexes,
-  endIndex,
-  periodKey,
-  FIRST_FISCAL_YEAR,
-  type Period,
-} from "./periods";
+import { quarterIndex, windowIndexes, endIndex, periodKey, FIRST_FISCAL_YEAR, type Period } from "./periods";
 import { unit, unitAfter, unitPrefix } from "./prng";
 import { restatementFactor } from "./restate";
 
@@ -185,21 +177,6 @@ export class Evaluator {
     const restate = endIndex(p) < this.restatedBefore ? this.lineOf(name).restate : 1;
     return micro((lo + (hi - lo) * u) * this.priceFactor(name) * restate);
   }
-}
-
-const priceDependence = new Map<string, boolean>();
-
-/** Whether a name's value moves with the daily price: it is (SP) or computed from an (SP) input. */
-export function movesWithPrice(name: string): boolean {
-  let known = priceDependence.get(name);
-  if (known === undefined) {
-    let found = false;
-    const probe = new Evaluator(0, "PROBE", 0, (input) => (found ||= SP_NAMES.has(input)));
-    probe.value(name, annual(2020));
-    known = found;
-    priceDependence.set(name, known);
-  }
-  return known;
 }
 
 /** Decimal text with exactly 17 digits after the point and at most 15 significant digits. */

@@ -200,6 +200,9 @@ describe("an answer that does not match its request", () => {
       { period: 2, periodtype: "QUARTERLY" },
       "an answer for QUARTERLY period 2 of 2023, not ANNUAL period 5 of 2023",
     ],
+    // An annual answer is period 5 ANNUAL only (spec rules 1-3).
+    [{ period: 4 }, "an answer for ANNUAL period 4 of 2023, not ANNUAL period 5 of 2023"],
+    [{ periodtype: "TTM" }, "an answer for TTM period 5 of 2023, not ANNUAL period 5 of 2023"],
   ])("is a BadResponse for another year or period: %j", async (change, detail) => {
     const { error } = await failWith(() => envelope([record(change)]));
     expect(error?.name).toBe("BadResponseError");

@@ -4,7 +4,6 @@ import {
   CATEGORY_LEGEND,
   DATASETS,
   SECTOR_DATAPOINTS,
-  datapointIndex,
   datapointMetadata,
   findDatapoint,
   findDataset,
@@ -174,7 +173,7 @@ describe("datasets", () => {
     for (const d of DATASETS) {
       d.datapoints.forEach((p, i) => {
         if (p.partOf === undefined) return;
-        const totalIndex = datapointIndex(d, p.partOf);
+        const totalIndex = d.datapoints.findIndex((q) => q.name === p.partOf);
         expect([d.path, p.name, totalIndex >= 0 && totalIndex < i]).toEqual([d.path, p.name, true]);
       });
     }

@@ -20,7 +20,6 @@ import {
   UsageError,
 } from "../../../src/cli/options";
 import { formatUsage } from "../../../src/cli/usage-command";
-import { fdqFormulaOf } from "../../../src/cli/refresh-command";
 import { describeFailure } from "../../../src/functions/errors";
 import { RELATIVE_GRAMMAR } from "../../../src/catalog";
 
@@ -325,17 +324,6 @@ describe("formula files", () => {
           "m.txt:5: Only FDQ functions are supported, not SUM; the FDQ functions are FDQ.DATAPOINT, FDQ.DATASET, FDQ.SERIES, FDQ.RATING, FDQ.SECTOR, FDQ.COVERAGE, FDQ.SECURITY, FDQ.INFO (at character 2)",
       ),
     );
-  });
-});
-
-describe("fdq refresh: FDQ formulas as Excel stores them", () => {
-  it("reads the _xldudf_ form Excel saves custom functions in, and the plain form", () => {
-    expect(fdqFormulaOf('_xldudf_FDQ_DATAPOINT("AAPL","roic","ROIC",2023)')).toBe(
-      'FDQ.DATAPOINT("AAPL","roic","ROIC",2023)',
-    );
-    expect(fdqFormulaOf('[2]!_xldudf_FDQ_RATING("AAPL")')).toBe('FDQ.RATING("AAPL")');
-    expect(fdqFormulaOf('fdq.info("ROIC")')).toBe('fdq.info("ROIC")');
-    expect(fdqFormulaOf("SUM(A1:A3)")).toBeUndefined();
   });
 });
 

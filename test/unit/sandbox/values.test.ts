@@ -1,7 +1,7 @@
 // values.ts: deterministic on-demand values, the 17-decimal text, and which names move with price.
 import { DATASETS } from "../../../src/catalog";
 import { annual, quarter } from "../../../src/sandbox/periods";
-import { Evaluator, SP_NAMES, formatDecimal, movesWithPrice } from "../../../src/sandbox/values";
+import { Evaluator, SP_NAMES, formatDecimal } from "../../../src/sandbox/values";
 
 describe("formatDecimal", () => {
   it.each([
@@ -61,14 +61,27 @@ describe("Evaluator", () => {
   });
 });
 
-describe("movesWithPrice", () => {
-  it("is true for (SP) names and names computed from them, false otherwise", () => {
+describe("values computed from the daily price", () => {
+  it("move from one day to the next when computed from an (SP) input, and stay otherwise", () => {
+    const day1 = new Evaluator(1, "AAPL", 20000);
+    const day2 = new Evaluator(1, "AAPL", 20001);
+    const moves = (name: string): boolean =>
+      day1.value(name, annual(2020)) !== day2.value(name, annual(2020));
     expect(
-      ["EQUITY_MARKET_VALUE", "ENTERPRISE_VALUE", "WACC", "BOOK_VALUE_ECONOMIC"].map(movesWithPrice),
-    ).toEqual([true, true, true, true]);
-    expect(movesWithPrice("BOOK_VALUE_ECONOMIC_PER_SHARES_OUTSTANDING_SPLIT_ADJUSTED")).toBe(true);
-    expect(["REVENUE", "NOPAT", "ROIC", "CAPITAL_INVESTED", "ASSETS_UNADJUSTED"].map(movesWithPrice)).toEqual(
-      [false, false, false, false, false],
-    );
+      [
+        "EQUITY_MARKET_VALUE",
+        "ENTERPRISE_VALUE",
+        "WACC",
+        "BOOK_VALUE_ECONOMIC",
+        "BOOK_VALUE_ECONOMIC_PER_SHARES_OUTSTANDING_SPLIT_ADJUSTED",
+      ].map(moves),
+    ).toEqual([true, true, true, true, true]);
+    expect(["REVENUE", "NOPAT", "ROIC", "CAPITAL_INVESTED", "ASSETS_UNADJUSTED"].map(moves)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -16,6 +16,7 @@ describe("engineFormula", () => {
   });
 
   it("does not take a name ending in FDQ for an FDQ call", () => {
+    expect(engineFormula("SUM(A1:A3)").callsFdq).toBe(false);
     expect(engineFormula("SUM(A1:A3)*MYFDQ.X(1)").callsFdq).toBe(false);
   });
 
