@@ -35,18 +35,6 @@ export function optionalPeriodArg(value: unknown): unknown {
   return isEmptyCell(value) ? undefined : numberArg(value);
 }
 
-/** A required whole number checked here (for arguments the request module never sees). */
-export function wholeNumber(value: unknown, argument: string, what: string): number {
-  const n = numberArg(value);
-  if (typeof n !== "number" || !Number.isInteger(n)) {
-    throw new InvalidArgumentError({
-      argument: argument,
-      message: `${argument} must be ${what} (got ${show(value)}).`,
-    });
-  }
-  return n;
-}
-
 /** A fiscal year argument named as the function names it (the request module would call it `year`). */
 export function fiscalYear(value: unknown, argument: string, example: number): number {
   return checkYear(numberArg(value), argument, example);

@@ -13,7 +13,7 @@ import {
   type FrozenCell,
   type FrozenValue,
 } from "../../workbook/frozen-formulas";
-import { cellAddress, parseAddress, quoteSheetName } from "./a1";
+import { parseAddress, quoteSheetName } from "./a1";
 import { chunks, isPayloadTooLarge } from "./batched-read";
 import { asLiteral, literalRows } from "./literal";
 import type { CellSnapshot } from "./workbook-reads";
@@ -189,7 +189,3 @@ export async function restoreCells(
   await writeFrozen(context, kept.parts, withoutCells(kept.cells, done));
   return { restored, skipped };
 }
-
-/** A frozen record's address as the pane shows it ("'My sheet'!B2"). */
-export const frozenAddress = (c: Pick<FrozenCell, "sheet" | "cell">): string =>
-  cellAddress({ ...parseAddress(`${quoteSheetName(c.sheet)}!${c.cell}`) });

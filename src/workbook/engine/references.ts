@@ -69,10 +69,3 @@ export function refOf(rect: Omit<Rect, "sheet">): string {
     ? first
     : `${first}:${addressOfCell(rect.bottom, rect.right)}`;
 }
-
-/** A sheet name as a formula writes it: quoted when it is not a plain identifier. */
-export function quoteSheet(name: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_.]*$/.test(name) && !cellPosition(name)
-    ? name
-    : `'${name.replace(/'/g, "''")}'`;
-}

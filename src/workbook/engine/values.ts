@@ -128,5 +128,3 @@ export function compare(a: Scalar, b: Scalar): number {
 
 /** The result of arithmetic: Infinity and NaN are #NUM! in Excel. */
 export const checked = (n: number): number | ExcelError => (Number.isFinite(n) ? n : NUM());
-
-export const isScalar = (v: Value): v is Scalar => !(v instanceof Ref) && !(v instanceof Arr);
