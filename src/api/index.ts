@@ -33,7 +33,8 @@ export { COVERAGE_FIELDS, SECURITY_FIELDS, toValue } from "./decode";
 export { probeReachable } from "./probe";
 
 // What the gateway shares with the client: how answers are decoded, priced, redacted and counted.
-export { UsageLedger, nextMonthStart, usageGroupOf, type UsageReport } from "./usage-ledger";
+export { UsageLedger, usageGroupOf, type UsageReport } from "./usage-ledger";
+export { nextMonthStart } from "./usage-ledger";
 export { pricedRequest } from "./pricing";
 export { LOCAL_HOSTS } from "./settings";
 export { decodeEnvelope, errorMessageOf, parseJson } from "./decode";
