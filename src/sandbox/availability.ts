@@ -31,12 +31,6 @@ export function latestFiledQuarter(security: Security, now: Date): number {
   return quarterIndex(fiscalYear, q);
 }
 
-/** The latest fiscal year with annual data on the clock's day (its Q4 filed), for a company. */
-export function latestFiledYear(security: Security, now: Date): number {
-  const last = Math.min(latestFiledQuarter(security, now), inactiveEnd(security));
-  return Math.floor((last - 3) / 4);
-}
-
 const inactiveEnd = (security: Security): number =>
   security.lastYear === undefined ? Infinity : quarterIndex(security.lastYear, 4);
 

@@ -48,14 +48,6 @@ export const dayNumber = (now: Date): number => Math.floor(now.getTime() / DAY_M
 
 export const isoDate = (date: Date): string => date.toISOString().slice(0, 10);
 
-/** Index of the last quarter that ended strictly before the clock's current UTC day. */
-export function lastEndedQuarter(now: Date): number {
-  const year = now.getUTCFullYear();
-  const month = now.getUTCMonth(); // 0..11; quarter q ends with month 3q - 1
-  const endedThisYear = Math.floor(month / 3);
-  return quarterIndex(year, 1) + endedThisYear - 1;
-}
-
 /** The last trading day before the clock's current day (weekends skipped). */
 export function lastTradingDay(now: Date): string {
   let day = dayNumber(now) - 1;

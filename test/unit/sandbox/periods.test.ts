@@ -2,13 +2,7 @@
 import { SPEC_ERRORS } from "../../../src/catalog";
 import { ApiError } from "../../../src/sandbox/errors";
 import { parsePeriod, parsePriorYear } from "../../../src/sandbox/params";
-import {
-  lastEndedQuarter,
-  lastTradingDay,
-  quarterAt,
-  quarterIndex,
-  windowIndexes,
-} from "../../../src/sandbox/periods";
+import { lastTradingDay, quarterAt, windowIndexes } from "../../../src/sandbox/periods";
 
 const label = (i: number): string => {
   const q = quarterAt(i);
@@ -45,13 +39,8 @@ describe("windowIndexes", () => {
   });
 });
 
-describe("lastEndedQuarter and lastTradingDay", () => {
-  it("a quarter has ended from the day after its last day", () => {
-    expect(label(lastEndedQuarter(new Date("2025-03-31T23:00:00Z")))).toBe("2024Q4");
-    expect(label(lastEndedQuarter(new Date("2025-04-01T00:00:00Z")))).toBe("2025Q1");
-    expect(lastEndedQuarter(new Date("2025-12-31T12:00:00Z"))).toBe(quarterIndex(2025, 3));
-  });
-
+// That a quarter has ended (and is filed) from the day after its last day: availability.test.ts.
+describe("lastTradingDay", () => {
   it("the last trading day skips weekends", () => {
     expect(lastTradingDay(new Date("2025-08-18T12:00:00Z"))).toBe("2025-08-15"); // a Monday
     expect(lastTradingDay(new Date("2025-08-15T12:00:00Z"))).toBe("2025-08-14");
