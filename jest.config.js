@@ -54,5 +54,8 @@ module.exports = {
   maxWorkers: 3,
   testTimeout: 30_000,
   workerIdleMemoryLimit: "400MB",
+  // A worker ends when its last file has closed what it opened; on a loaded machine that can take seconds.
+  workerGracefulExitTimeout: 5_000,
+  testSequencer: "<rootDir>/test/support/tier-sequencer.js",
   reporters: ["default", "<rootDir>/test/support/plain-summary-reporter.js"],
 };

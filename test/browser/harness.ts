@@ -9,7 +9,7 @@ import { DEFAULTS, FdqClient, RefreshDayClock } from "../../src/api";
 import { sleep } from "../../src/api/sleep";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox";
 import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
-import { PAGE_DIR_VARIABLE, buildPage } from "../support/browser-page";
+import { PAGE_DIR_VARIABLE, buildPage, pageBuilt } from "../support/browser-page";
 
 const ROOT = resolve(__dirname, "../..");
 export const ARTIFACTS = join(ROOT, "test/artifacts");
@@ -274,7 +274,11 @@ export function useBrowserRig(): BrowserRig {
   // The run's page (the browser project's globalSetup); a file run some other way builds its own.
   const shared = process.env[PAGE_DIR_VARIABLE];
   beforeAll(async () => {
-    [dist, sandbox, browser] = await Promise.all([shared ?? buildPage(), startSandbox(), launchBrowser()]);
+    [dist, sandbox, browser] = await Promise.all([
+      shared ? pageBuilt(shared) : buildPage(),
+      startSandbox(),
+      launchBrowser(),
+    ]);
     site = await serveFolder(dist);
     reference = new FdqClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey });
   }, 420_000); // a build on a busy machine can take minutes
