@@ -8,11 +8,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS module, also run as a process.
 const {
   buildPage: buildInto,
   BUILT,
   FAILED,
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS module, also run as a process.
 } = require("./build-page.js") as {
   buildPage(out: string): Promise<void>;
   BUILT: string;
