@@ -6,9 +6,10 @@
 //
 //   npm test: 5 min 12 s (typecheck 41 s, lint 58 s, validate 4 s, jest 3 min 49 s); peak memory 1.41 GB (...)
 //
-// The memory is the sum of the resident memory of this process and every process under it (jest and its workers,
-// the sandboxes and gateways, fdq, Chromium, LibreOffice, Redis), read from /proc every 500 ms: an upper bound
-// (pages two processes share count twice), and a sample (a peak shorter than that can be missed). Where /proc
+// The memory is that of this process and every process under it (jest and its workers, the sandboxes and gateways,
+// fdq, Chromium, LibreOffice, Redis), read from /proc every 500 ms (a peak shorter than that can be missed): their
+// proportional set sizes summed, which count a page several processes share once (Chromium's processes share
+// much); the sum of their resident sizes, which counts it in each, is printed beside it as an upper bound. Where /proc
 // is missing (not Linux) the memory is not given. Arguments go to jest (`npm test -- test/unit/api`).
 const { spawn } = require("node:child_process");
 const fs = require("node:fs");
@@ -26,8 +27,12 @@ const STEPS = [
   ["jest", process.execPath, [path.join(ROOT, "node_modules/jest/bin/jest.js"), ...process.argv.slice(2)]],
 ];
 
-/** Resident bytes of `root` and all its descendants, from /proc; undefined without /proc. */
-function treeRss(root) {
+/**
+ * The memory of `root` and all its descendants, from /proc: `rss`, their resident memory summed (pages two
+ * processes share count twice), and `pss`, their proportional share of it summed (a shared page counts once,
+ * split between its processes: the memory the tree actually holds). Undefined without /proc.
+ */
+function treeMemory(root) {
   let entries;
   try {
     entries = fs.readdirSync("/proc");
@@ -35,29 +40,33 @@ function treeRss(root) {
     return undefined;
   }
   const children = new Map();
-  const rss = new Map();
   for (const name of entries) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const status = fs.readFileSync(`/proc/${name}/status`, "utf8");
-      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]);
-      const pid = Number(name);
-      // Kernel threads have no VmRSS.
-      rss.set(pid, Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024);
+      const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+      // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ")".
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
       if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(pid);
+      children.get(ppid).push(Number(name));
     } catch {
       // The process ended while being read.
     }
   }
-  let total = 0;
+  let rss = 0;
+  let pss = 0;
   const stack = [root];
   while (stack.length > 0) {
     const pid = stack.pop();
-    total += rss.get(pid) ?? 0;
+    try {
+      const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+      rss += Number(/^Rss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+      pss += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+    } catch {
+      // Ended, or a kernel thread.
+    }
     stack.push(...(children.get(pid) ?? []));
   }
-  return total;
+  return { rss, pss };
 }
 
 function duration(ms) {
@@ -68,12 +77,15 @@ function duration(ms) {
 const gb = (bytes) => `${(bytes / 1024 ** 3).toFixed(2)} GB`;
 
 let peak;
+let peakRss = 0;
 let peakStep = "";
 let current = "";
 const sampler = setInterval(() => {
-  const bytes = treeRss(process.pid);
-  if (bytes !== undefined && (peak === undefined || bytes > peak)) {
-    peak = bytes;
+  const memory = treeMemory(process.pid);
+  if (memory === undefined) return;
+  peakRss = Math.max(peakRss, memory.rss);
+  if (peak === undefined || memory.pss > peak) {
+    peak = memory.pss;
     peakStep = current;
   }
 }, SAMPLE_MS);
@@ -111,7 +123,8 @@ async function main() {
   const memory =
     peak === undefined
       ? "peak memory not measured (no /proc)"
-      : `peak memory ${gb(peak)} (all its processes together, at the ${peakStep} step; resident memory summed, sampled every ${SAMPLE_MS} ms)`;
+      : `peak memory ${gb(peak)} (all its processes together, at the ${peakStep} step: proportional set size ` +
+        `summed, sampled every ${SAMPLE_MS} ms; resident memory summed, shared pages counted twice: ${gb(peakRss)})`;
   process.stdout.write(`npm test: ${duration(Date.now() - started)} (${times.join(", ")}); ${memory}\n`);
   process.exitCode = status;
 }

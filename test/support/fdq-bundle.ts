@@ -10,7 +10,7 @@
 // esbuild (MIT): a maintained bundler that bundles the CLI in well under a second; already what tsx runs on.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { build, type Plugin } from "esbuild";
+import { build, stop, type Plugin } from "esbuild";
 
 const ROOT = resolve(__dirname, "../..");
 export const SOURCE_BIN = join(ROOT, "bin/fdq.js");
@@ -53,6 +53,9 @@ export async function bundleFdq(): Promise<string> {
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
+  } finally {
+    // esbuild's service process would otherwise live as long as jest.
+    await stop();
   }
   return file;
 }
