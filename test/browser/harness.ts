@@ -1,15 +1,14 @@
-// Browser-test harness: builds the shared-runtime page with the project's webpack config, serves it
+// Browser-test harness: serves the shared-runtime page (built once per run by test/support/browser-page.ts)
 // from 127.0.0.1, and opens it in headless Chromium with office.js replaced by the Office test double.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { extname, join, normalize, resolve } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import webpack from "webpack";
 import { DEFAULTS, FdqClient, RefreshDayClock, sleep } from "../../src/api";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox";
 import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
+import { PAGE_DIR_VARIABLE, buildPage, pageBuilt } from "../support/browser-page";
 
 const ROOT = resolve(__dirname, "../..");
 export const ARTIFACTS = join(ROOT, "test/artifacts");
@@ -39,28 +38,6 @@ const CHROMIUM_ARGS = [
 
 /** The narrow default width of an Excel task pane. */
 export const PANE_WIDTH = 320;
-
-/** Builds the page (development mode: same code, a third of the build time) into a temporary folder. */
-export async function buildPage(): Promise<string> {
-  const out = mkdtempSync(join(tmpdir(), "fdq-pane-"));
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the config is a CommonJS module.
-  const makeConfig = require(join(ROOT, "webpack.config.js")) as (
-    env: Record<string, unknown>,
-    argv: { mode: string },
-  ) => Promise<webpack.Configuration>;
-  const config = await makeConfig({}, { mode: "development" });
-  config.output = { ...config.output, path: out };
-  config.devtool = false;
-  config.infrastructureLogging = { level: "error" };
-  await new Promise<void>((done, fail) => {
-    webpack(config, (err, stats) => {
-      if (err) return fail(err);
-      if (stats?.hasErrors()) return fail(new Error(stats.toString({ all: false, errors: true })));
-      done();
-    });
-  });
-  return out;
-}
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -293,8 +270,14 @@ export function useBrowserRig(): BrowserRig {
   let browser: Browser | undefined;
   let reference: FdqClient | undefined;
 
+  // The run's page (the browser project's globalSetup); a file run some other way builds its own.
+  const shared = process.env[PAGE_DIR_VARIABLE];
   beforeAll(async () => {
-    [dist, sandbox, browser] = await Promise.all([buildPage(), startSandbox(), launchBrowser()]);
+    [dist, sandbox, browser] = await Promise.all([
+      shared ? pageBuilt(shared) : buildPage(),
+      startSandbox(),
+      launchBrowser(),
+    ]);
     site = await serveFolder(dist);
     reference = new FdqClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey });
   }, 420_000); // a build on a busy machine can take minutes
@@ -308,7 +291,7 @@ export function useBrowserRig(): BrowserRig {
     await browser?.close();
     await site?.close();
     await sandbox?.close();
-    if (dist) removeFolder(dist);
+    if (dist && dist !== shared) removeFolder(dist);
   });
 
   const ready = <T>(part: T | undefined, name: string): T => {

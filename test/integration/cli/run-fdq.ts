@@ -1,9 +1,13 @@
-// Runs the `fdq` command as a process (bin/fdq.js, as `npx fdq` runs it): one way for every CLI test.
+// Runs the `fdq` command as a process: one way for every CLI test. BIN is bin/fdq.js bundled once per run
+// (test/support/fdq-bundle.ts: the same entry and sources without tsx's per-process compile); SOURCE_BIN is
+// bin/fdq.js itself, for the tests of how users start it (npx, npm scripts, signals).
 import { execFile } from "node:child_process";
 import path from "node:path";
+import { SOURCE_BIN, testBin } from "../../support/fdq-bundle";
 
 export const ROOT = path.resolve(__dirname, "../../..");
-export const BIN = path.join(ROOT, "bin/fdq.js");
+export const BIN = testBin();
+export { SOURCE_BIN };
 
 export interface Run {
   code: number;

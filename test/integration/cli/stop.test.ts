@@ -8,7 +8,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../../support/free-port";
-import { BIN, ROOT } from "./run-fdq";
+import { ROOT, SOURCE_BIN as BIN } from "./run-fdq";
 
 const groups: number[] = [];
 const folders: string[] = [];

@@ -1,6 +1,7 @@
 // The measured figures of the gateway's hostile suites (time to answer, memory, statuses, waits): each test
-// notes what it measured, and the suite prints them in one block when it ends, so a run shows the figures
-// the assertions were checked against (bounds are generous for a loaded 2-core machine).
+// notes what it measured, and with FDQ_TEST_FIGURES=1 the suite prints them in one block when it ends, so a run
+// shows the figures the assertions were checked against (bounds are generous for a loaded 2-core machine). A
+// plain run prints nothing: a green run is quiet.
 import http from "node:http";
 
 const noted: string[] = [];
@@ -9,9 +10,15 @@ export function figure(name: string, value: string | number): void {
   noted.push(`  ${name}: ${value}`);
 }
 
-/** Prints the figures noted by the suite (one block, straight to stdout: no console frames). */
+/** Whether the tests print what they measured (FDQ_TEST_FIGURES=1). */
+export const SHOW_FIGURES = process.env.FDQ_TEST_FIGURES === "1";
+
+/** With FDQ_TEST_FIGURES=1, prints the figures noted by the suite (one block, straight to stdout: no console frames). */
 export function printFigures(suite: string): void {
-  if (noted.length === 0) return;
+  if (!SHOW_FIGURES || noted.length === 0) {
+    noted.length = 0;
+    return;
+  }
   process.stdout.write(`${suite} figures:\n${noted.join("\n")}\n`);
   noted.length = 0;
 }

@@ -134,21 +134,23 @@ describe("coalescing", () => {
 });
 
 describe("concurrency limit", () => {
-  it("never opens more than the limit during a burst of 50,000 calls, and serves them in FIFO order", async () => {
+  // A burst hundreds of times the limit proves the rule; the scale of a whole model is the benchmarks' job
+  // (bench/README.md), and 50,000 calls here cost half a minute of every run.
+  it("never opens more than the limit during a burst of 2,000 calls, and serves them in FIFO order", async () => {
     const fake = new FakeFetch();
     const client = makeClient(fake, { concurrency: 6 });
-    const tickers = Array.from({ length: 50_000 }, (_, i) => `T${i}`);
+    const tickers = Array.from({ length: 2_000 }, (_, i) => `T${i}`);
     const results = await Promise.all(
       tickers.map((ticker) =>
         client.datapoint({ ticker, dataset: "fundamentals/reported", name: "ACCOUNTS_PAYABLE", year: 2023 }),
       ),
     );
-    expect(results).toHaveLength(50_000);
-    expect(fake.count).toBe(50_000);
+    expect(results).toHaveLength(2_000);
+    expect(fake.count).toBe(2_000);
     expect(fake.maxOpen).toBe(6);
     expect(client.stats()).toMatchObject({ maxInFlight: 6, inFlight: 0, queued: 0 });
     expect(fake.seen.map((s) => s.url.pathname.split("/")[4])).toEqual(tickers);
-  }, 60_000);
+  });
 
   it("applies a configured limit to requests that take time", async () => {
     const fake = new FakeFetch();

@@ -10,7 +10,10 @@ function parent(pid: number): { id: () => number; gone: () => void } {
   return { id: () => current, gone: () => (current = 1) };
 }
 
-const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+// The watch is a timer: jest's fake timers move its clock, so the tests wait for no real time.
+beforeEach(() => jest.useFakeTimers());
+afterEach(() => jest.useRealTimers());
+const wait = (ms: number): void => void jest.advanceTimersByTime(ms);
 
 describe("stopWithParent", () => {
   it("knows npm started the process by npm_lifecycle_event (npx, npm exec, npm run)", () => {
@@ -20,44 +23,44 @@ describe("stopWithParent", () => {
     expect(startedByNpm({ npm_lifecycle_event: "" })).toBe(false);
   });
 
-  it("stops once, when the parent that started it is gone", async () => {
+  it("stops once, when the parent that started it is gone", () => {
     const p = parent(4242);
     let stops = 0;
     const end = stopWithParent({ env: NPM, intervalMs: 5, parentId: p.id, onParentGone: () => stops++ });
-    await wait(30);
+    wait(30);
     expect(stops).toBe(0);
     p.gone();
-    await wait(30);
+    wait(30);
     expect(stops).toBe(1);
-    await wait(30);
+    wait(30);
     expect(stops).toBe(1);
     end();
   });
 
-  it("does not watch when npm did not start it (nohup node bin/fdq.js serve outlives its shell)", async () => {
+  it("does not watch when npm did not start it (nohup node bin/fdq.js serve outlives its shell)", () => {
     const p = parent(4242);
     let stops = 0;
     stopWithParent({ env: {}, intervalMs: 5, parentId: p.id, onParentGone: () => stops++ });
     p.gone();
-    await wait(30);
+    wait(30);
     expect(stops).toBe(0);
   });
 
-  it("does not watch a process started by init", async () => {
+  it("does not watch a process started by init", () => {
     const p = parent(1);
     let stops = 0;
     stopWithParent({ env: NPM, intervalMs: 5, parentId: p.id, onParentGone: () => stops++ });
-    await wait(30);
+    wait(30);
     expect(stops).toBe(0);
   });
 
-  it("ends the watch when asked", async () => {
+  it("ends the watch when asked", () => {
     const p = parent(4242);
     let stops = 0;
     const end = stopWithParent({ env: NPM, intervalMs: 5, parentId: p.id, onParentGone: () => stops++ });
     end();
     p.gone();
-    await wait(30);
+    wait(30);
     expect(stops).toBe(0);
   });
 });

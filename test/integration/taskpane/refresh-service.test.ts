@@ -3,10 +3,10 @@
 import { DEFAULTS, FdqClient, MemoryStorage, RefreshDayClock, type KeyValueStore } from "../../../src/api";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { PanePrefs } from "../../../src/taskpane/logic/pane-prefs";
-import { FakeFetch, makeClient } from "../api/fake-fetch";
+import { FakeFetch, makeClient } from "../../unit/api/fake-fetch";
 import { RefreshService, type RefreshState } from "../../../src/taskpane/logic/refresh-service";
 import type { DocumentSettings } from "../../../src/taskpane/office/document-settings";
-import { fakeWorkbook, type FakeWorkbook } from "./workbook-fake";
+import { fakeWorkbook, type FakeWorkbook } from "../../unit/taskpane/workbook-fake";
 
 let sandbox: RunningSandbox;
 let client: FdqClient;

@@ -7,7 +7,7 @@ import {
   type RefreshProgress,
 } from "../../../src/taskpane/logic/refresh-run";
 import { useSandboxClient, today } from "./sandbox-client";
-import { fakeWorkbook } from "./workbook-fake";
+import { fakeWorkbook } from "../../unit/taskpane/workbook-fake";
 
 const env = useSandboxClient();
 

@@ -3,7 +3,7 @@
 import { findDataset } from "../../../src/catalog";
 import { estimateRefresh } from "../../../src/taskpane/logic/refresh-estimate";
 import { useSandboxClient } from "./sandbox-client";
-import { fakeWorkbook, type SeedCell } from "./workbook-fake";
+import { fakeWorkbook, type SeedCell } from "../../unit/taskpane/workbook-fake";
 
 const env = useSandboxClient();
 

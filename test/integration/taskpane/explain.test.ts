@@ -9,7 +9,7 @@ import {
   type Explanation,
 } from "../../../src/taskpane/logic/explanation";
 import { today, useSandboxClient } from "./sandbox-client";
-import { fakeWorkbook, type FakeWorkbook, type SeedCell } from "./workbook-fake";
+import { fakeWorkbook, type FakeWorkbook, type SeedCell } from "../../unit/taskpane/workbook-fake";
 
 const env = useSandboxClient();
 const describe_ = (name: string): string => `about ${name}`;

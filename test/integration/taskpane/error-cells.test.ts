@@ -3,7 +3,7 @@
 import { rating } from "../../../src/functions/impl";
 import { findErrorCells } from "../../../src/taskpane/logic/error-cells";
 import { useSandboxClient } from "./sandbox-client";
-import { fakeWorkbook, type SeedCell } from "./workbook-fake";
+import { fakeWorkbook, type SeedCell } from "../../unit/taskpane/workbook-fake";
 
 const env = useSandboxClient();
 

@@ -3,7 +3,7 @@
 import type { ShareCopyRequest } from "../../../src/workbook/fdq-sources";
 import { planShare, shareAsValues } from "../../../src/taskpane/logic/share-copy";
 import { useSandboxClient, today } from "./sandbox-client";
-import { fakeWorkbook } from "./workbook-fake";
+import { fakeWorkbook } from "../../unit/taskpane/workbook-fake";
 
 const env = useSandboxClient();
 

@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// `npm test`: the type check, lint and format checks, the manifest's validation, then jest over the three tiers
+// (unit, integration, browser), stopping at the first that fails, as the `&&` chain it replaces did. At the end it
+// prints how long the whole took and the peak memory of all its processes together, beside jest's closing line
+// `tests: N passed, N failed`:
+//
+//   npm test: 5 min 12 s (typecheck 41 s, lint 58 s, validate 4 s, jest 3 min 49 s); peak memory 1.41 GB (...)
+//
+// The memory is that of this process and every process under it (jest and its workers, the sandboxes and gateways,
+// fdq, Chromium, LibreOffice, Redis), read from /proc every 500 ms (a peak shorter than that can be missed): their
+// proportional set sizes summed, which count a page several processes share once (Chromium's processes share
+// much); the sum of their resident sizes, which counts it in each, is printed beside it as an upper bound. Where /proc
+// is missing (not Linux) the memory is not given. Arguments go to jest (`npm test -- test/unit/api`).
+const { spawn } = require("node:child_process");
+const fs = require("node:fs");
+const path = require("node:path");
+const { setInterval, clearInterval } = require("node:timers");
+
+const ROOT = path.resolve(__dirname, "..");
+const SAMPLE_MS = 500;
+
+/** The steps, in order: [name, command, args]. */
+const STEPS = [
+  ["typecheck", "npm", ["run", "--silent", "typecheck"]],
+  ["lint", "npm", ["run", "--silent", "lint"]],
+  ["validate", "npm", ["run", "--silent", "validate"]],
+  ["jest", process.execPath, [path.join(ROOT, "node_modules/jest/bin/jest.js"), ...process.argv.slice(2)]],
+];
+
+/**
+ * The memory of `root` and all its descendants, from /proc: `rss`, their resident memory summed (pages two
+ * processes share count twice), and `pss`, their proportional share of it summed (a shared page counts once,
+ * split between its processes: the memory the tree actually holds). Undefined without /proc.
+ */
+function treeMemory(root) {
+  let entries;
+  try {
+    entries = fs.readdirSync("/proc");
+  } catch {
+    return undefined;
+  }
+  const children = new Map();
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+      // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ")".
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(name));
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  let rss = 0;
+  let pss = 0;
+  const stack = [root];
+  while (stack.length > 0) {
+    const pid = stack.pop();
+    try {
+      const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+      rss += Number(/^Rss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+      pss += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+    } catch {
+      // Ended, or a kernel thread.
+    }
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return { rss, pss };
+}
+
+function duration(ms) {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+const gb = (bytes) => `${(bytes / 1024 ** 3).toFixed(2)} GB`;
+
+let peak;
+let peakRss = 0;
+let peakStep = "";
+let current = "";
+const sampler = setInterval(() => {
+  const memory = treeMemory(process.pid);
+  if (memory === undefined) return;
+  peakRss = Math.max(peakRss, memory.rss);
+  if (peak === undefined || memory.pss > peak) {
+    peak = memory.pss;
+    peakStep = current;
+  }
+}, SAMPLE_MS);
+
+let child;
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    if (child) child.kill(signal);
+  });
+}
+
+function run(command, args) {
+  return new Promise((resolve) => {
+    child = spawn(command, args, { cwd: ROOT, stdio: "inherit" });
+    child.on("error", (err) => {
+      process.stderr.write(`npm test: could not start ${command}: ${err.message}\n`);
+      resolve(1);
+    });
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+async function main() {
+  const started = Date.now();
+  const times = [];
+  let status = 0;
+  for (const [name, command, args] of STEPS) {
+    current = name;
+    const t = Date.now();
+    status = await run(command, args);
+    times.push(`${name} ${duration(Date.now() - t)}${status === 0 ? "" : " (failed)"}`);
+    if (status !== 0) break;
+  }
+  clearInterval(sampler);
+  const memory =
+    peak === undefined
+      ? "peak memory not measured (no /proc)"
+      : `peak memory ${gb(peak)} (all its processes together, at the ${peakStep} step: proportional set size ` +
+        `summed, sampled every ${SAMPLE_MS} ms; resident memory summed, shared pages counted twice: ${gb(peakRss)})`;
+  process.stdout.write(`npm test: ${duration(Date.now() - started)} (${times.join(", ")}); ${memory}\n`);
+  process.exitCode = status;
+}
+
+main();

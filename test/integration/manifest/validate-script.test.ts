@@ -1,0 +1,29 @@
+// `npm run validate` as a process (tsx on scripts/validate-manifest.ts): its exit status and what it prints. The
+// validator's rules are unit-tested in test/unit/manifest/validate-manifest.test.ts.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+
+const ROOT = path.resolve(__dirname, "../../..");
+const GOOD = readFileSync(path.join(ROOT, "manifest.xml"), "utf8");
+
+describe("validate-manifest", () => {
+  it("exits 1 and lists the problems when run as the npm validate script", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "fdq-manifest-"));
+    const file = path.join(dir, "manifest.xml");
+    writeFileSync(file, GOOD.replace("</OfficeApp>", ""));
+    const run = promisify(execFile);
+    const tsx = path.join(ROOT, "node_modules/.bin/tsx");
+    await expect(run(tsx, [path.join(ROOT, "scripts/validate-manifest.ts"), file])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/malformed XML[\s\S]*1 problem\(s\) found/),
+    });
+    const ok = await run(tsx, [
+      path.join(ROOT, "scripts/validate-manifest.ts"),
+      path.join(ROOT, "manifest.xml"),
+    ]);
+    expect(ok.stdout).toContain("manifest.xml is valid");
+  });
+});
