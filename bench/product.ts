@@ -52,11 +52,13 @@ function tally(results: readonly FormulaResult[]): EvaluationOutcome {
 }
 
 export async function evaluateWithProduct(run: ProductRun): Promise<EvaluationOutcome> {
+  // `json: true` as `fdq eval --json` passes it: every value's outcome then says where its answers came from.
   const { results } = await evaluateFile(run.formulasFile, {
     ...run.base,
     noCache: false,
     sandbox: false,
     stats: false,
+    json: true,
   });
   // What the CLI would print; built so that its cost is measured, then dropped.
   formatResults(results, { json: true, valuesOnly: false });

@@ -3,6 +3,13 @@
 import { sha256 } from "@noble/hashes/sha2";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils";
 
+/**
+ * The last key's tag: a run tags its one key several times (cache file, ledger, scope), and pure-JS SHA-256
+ * in a process that has just started costs milliseconds each time. Holds nothing the caller does not hold.
+ */
+let last: { readonly apiKey: string; readonly tag: string } | undefined;
+
 export function accountTag(apiKey: string): string {
-  return bytesToHex(sha256(utf8ToBytes(apiKey))).slice(0, 16);
+  if (last?.apiKey !== apiKey) last = { apiKey, tag: bytesToHex(sha256(utf8ToBytes(apiKey))).slice(0, 16) };
+  return last.tag;
 }

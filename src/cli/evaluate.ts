@@ -3,7 +3,14 @@
 import { describeFailure, isNoAnswer, type ExcelErrorValue } from "../functions/errors";
 import type { FdqCall } from "../functions/formula";
 import { evaluateCall, type FdqApi, type FunctionResult } from "../functions/impl";
-import type { DatapointRecord, DatapointResult } from "../api";
+import type {
+  DatapointRecord,
+  DatapointRequest,
+  DatapointResult,
+  DatasetRequest,
+  DatasetResult,
+  SectorRequest,
+} from "../api";
 
 export type CellResult = FunctionResult<ExcelErrorValue>;
 
@@ -54,8 +61,9 @@ function provenanceOf(
 ): Provenance | undefined {
   const [first] = records;
   if (!first) return undefined;
-  const filing = new Set(records.map((r) => r.filingtype));
-  const filingtype = filing.size === 1 ? first.filingtype : undefined;
+  // One record (a DATAPOINT cell, the usual case) needs no set to know its filing type is the only one.
+  const filing = records.length === 1 ? undefined : new Set(records.map((r) => r.filingtype));
+  const filingtype = !filing || filing.size === 1 ? first.filingtype : undefined;
   return {
     year: first.year,
     period: first.period,
@@ -68,28 +76,51 @@ function provenanceOf(
   };
 }
 
-/** The client, noting where each datapoint and dataset answer of one call came from, in call order. */
-function noting(client: FdqApi, sources: (Provenance | undefined)[]): FdqApi {
-  return {
-    datapoint: (req) => {
-      const i = sources.push(undefined) - 1;
-      return client.datapoint(req).then((r) => ((sources[i] = provenanceOf(r, [r.record])), r));
-    },
-    dataset: (req) => {
-      const i = sources.push(undefined) - 1;
-      return client.dataset(req).then((r) => ((sources[i] = provenanceOf(r, r.records)), r));
-    },
-    datapointInfo: (name) => client.datapointInfo(name),
-    coverageList: (type) => client.coverageList(type),
-    security: (type, ticker) => client.security(type, ticker),
-    sector: (req) => client.sector(req),
-    ratings: (ticker) => client.ratings(ticker),
-  };
+/**
+ * The client, noting where each datapoint and dataset answer of one call came from, in call order. A class,
+ * not an object of closures: one object per cell instead of eight.
+ */
+class Noting implements FdqApi {
+  constructor(
+    private readonly client: FdqApi,
+    readonly sources: (Provenance | undefined)[],
+  ) {}
+
+  datapoint(req: DatapointRequest): Promise<DatapointResult> {
+    const i = this.sources.push(undefined) - 1;
+    return this.client.datapoint(req).then((r) => ((this.sources[i] = provenanceOf(r, [r.record])), r));
+  }
+
+  dataset(req: DatasetRequest): Promise<DatasetResult> {
+    const i = this.sources.push(undefined) - 1;
+    return this.client.dataset(req).then((r) => ((this.sources[i] = provenanceOf(r, r.records)), r));
+  }
+
+  datapointInfo(name: string): ReturnType<FdqApi["datapointInfo"]> {
+    return this.client.datapointInfo(name);
+  }
+
+  coverageList(type: string): ReturnType<FdqApi["coverageList"]> {
+    return this.client.coverageList(type);
+  }
+
+  security(type: string, ticker: string): ReturnType<FdqApi["security"]> {
+    return this.client.security(type, ticker);
+  }
+
+  sector(req: SectorRequest): ReturnType<FdqApi["sector"]> {
+    return this.client.sector(req);
+  }
+
+  ratings(ticker: string): ReturnType<FdqApi["ratings"]> {
+    return this.client.ratings(ticker);
+  }
 }
 
 function startNoting(client: FdqApi, call: FdqCall): Promise<Outcome> {
-  const sources: (Provenance | undefined)[] = [];
-  return start(noting(client, sources), call).then((outcome) => {
+  const noting = new Noting(client, []);
+  return start(noting, call).then((outcome) => {
+    const { sources } = noting;
     if (!outcome.ok || sources.length === 0) return outcome;
     return { ...outcome, sources: sources.map((s) => s ?? null) };
   });

@@ -57,7 +57,10 @@ export class FileRecordStore implements RecordStore {
       throw new Error(`${this.file} does not hold a JSON object`);
     }
     const items: Items = new Map();
-    for (const [k, v] of Object.entries(parsed)) {
+    // Keys and a look-up rather than Object.entries: one pair array fewer per record (a warm run reads them all).
+    const record = parsed as Record<string, unknown>;
+    for (const k of Object.keys(record)) {
+      const v = record[k];
       if (typeof v !== "string") throw new Error(`${this.file} holds a record that is not a text`);
       items.set(k, v);
     }
@@ -70,9 +73,11 @@ export class FileRecordStore implements RecordStore {
 
   async list(prefix: string): Promise<[string, string][]> {
     const end = prefixEnd(prefix);
-    const out: [string, string][] = [];
-    for (const [k, v] of this.snapshot()) if (k >= prefix && k < end) out.push([k, v]);
-    return out.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const items = this.snapshot();
+    const keys: string[] = [];
+    for (const k of items.keys()) if (k >= prefix && k < end) keys.push(k);
+    // The default sort orders strings by UTF-16 code units, as `<` does, without a comparator call per step.
+    return keys.sort().map((k) => [k, items.get(k)!]);
   }
 
   set(key: string, value: string): Promise<void> {

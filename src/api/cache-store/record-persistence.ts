@@ -21,6 +21,13 @@ import { DAY_MS } from "../refresh-day";
 /** 3: one record per answer, `[encoded value, fetched day, written at ms]`. */
 const FORMAT_VERSION = 3;
 
+/** A record as loaded: the entry, when it was written, its store key and its length. */
+interface Loaded extends LoadedEntry {
+  at: number;
+  key: string;
+  chars: number;
+}
+
 export class RecordPersistence implements CachePersistence {
   /** `storageKey \n scope \n`: a newline cannot occur in a base URL, so no scope's prefix holds another's. */
   private readonly prefix: string;
@@ -91,39 +98,40 @@ export class RecordPersistence implements CachePersistence {
     }
     const today = ctx.today();
     const now = ctx.now();
-    const loaded: (LoadedEntry & { at: number; key: string; chars: number })[] = [];
+    // One object per record, handed on as the loaded entry (a warm run loads thousands before its first cell).
+    const loaded: Loaded[] = [];
     let damaged = 0;
+    let chars = 0;
+    let ordered = true;
     for (const [key, text] of records) {
       if (!key.startsWith(this.entryPrefix)) continue;
-      const rel = key.slice(this.entryPrefix.length);
-      const entry = this.decode(rel, text, today, now);
+      const entry = this.decode(key, text, today, now);
       if (entry === "damaged") damaged++;
       if (typeof entry !== "object") {
         this.pendingRemoves.add(key);
         continue;
       }
-      loaded.push({ ...entry, key, chars: text.length });
+      if (ordered && loaded.length > 0 && loaded[loaded.length - 1]!.at > entry.at) ordered = false;
+      loaded.push(entry);
+      chars += entry.chars;
     }
     if (damaged > 0) {
       ctx.warn(
         `The saved FDQ cache held ${damaged} damaged ${damaged === 1 ? "entry" : "entries"}, discarded.`,
       );
     }
-    loaded.sort((a, b) => a.at - b.at);
+    // Stable: records written at the same time keep the store's order. Usually sorted already (one save).
+    if (!ordered) loaded.sort((a, b) => a.at - b.at);
     // Over the budget (several writers each add their day): the oldest go at the next save.
-    let chars = loaded.reduce((n, e) => n + e.chars, 0);
     let first = 0;
     while (chars > ctx.maxChars && first < loaded.length) {
       const e = loaded[first++]!;
       chars -= e.chars;
       this.pendingRemoves.add(e.key);
     }
-    const kept = loaded.slice(first);
+    const kept = first === 0 ? loaded : loaded.slice(first);
     for (const e of kept) this.known.set(e.key, e.chars);
-    return {
-      entries: kept.map(({ rel, value, fetched }) => ({ rel, value, fetched })),
-      stale: this.pendingRemoves.size > 0 || this.metaStale,
-    };
+    return { entries: kept, stale: this.pendingRemoves.size > 0 || this.metaStale };
   }
 
   /** The legacy store's cache (checked and bounded as always), to be written here at the next save. */
@@ -136,12 +144,7 @@ export class RecordPersistence implements CachePersistence {
   }
 
   /** One record: the entry, "gone" for an earlier day's answer the policy drops, "damaged" otherwise. */
-  private decode(
-    rel: string,
-    text: string,
-    today: string,
-    now: number,
-  ): (LoadedEntry & { at: number }) | "gone" | "damaged" {
+  private decode(key: string, text: string, today: string, now: number): Loaded | "gone" | "damaged" {
     if (text.length > this.ctx.maxChars) return "damaged";
     let item: unknown;
     try {
@@ -155,8 +158,9 @@ export class RecordPersistence implements CachePersistence {
     if (typeof at !== "number" || !Number.isFinite(at) || at > now + DAY_MS) return "damaged";
     const value = decodeValue(encoded, this.ctx.toValue);
     if (!value) return "damaged";
+    const rel = key.slice(this.entryPrefix.length);
     if (fetched !== today && !this.ctx.keep?.(rel, value, fetched, today)) return "gone";
-    return { rel, value, fetched, at };
+    return { rel, value, fetched, at, key, chars: text.length };
   }
 
   async save(s: CacheSnapshot): Promise<SaveResult> {

@@ -3,7 +3,13 @@
 import { promises as fs, mkdirSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { accountTag } from "../../../src/api/account-tag";
+import { toValue } from "../../../src/api/decode";
+import { DEFAULTS } from "../../../src/api/defaults";
 import { FileRecordStore } from "../../../src/api/cache-store/file-record-store";
+import type { PersistenceContext } from "../../../src/api/cache-store/persistence";
+import { RecordPersistence } from "../../../src/api/cache-store/record-persistence";
+import { RefreshDayClock } from "../../../src/api/refresh-day";
 
 let dir: string;
 beforeEach(async () => {
@@ -39,6 +45,18 @@ describe("FileRecordStore", () => {
     expect(await readJson(file)).toEqual({ "p/z": "3", count: "7" });
     expect(await one.list("p/")).toEqual([["p/z", "3"]]);
     expect((await fs.readdir(path.dirname(file))).sort()).toEqual(["a.json"]);
+  });
+
+  it("lists the records under a prefix in key order, whatever order the file holds them in", async () => {
+    const file = path.join(dir, "a.json");
+    // "p/\uffff" sorts last under "p/"; "p0" and "o" are outside it; "p/Z" < "p/a" by code unit, as `<` says.
+    const text = JSON.stringify({ "p/b": "2", p0: "x", "p/a": "1", o: "y", "p/\uffff": "4", "p/Z": "0" });
+    writeFileSync(file, text);
+    expect(await new FileRecordStore(file, MB).list("p/")).toEqual([
+      ["p/Z", "0"],
+      ["p/a", "1"],
+      ["p/b", "2"],
+    ]);
   });
 
   it("removes its temporary file when the rename fails (a directory where the file should be)", async () => {
@@ -99,5 +117,59 @@ describe("FileRecordStore", () => {
     const store = new FileRecordStore(file, MB);
     await expect(store.get("a")).rejects.toThrow();
     expect(await store.get("a")).toBeNull();
+  });
+});
+
+describe("RecordPersistence on the CLI's file", () => {
+  const clock = new RefreshDayClock(DEFAULTS.refreshDay);
+  const now = Date.parse("2026-03-04T15:00:00Z");
+  const today = clock.label(now);
+  const scope = `${accountTag("k")}@http://127.0.0.1:1/v1`;
+  const context = (warnings: string[], maxChars = MB): PersistenceContext => ({
+    scope,
+    clock,
+    now: () => now,
+    today: () => today,
+    toValue,
+    maxChars,
+    warn: (m) => warnings.push(m),
+  });
+  const record = (data: string, at: number): string => JSON.stringify([[2, data], today, at]);
+
+  it("loads the answers oldest written first, and drops the oldest first over the budget", async () => {
+    const file = path.join(dir, "a.json");
+    const prefix = `fdq.cache\n${scope}\n`;
+    const { from, until } = clock.window();
+    writeFileSync(
+      file,
+      JSON.stringify({
+        [`${prefix}meta`]: JSON.stringify({ v: 3, scope, day: today, clock: clock.key, from, until }),
+        // Key order a, b, c, d; written at 3, 1, 2, 1: b and d (same time) keep their key order.
+        [`${prefix}e:a`]: record("A", now - 3),
+        [`${prefix}e:b`]: record("B", now - 10),
+        [`${prefix}e:c`]: record("C", now - 5),
+        [`${prefix}e:d`]: record("D", now - 10),
+      }),
+    );
+    const warnings: string[] = [];
+    const all = await new RecordPersistence(
+      new FileRecordStore(file, MB),
+      "fdq.cache",
+      context(warnings),
+    ).load();
+    expect(all?.entries.map((e) => [e.rel, e.value, e.fetched])).toEqual([
+      ["b", { kind: "json", data: "B" }, today],
+      ["d", { kind: "json", data: "D" }, today],
+      ["c", { kind: "json", data: "C" }, today],
+      ["a", { kind: "json", data: "A" }, today],
+    ]);
+    expect(all?.stale).toBe(false);
+    // Room for two records: the two oldest (b and d) go at the next save.
+    const budget = record("A", now - 3).length * 2;
+    const store = new FileRecordStore(file, MB);
+    const bounded = await new RecordPersistence(store, "fdq.cache", context(warnings, budget)).load();
+    expect(bounded?.entries.map((e) => e.rel)).toEqual(["c", "a"]);
+    expect(bounded?.stale).toBe(true);
+    expect(warnings).toEqual([]);
   });
 });
