@@ -8,6 +8,7 @@
 // entities and character references are its business; writing is ours (a handful of escapes), so the text
 // is exactly what we mean it to be.
 import { XMLParser } from "fast-xml-parser";
+import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
 
 /** The namespace of our parts: Office finds them with `customXmlParts.getByNamespace(FROZEN_NAMESPACE)`. */
 export const FROZEN_NAMESPACE = "urn:fdq-excel:frozen-formulas";
@@ -44,6 +45,23 @@ export interface FrozenCell {
    * `fdq thaw` puts it back byte for byte. The task pane ignores it (it restores `formula`).
    */
   readonly stored?: string;
+}
+
+/**
+ * The calculation chain (xl/calcChain.xml) as it was before `fdq freeze` edited it, so `fdq thaw` gives it back
+ * byte for byte once every formula is back. Kept in the first part of our namespace, DEFLATE-compressed and in
+ * base64 (a chain repeats itself: a few percent of its size). The task pane does not read it (in Excel, Excel keeps the chain).
+ */
+export interface KeptCalcChain {
+  /** The chain's part name ("xl/calcChain.xml"). */
+  readonly part: string;
+  /** Its text before the first freeze. */
+  readonly original: string;
+  /** A hash of its text after the last freeze, or "removed" when freeze removed it (see calc-chain.ts). */
+  readonly after: string;
+  /** When freeze removed the chain: its relationship and content-type elements and where they were. */
+  readonly rel?: { readonly element: string; readonly index: number };
+  readonly override?: { readonly element: string; readonly index: number };
 }
 
 export class FrozenFormatError extends Error {
@@ -141,6 +159,24 @@ export function serializeFrozenParts(cells: readonly FrozenCell[], maxChars = MA
   return parts;
 }
 
+const b64 = (bytes: Uint8Array): string => {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+};
+const unb64 = (text: string): Uint8Array => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+
+/** `part` (one of serializeFrozenParts) with the kept calculation chain added. */
+export function withKeptChain(part: string, chain: KeptCalcChain): string {
+  const attrs = [`part="${escapeXml(chain.part)}"`, `after="${escapeXml(chain.after)}"`];
+  if (chain.rel) attrs.push(`rel="${escapeXml(chain.rel.element)}"`, `relIndex="${chain.rel.index}"`);
+  if (chain.override)
+    attrs.push(`override="${escapeXml(chain.override.element)}"`, `overrideIndex="${chain.override.index}"`);
+  const element = `<calcChain ${attrs.join(" ")}>${b64(deflateSync(strToU8(chain.original)))}</calcChain>`;
+  return part.slice(0, part.length - close.length) + element + close;
+}
+
 // ---- reading ---------------------------------------------------------------------------------------------
 
 const parser = new XMLParser({
@@ -229,6 +265,36 @@ export function parseFrozen(xml: string): FrozenCell[] {
   }
   const cells = node.cell;
   return Array.isArray(cells) ? cells.map(parseCell) : [];
+}
+
+/** The kept calculation chain of several parts (the last one written), if any. */
+export function parseKeptChain(xmls: readonly string[]): KeptCalcChain | undefined {
+  let kept: KeptCalcChain | undefined;
+  for (const xml of xmls) {
+    const root = (parser.parse(xml, true) as Node).frozenFormulas;
+    const node = isNode(root) ? root.calcChain : undefined;
+    if (!isNode(node) || typeof node.part !== "string" || typeof node.after !== "string") continue;
+    let original: string;
+    try {
+      original = strFromU8(inflateSync(unb64(textOf(node).trim())));
+    } catch {
+      throw new FrozenFormatError("The kept calculation chain is damaged.");
+    }
+    const at = (element: unknown, index: unknown) =>
+      typeof element === "string" && Number.isInteger(Number(index))
+        ? { element, index: Number(index) }
+        : undefined;
+    const rel = at(node.rel, node.relIndex);
+    const override = at(node.override, node.overrideIndex);
+    kept = {
+      part: node.part,
+      original,
+      after: node.after,
+      ...(rel && { rel }),
+      ...(override && { override }),
+    };
+  }
+  return kept;
 }
 
 /** The cells of several parts, in order, a cell in a later part replacing an earlier record of it. */

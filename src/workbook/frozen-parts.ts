@@ -2,7 +2,15 @@
 // src/workbook/frozen-formulas.ts, each with its properties part (customXml/itemPropsN.xml, naming the
 // namespace, as Office writes a part added with customXmlParts.add), linked from workbook.xml as Office links
 // them. The task pane finds the same parts with customXmlParts.getByNamespace.
-import { FROZEN_NAMESPACE, parseFrozenParts, serializeFrozenParts, type FrozenCell } from "./frozen-formulas";
+import {
+  FROZEN_NAMESPACE,
+  parseFrozenParts,
+  parseKeptChain,
+  serializeFrozenParts,
+  withKeptChain,
+  type FrozenCell,
+  type KeptCalcChain,
+} from "./frozen-formulas";
 import type { PackageEditor } from "./xlsx/structure";
 
 const CUSTOM_XML_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/customXml";
@@ -60,6 +68,11 @@ export function readFrozenCells(editor: PackageEditor): FrozenCell[] {
   return parseFrozenParts(frozenParts(editor).map((p) => editor.text(p.item)));
 }
 
+/** The calculation chain freeze kept, if any. */
+export function readKeptChain(editor: PackageEditor): KeptCalcChain | undefined {
+  return parseKeptChain(frozenParts(editor).map((p) => editor.text(p.item)));
+}
+
 const propsOf = (item: string): string => item.replace(/item(\d+)\.xml$/, "itemProps$1.xml");
 const itemRelsOf = (item: string): string => item.replace(/([^/]+)$/, "_rels/$1.rels");
 
@@ -100,8 +113,17 @@ function addPart(editor: PackageEditor, xml: string): void {
   editor.addRelationship(editor.pkg.workbookPart, CUSTOM_XML_REL, targetFrom(editor.pkg.workbookPart, item));
 }
 
-/** Replaces our parts with ones holding `cells` (none when there are none). */
-export function writeFrozenCells(editor: PackageEditor, cells: readonly FrozenCell[]): void {
+/**
+ * Replaces our parts with ones holding `cells` and the kept calculation chain (none when there are no cells:
+ * the chain is only kept while cells are frozen).
+ */
+export function writeFrozenCells(
+  editor: PackageEditor,
+  cells: readonly FrozenCell[],
+  chain?: KeptCalcChain,
+): void {
   for (const part of frozenParts(editor)) removePart(editor, part);
-  for (const xml of serializeFrozenParts(cells)) addPart(editor, xml);
+  serializeFrozenParts(cells).forEach((xml, i) =>
+    addPart(editor, i === 0 && chain ? withKeptChain(xml, chain) : xml),
+  );
 }
