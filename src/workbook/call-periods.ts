@@ -47,6 +47,42 @@ export async function periodsOf(calls: readonly FdqCall[]): Promise<string | und
   return labels.length > 0 ? labels.join("; ") : undefined;
 }
 
+/** Whether a request names a relative period (FY0, FQ-1, LTM): what it asks moves with the refresh day. */
+export function isRelativeRequest(request: FdqRequest): boolean {
+  return (
+    (request.kind === "datapoint" || request.kind === "dataset") && isRelativePeriod(request.request.year)
+  );
+}
+
+/** A request's identity, for matching a call's requests with those the refresh answered. */
+export const requestId = (request: FdqRequest): string => JSON.stringify(request);
+
+/**
+ * The periods `calls` asked, with each relative period as `resolved` says it resolved ("FY2025"); undefined
+ * when one of them has no resolution (its request failed, or was not made), so nothing is compared on it.
+ */
+export async function resolvedPeriodsOf(
+  calls: readonly FdqCall[],
+  resolved: (request: FdqRequest) => string | undefined,
+): Promise<{ readonly relative: boolean; readonly periods: string | undefined }> {
+  const labels: string[] = [];
+  let relative = false;
+  let complete = true;
+  for (const call of calls) {
+    const requests = await requestsOf(call).catch(() => [] as FdqRequest[]);
+    for (const r of requests) {
+      let label: string | undefined;
+      if (isRelativeRequest(r)) {
+        relative = true;
+        label = resolved(r);
+        if (label === undefined) complete = false;
+      } else label = requestPeriod(r);
+      if (label !== undefined && !labels.includes(label)) labels.push(label);
+    }
+  }
+  return { relative, periods: complete && labels.length > 0 ? labels.join("; ") : undefined };
+}
+
 /** The FDQ calls each formula makes with the workbook's values; `writes` (after a refresh) override them. */
 export function callsOf(
   model: WorkbookModel,
