@@ -5,7 +5,7 @@
 // when it has cells with a relative period (every other part is kept byte for byte, as the refresh keeps them).
 import type { DatapointRequest, DatasetRequest, FdqRequest, ResolvedPeriod } from "../api";
 import type { FdqApi } from "../functions/impl";
-import { callsOf, periodLabel, periodsOf, requestId, resolvedPeriodsOf } from "../workbook/call-periods";
+import { callsOf, periodsOf, requestId, resolvedLabel, resolvedPeriodsOf } from "../workbook/call-periods";
 import { addressOfCell } from "../workbook/engine/references";
 import { ownParts, replaceOwnParts, type OwnPart } from "../workbook/frozen-parts";
 import type { FormulaCell, WorkbookModel } from "../workbook/model";
@@ -24,13 +24,6 @@ import { openPackage } from "../workbook/xlsx/package";
 import { PackageEditor } from "../workbook/xlsx/structure";
 
 const PERIODS_PART: OwnPart = { root: PERIODS_ROOT, namespace: PERIODS_NAMESPACE };
-
-/** "FY2025", "Q3 FY2025", "TTM to Q2 FY2025": a resolution as the change report names a period. */
-export function resolvedLabel(r: Pick<ResolvedPeriod, "year" | "period" | "periodtype">): string {
-  if (r.periodtype === "QUARTERLY") return periodLabel({ year: r.year, quarter: r.period });
-  if (r.periodtype === "TTM") return periodLabel({ year: r.year, ttm: r.period });
-  return periodLabel({ year: r.year });
-}
 
 /** Notes what each relative request of the refresh resolved to, and on which refresh day. */
 export class ResolutionRecorder {

@@ -4,7 +4,7 @@
 // formula engine over a view of the workbook: once with the values the workbook held (before), once with the
 // values the refresh wrote (after). No call is made: the FDQ functions only record their resolved arguments,
 // and the period of each is read from the requests it makes (src/functions/requests.ts).
-import type { FdqRequest } from "../api";
+import type { FdqRequest, ResolvedPeriod } from "../api";
 import { isRelativePeriod, relativeText } from "../catalog";
 import type { FdqCall } from "../functions/formula";
 import { requestsOf } from "../functions/requests";
@@ -21,6 +21,13 @@ export function periodLabel(p: { year: number; quarter?: number | null; ttm?: nu
   if (p.ttm) return `TTM to Q${p.ttm} FY${p.year}`;
   if (p.quarter) return `Q${p.quarter} FY${p.year}`;
   return `FY${p.year}`;
+}
+
+/** "FY2025", "Q3 FY2025", "TTM to Q2 FY2025": what a relative period resolved to, named as above. */
+export function resolvedLabel(r: Pick<ResolvedPeriod, "year" | "period" | "periodtype">): string {
+  if (r.periodtype === "QUARTERLY") return periodLabel({ year: r.year, quarter: r.period });
+  if (r.periodtype === "TTM") return periodLabel({ year: r.year, ttm: r.period });
+  return periodLabel({ year: r.year });
 }
 
 /** A request's period, or undefined for requests without one (ratings, coverage, sector's relative years). */
