@@ -248,9 +248,75 @@ describe("refresh scopes", () => {
     expect(sent).toEqual(["/metrics/roic/NOSUCH?datapoint=ROIC&year=2022"]);
     await context.close();
   });
+
+  it("refreshes only the cells from an older refresh day: those today's cache does not answer", async () => {
+    const { context, page } = await rig.openConnected({
+      workbook: {
+        cells: {
+          "Model!B2": { formula: ROIC("AAPL", 2021), value: 0.1 },
+          "Model!B3": { formula: ROIC("MSFT", 2021), value: 0.2 },
+        },
+      },
+    });
+    // Typed today: fetched today, so current.
+    await enterCells(page, { "Model!B4": ROIC("NFLX", 2022) });
+    const sent: string[] = [];
+    page.on(
+      "request",
+      (r) => r.url().startsWith(rig.sandbox.baseUrl) && sent.push(r.url().slice(rig.sandbox.baseUrl.length)),
+    );
+    await tab(page, "Workbook");
+    await page.getByTestId("refresh-scope").selectOption("stale");
+    await page.getByTestId("estimate-button").click();
+    await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("2 FDQ cells found");
+    await page.getByTestId("refresh-button").click();
+    await page.getByText(/^Refreshed 2 FDQ cells from an older refresh day/).waitFor({ timeout: 30_000 });
+    expect(sent.sort()).toEqual([
+      "/metrics/roic/AAPL?datapoint=ROIC&year=2021",
+      "/metrics/roic/MSFT?datapoint=ROIC&year=2021",
+    ]);
+    expect(await cell(page, "Model!B2")).toMatchObject({ value: await roic("AAPL", 2021) });
+    // Every cell is current now: nothing is stale.
+    await page.getByTestId("estimate-button").click();
+    await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("0 FDQ cells found");
+    await context.close();
+  });
 });
 
 describe("progress and Cancel", () => {
+  it("counts cells done, pending and failed and the units spent as the answers arrive", async () => {
+    const slow = await startSandbox({ latencyMs: 2_000 });
+    try {
+      const { context, page } = await rig.openConnected({ service: slow });
+      // 6 requests at once: the first wave is A1:A6 (A1 not found), the second A7:A8.
+      const cells: Record<string, string> = { "Sheet1!A1": ROIC("NOSUCH", 2022) };
+      for (let i = 2; i <= 8; i++) cells[`Sheet1!A${i}`] = ROIC("AAPL", 2011 + i);
+      await callDouble(page, "seed", cells);
+      await settled(page);
+      await tab(page, "Workbook");
+      const before = slow.stats().requests;
+      await page.getByTestId("refresh-button").click();
+      await page.getByTestId("refresh-cells").waitFor();
+      const text = (id: string): Promise<string | null> => page.getByTestId(id).textContent();
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="cells-done"]')?.textContent === "5",
+        undefined,
+        { timeout: 20_000 },
+      );
+      await expect(
+        Promise.all([text("cells-done"), text("cells-pending"), text("cells-failed"), text("refresh-units")]),
+      ).resolves.toEqual(["5", "2", "1", "5 units spent so far"]);
+      expect(slow.stats().requests - before).toBe(8);
+      await page.getByTestId("refresh-summary").waitFor({ timeout: 30_000 });
+      await expect(page.getByTestId("refresh-summary").textContent()).resolves.toMatch(
+        /^Refreshed 8 FDQ cells \(on request\): 8 requests sent, 1 failed request, 1 cell in error, in \d+\.\d s\.$/,
+      );
+      await context.close();
+    } finally {
+      await slow.close();
+    }
+  });
+
   it("shows cells done / pending / failed and units while running; Cancel sends no new request", async () => {
     // Answers take 3 s: the view is read, and photographed twice, while the first 6 requests are in flight.
     const slow = await startSandbox({ latencyMs: 3_000 });
@@ -268,10 +334,12 @@ describe("progress and Cancel", () => {
       // The view while running, light and dark (the pane follows Office's theme as it changes).
       for (const theme of ["light", "dark"] as const) {
         await callDouble(page, "setTheme", theme);
-        await page.waitForFunction(
-          (dark) => (getComputedStyle(document.body).backgroundColor === "rgb(255, 255, 255)") !== dark,
-          theme === "dark",
-        );
+        // The Refresh card's background follows: dark below mid-grey.
+        await page.waitForFunction((dark) => {
+          const card = document.querySelector('[aria-label="Refresh"]');
+          const rgb = card ? getComputedStyle(card).backgroundColor.match(/\d+/g) : null;
+          return rgb !== null && Number(rgb[0]) < 128 === dark;
+        }, theme === "dark");
         const progress = join(ARTIFACTS, `workflow-progress-${theme}.png`);
         await page.locator('[aria-label="Refresh"]').screenshot({ path: progress });
         if (process.env.FDQ_UPDATE_DOCS === "1") {

@@ -50,6 +50,7 @@ export function copyName(url: string | undefined): string {
     // A name that is not valid percent-encoding is used as it is.
   }
   const match = /^(.+?)\.(xlsx|xlsm)$/i.exec(name);
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a file name may not hold
   const stem = (match?.[1] ?? name).replace(/[<>:"/\\|?*\u0000-\u001f]/g, "_").trim();
   return `${stem || "Workbook"} (values).${match?.[2]?.toLowerCase() ?? "xlsx"}`;
 }
