@@ -93,7 +93,7 @@ export function withoutCells(
 // ---- writing ---------------------------------------------------------------------------------------------
 
 /** Text as XML character data or an attribute value: markup escaped, and CR and tab kept as references. */
-function escapeXml(text: string): string {
+export function escapeXml(text: string): string {
   return text
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
@@ -179,7 +179,8 @@ export function withKeptChain(part: string, chain: KeptCalcChain): string {
 
 // ---- reading ---------------------------------------------------------------------------------------------
 
-const parser = new XMLParser({
+/** The parser of our custom XML parts (frozen formulas, resolved periods): <cell> elements always a list. */
+export const partParser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: "",
   parseTagValue: false,
@@ -191,8 +192,8 @@ const parser = new XMLParser({
     !isAttribute && name === "cell",
 });
 
-type Node = Record<string, unknown>;
-const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
+export type Node = Record<string, unknown>;
+export const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
 const textOf = (v: unknown): string =>
   typeof v === "string" ? v : isNode(v) && typeof v["#text"] === "string" ? v["#text"] : "";
 
@@ -247,7 +248,7 @@ function parseCell(node: unknown, i: number): FrozenCell {
 export function parseFrozen(xml: string): FrozenCell[] {
   let doc: unknown;
   try {
-    doc = parser.parse(xml, true);
+    doc = partParser.parse(xml, true);
   } catch (err) {
     throw new FrozenFormatError(`The frozen formulas part is not well-formed XML (${String(err)}).`);
   }
@@ -271,7 +272,7 @@ export function parseFrozen(xml: string): FrozenCell[] {
 export function parseKeptChain(xmls: readonly string[]): KeptCalcChain | undefined {
   let kept: KeptCalcChain | undefined;
   for (const xml of xmls) {
-    const root = (parser.parse(xml, true) as Node).frozenFormulas;
+    const root = (partParser.parse(xml, true) as Node).frozenFormulas;
     const node = isNode(root) ? root.calcChain : undefined;
     if (!isNode(node) || typeof node.part !== "string" || typeof node.after !== "string") continue;
     let original: string;

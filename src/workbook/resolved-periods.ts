@@ -6,8 +6,8 @@
 // Host-neutral: no Office, no Node. Only cells with a relative period have a record; a workbook without one
 // gets no part.
 //
-// fast-xml-parser (MIT, already the frozen-formulas part's parser) reads it; writing is ours (a few escapes).
-import { XMLParser } from "fast-xml-parser";
+// Read with the frozen-formulas part's parser (fast-xml-parser), written with its escapes.
+import { escapeXml, isNode, partParser, type Node } from "./frozen-formulas";
 
 /** The namespace of the part: Office finds it with `customXmlParts.getByNamespace(PERIODS_NAMESPACE)`. */
 export const PERIODS_NAMESPACE = "urn:fdq-excel:resolved-periods";
@@ -30,16 +30,6 @@ export interface ResolvedCellPeriods {
 export const periodsCellId = (c: { sheet: string; cell: string }): string =>
   `${c.sheet.toLowerCase()}!${c.cell.toUpperCase()}`;
 
-const escapeXml = (text: string): string =>
-  text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/\r/g, "&#13;")
-    .replace(/\n/g, "&#10;")
-    .replace(/\t/g, "&#9;");
-
 export function serializeResolvedPeriods(records: readonly ResolvedCellPeriods[]): string {
   const cells = records
     .map(
@@ -54,20 +44,6 @@ export function serializeResolvedPeriods(records: readonly ResolvedCellPeriods[]
   );
 }
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "",
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  htmlEntities: true,
-  isArray: (name: string, _path: unknown, _leaf: unknown, isAttribute: boolean) =>
-    !isAttribute && name === "cell",
-});
-
-type Node = Record<string, unknown>;
-const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /**
  * The records of one part. A part that is not ours, from a newer version or damaged gives none: the records
  * only sharpen the change report (without them a moved relative period is reported as restated).
@@ -75,7 +51,7 @@ const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null &&
 export function parseResolvedPeriods(xml: string): ResolvedCellPeriods[] {
   let root: unknown;
   try {
-    root = (parser.parse(xml, true) as Node)[PERIODS_ROOT];
+    root = (partParser.parse(xml, true) as Node)[PERIODS_ROOT];
   } catch {
     return [];
   }
