@@ -16,43 +16,33 @@ import {
   type CellObservation,
   type Change,
 } from "../workbook/changes";
-import { callsOf, periodsOf } from "../workbook/call-periods";
 import { addressOfCell } from "../workbook/engine/references";
-import type { WorkbookModel } from "../workbook/model";
-import type { CellWrites } from "../workbook/xlsx/cell-writes";
+import type { FormulaCell } from "../workbook/model";
 import type { CellResult } from "../workbook/recalculation";
 import { AtomicOutput, FileProblem, sameFile } from "../workbook/xlsx/node-files";
+import type { CellPeriods } from "./refresh-periods";
 import { reportOf } from "./refresh-scope";
 
 /**
- * The FDQ cells the refresh gave a value, before and after, with the period each asked before and after (the
- * workbook's values and the written ones: src/workbook/call-periods.ts).
+ * The FDQ cells the refresh gave a value, before and after, with the period each asked before and after
+ * (src/cli/refresh-periods.ts: fixed periods from the calls, relative ones from their resolutions).
  */
-export async function observationsOf(
+export function observationsOf(
   results: readonly CellResult[],
-  model: WorkbookModel,
-  writes: CellWrites,
-): Promise<CellObservation[]> {
-  const refreshed = results.filter(
-    (r): r is Extract<CellResult, { kind: "value" }> => r.kind === "value" && r.callsFdq,
-  );
-  const formulas = refreshed.map((r) => r.cell);
-  const before = callsOf(model, formulas);
-  const after = callsOf(model, formulas, writes);
+  periods: ReadonlyMap<FormulaCell, CellPeriods>,
+): CellObservation[] {
   const cells: CellObservation[] = [];
-  for (const result of refreshed) {
+  for (const result of results) {
+    if (result.kind !== "value" || !result.callsFdq) continue;
     const { cell } = result;
-    const period = {
-      before: await periodsOf(before.get(cell) ?? []),
-      after: await periodsOf(after.get(cell) ?? []),
-    };
+    const period = periods.get(cell);
     cells.push({
       sheet: cell.sheet,
       cell: addressOfCell(cell.row, cell.col),
       formula: `=${cell.formula}`,
       old: reportOf(cell.cached),
       new: reportOf(result.value),
-      ...(period.before !== undefined || period.after !== undefined ? { period } : {}),
+      ...(period && (period.before !== undefined || period.after !== undefined) ? { period } : {}),
     });
   }
   return cells;
@@ -91,8 +81,11 @@ export class ChangesOutput {
   }
 
   /** Writes the report of `results`; answers the changes. */
-  async write(results: readonly CellResult[], model: WorkbookModel, writes: CellWrites): Promise<Change[]> {
-    const changes = compareCells(await observationsOf(results, model, writes));
+  async write(
+    results: readonly CellResult[],
+    periods: ReadonlyMap<FormulaCell, CellPeriods>,
+  ): Promise<Change[]> {
+    const changes = compareCells(observationsOf(results, periods));
     await this.output.commit(new TextEncoder().encode(serializeChanges(changes, this.file)));
     return changes;
   }

@@ -33,6 +33,13 @@ import { formatStats, openConnection, type Connection } from "./connection";
 import { evaluateAll, type Outcome } from "./evaluate";
 import { UsageError, type RefreshOptions } from "./options";
 import { ChangesOutput, changesSentence } from "./refresh-changes";
+import {
+  readResolvedPeriods,
+  refreshPeriods,
+  ResolutionRecorder,
+  withResolvedPeriods,
+} from "./refresh-periods";
+import { PackageEditor } from "../workbook/xlsx/structure";
 import { scopedModel, scopePhrase } from "./refresh-scope";
 
 /** The exit statuses of `fdq refresh` (docs/refresh.md has the same table). */
@@ -104,6 +111,7 @@ async function recalculate(
   recalculation: Recalculation,
   connection: Connection,
   options: RefreshOptions,
+  recorder: ResolutionRecorder,
 ): Promise<number> {
   const { client } = connection;
   await client.ready();
@@ -124,7 +132,7 @@ async function recalculate(
       }
     }
     batches++;
-    const outcomes: Outcome[] = await evaluateAll(client, calls);
+    const outcomes: Outcome[] = await evaluateAll(recorder.wrap(client), calls);
     recalculation.answer(calls, outcomes);
   }
   return batches;
@@ -222,13 +230,15 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
       changes = await ChangesOutput.prepare(options.changes, [options.workbook, target]);
     }
 
+    const previousPeriods = readResolvedPeriods(new PackageEditor(pkg));
+    const recorder = new ResolutionRecorder();
     const connection = await openConnection(options);
     let batches = 0;
     let results: CellResult[] = [];
     try {
       const model = await scopedModel(read.model, options, () => connection.client);
       const recalculation = new Recalculation(model);
-      batches = await recalculate(recalculation, connection, options);
+      batches = await recalculate(recalculation, connection, options, recorder);
       results = recalculation.results();
     } finally {
       if (options.stats)
@@ -237,15 +247,29 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
     }
     const writes = writesOf(results, read.model);
     const patched = patchPackage(pkg, read.sharedStrings, writes);
-    await output.commit(patched.bytes);
+    // What each relative period resolved to, kept in the workbook for the next refresh's "new period".
+    // (Skipped for a workbook without relative periods when no report is asked: the calls are not read again.)
+    const periods =
+      options.changes === undefined && recorder.empty && previousPeriods.length === 0
+        ? { cells: new Map(), records: [] }
+        : await refreshPeriods(results, read.model, writes, previousPeriods, recorder);
+    const kept = withResolvedPeriods(patched.bytes, previousPeriods, periods.records);
+    await output.commit(kept.bytes);
     output = undefined;
 
-    const changed = await changes?.write(results, read.model, writes);
+    const changed = await changes?.write(results, periods.cells);
     changes = undefined;
 
     const report = reportOf(results);
     const extra = scopePhrase(options);
-    const line = summary(report, patched.kept, patched.changed.length, target, extra);
+    const newlyChanged = kept.changed.filter((p) => !patched.changed.includes(p)).length;
+    const line = summary(
+      report,
+      patched.kept - newlyChanged,
+      patched.changed.length + newlyChanged + kept.added.length,
+      target,
+      extra,
+    );
     process.stdout.write(
       changed === undefined
         ? line

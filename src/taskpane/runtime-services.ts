@@ -9,6 +9,7 @@ import { officeDocumentSettings } from "./office/document-settings";
 import { officePlatform } from "./office/platform";
 import { excelWorkbook } from "./office/workbook";
 import type { PaneServices } from "./services";
+import { packageShareWriter } from "../workbook/share-copy-writer";
 
 let services: Promise<PaneServices> | undefined;
 
@@ -29,9 +30,8 @@ async function build(): Promise<PaneServices> {
     history,
     workbookId,
   });
-  // Share as values needs the package writer of src/workbook (the xlsx patcher); until it is wired here the
-  // pane says the copy cannot be written in this build.
-  return { platform, workbook, api, prefs, refresher, history, workbookId };
+  // Share as values: src/workbook's package writer (the xlsx patcher) turns Office's file into the copy.
+  return { platform, workbook, api, prefs, refresher, history, workbookId, shareWriter: packageShareWriter };
 }
 
 export function runtimeServices(): Promise<PaneServices> {

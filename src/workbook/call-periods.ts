@@ -4,7 +4,7 @@
 // formula engine over a view of the workbook: once with the values the workbook held (before), once with the
 // values the refresh wrote (after). No call is made: the FDQ functions only record their resolved arguments,
 // and the period of each is read from the requests it makes (src/functions/requests.ts).
-import type { FdqRequest } from "../api";
+import type { FdqRequest, ResolvedPeriod } from "../api";
 import { isRelativePeriod, relativeText } from "../catalog";
 import type { FdqCall } from "../functions/formula";
 import { requestsOf } from "../functions/requests";
@@ -21,6 +21,13 @@ export function periodLabel(p: { year: number; quarter?: number | null; ttm?: nu
   if (p.ttm) return `TTM to Q${p.ttm} FY${p.year}`;
   if (p.quarter) return `Q${p.quarter} FY${p.year}`;
   return `FY${p.year}`;
+}
+
+/** "FY2025", "Q3 FY2025", "TTM to Q2 FY2025": what a relative period resolved to, named as above. */
+export function resolvedLabel(r: Pick<ResolvedPeriod, "year" | "period" | "periodtype">): string {
+  if (r.periodtype === "QUARTERLY") return periodLabel({ year: r.year, quarter: r.period });
+  if (r.periodtype === "TTM") return periodLabel({ year: r.year, ttm: r.period });
+  return periodLabel({ year: r.year });
 }
 
 /** A request's period, or undefined for requests without one (ratings, coverage, sector's relative years). */
@@ -45,6 +52,42 @@ export async function periodsOf(calls: readonly FdqCall[]): Promise<string | und
     }
   }
   return labels.length > 0 ? labels.join("; ") : undefined;
+}
+
+/** Whether a request names a relative period (FY0, FQ-1, LTM): what it asks moves with the refresh day. */
+export function isRelativeRequest(request: FdqRequest): boolean {
+  return (
+    (request.kind === "datapoint" || request.kind === "dataset") && isRelativePeriod(request.request.year)
+  );
+}
+
+/** A request's identity, for matching a call's requests with those the refresh answered. */
+export const requestId = (request: FdqRequest): string => JSON.stringify(request);
+
+/**
+ * The periods `calls` asked, with each relative period as `resolved` says it resolved ("FY2025"); undefined
+ * when one of them has no resolution (its request failed, or was not made), so nothing is compared on it.
+ */
+export async function resolvedPeriodsOf(
+  calls: readonly FdqCall[],
+  resolved: (request: FdqRequest) => string | undefined,
+): Promise<{ readonly relative: boolean; readonly periods: string | undefined }> {
+  const labels: string[] = [];
+  let relative = false;
+  let complete = true;
+  for (const call of calls) {
+    const requests = await requestsOf(call).catch(() => [] as FdqRequest[]);
+    for (const r of requests) {
+      let label: string | undefined;
+      if (isRelativeRequest(r)) {
+        relative = true;
+        label = resolved(r);
+        if (label === undefined) complete = false;
+      } else label = requestPeriod(r);
+      if (label !== undefined && !labels.includes(label)) labels.push(label);
+    }
+  }
+  return { relative, periods: complete && labels.length > 0 ? labels.join("; ") : undefined };
 }
 
 /** The FDQ calls each formula makes with the workbook's values; `writes` (after a refresh) override them. */

@@ -7,14 +7,15 @@
 // Dependents keep their formulas and cached values. The cell as it was stored is kept in the frozen-formulas
 // part (src/workbook/frozen-parts.ts) with the formula as the task pane restores it. A shared formula is only
 // frozen with its whole group (a group mixing FDQ and other cells is left, and said). The calculation chain
-// (calcChain.xml) loses the frozen cells, as Excel would refuse a chain naming cells without formulas.
+// (calcChain.xml) loses the frozen cells, as Excel would refuse a chain naming cells without formulas; the chain
+// as it was is kept with the frozen formulas, and thaw gives it back once every formula is back.
 //
 // Thaw: each frozen cell gets back the <c> element it had when it is as freeze left it (so freeze then thaw
 // gives back every worksheet character for character), else its formula is put back around its present value.
 // The part goes when no frozen cell is left in it.
 import { engineFormula } from "./formula-text";
 import { mergeFrozen, withoutCells, type FrozenCell, type FrozenValue } from "./frozen-formulas";
-import { readFrozenCells, writeFrozenCells } from "./frozen-parts";
+import { readFrozenCells, readKeptChain, writeFrozenCells } from "./frozen-parts";
 import { ExcelError, sheetKey, type FormulaCell, type Scalar, type WorkbookModel } from "./model";
 import { addressOfCell } from "./engine/references";
 import type { WorkbookPackage } from "./xlsx/package";
@@ -22,7 +23,7 @@ import { withAttribute } from "./xlsx/patch";
 import { attributeIn, cellParts, layoutOf, parseAddress, scanSheet, type CellSpan } from "./xlsx/sheet-scan";
 import { PackageEditor } from "./xlsx/structure";
 import { escapeText } from "./xlsx/xml";
-import { dropFromCalcChain } from "./calc-chain";
+import { dropFromCalcChain, restoreCalcChain } from "./calc-chain";
 
 export interface FreezeOutcome {
   readonly editor: PackageEditor;
@@ -190,8 +191,8 @@ export function freezePackage(
     if (edits.length > 0) editor.setText(found.part, splice(xml, edits));
   }
   if (frozen.length > 0) {
-    writeFrozenCells(editor, mergeFrozen(readFrozenCells(editor), frozen));
-    dropFromCalcChain(editor, removedFromChain);
+    const chain = dropFromCalcChain(editor, removedFromChain, readKeptChain(editor));
+    writeFrozenCells(editor, mergeFrozen(readFrozenCells(editor), frozen), chain);
   }
   return { editor, frozen, skipped };
 }
@@ -246,6 +247,12 @@ export function thawPackage(pkg: WorkbookPackage, options: { sheet?: string | un
     }
     if (edits.length > 0) editor.setText(found.part, splice(found.xml, edits));
   }
-  if (restored.length > 0) writeFrozenCells(editor, withoutCells(all, restored));
+  if (restored.length > 0) {
+    const chain = readKeptChain(editor);
+    const left = withoutCells(all, restored);
+    writeFrozenCells(editor, left, chain);
+    // Every formula back: the calculation chain as it was before the freeze (calc-chain.ts).
+    if (chain && left.length === 0) restoreCalcChain(editor, chain);
+  }
   return { editor, restored, skipped };
 }

@@ -8,6 +8,7 @@
 // entities and character references are its business; writing is ours (a handful of escapes), so the text
 // is exactly what we mean it to be.
 import { XMLParser } from "fast-xml-parser";
+import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
 
 /** The namespace of our parts: Office finds them with `customXmlParts.getByNamespace(FROZEN_NAMESPACE)`. */
 export const FROZEN_NAMESPACE = "urn:fdq-excel:frozen-formulas";
@@ -46,6 +47,23 @@ export interface FrozenCell {
   readonly stored?: string;
 }
 
+/**
+ * The calculation chain (xl/calcChain.xml) as it was before `fdq freeze` edited it, so `fdq thaw` gives it back
+ * byte for byte once every formula is back. Kept in the first part of our namespace, DEFLATE-compressed and in
+ * base64 (a chain repeats itself: a few percent of its size). The task pane does not read it (in Excel, Excel keeps the chain).
+ */
+export interface KeptCalcChain {
+  /** The chain's part name ("xl/calcChain.xml"). */
+  readonly part: string;
+  /** Its text before the first freeze. */
+  readonly original: string;
+  /** A hash of its text after the last freeze, or "removed" when freeze removed it (see calc-chain.ts). */
+  readonly after: string;
+  /** When freeze removed the chain: its relationship and content-type elements and where they were. */
+  readonly rel?: { readonly element: string; readonly index: number };
+  readonly override?: { readonly element: string; readonly index: number };
+}
+
 export class FrozenFormatError extends Error {
   override name = "FrozenFormatError";
 }
@@ -75,7 +93,7 @@ export function withoutCells(
 // ---- writing ---------------------------------------------------------------------------------------------
 
 /** Text as XML character data or an attribute value: markup escaped, and CR and tab kept as references. */
-function escapeXml(text: string): string {
+export function escapeXml(text: string): string {
   return text
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
@@ -141,9 +159,28 @@ export function serializeFrozenParts(cells: readonly FrozenCell[], maxChars = MA
   return parts;
 }
 
+const b64 = (bytes: Uint8Array): string => {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+};
+const unb64 = (text: string): Uint8Array => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+
+/** `part` (one of serializeFrozenParts) with the kept calculation chain added. */
+export function withKeptChain(part: string, chain: KeptCalcChain): string {
+  const attrs = [`part="${escapeXml(chain.part)}"`, `after="${escapeXml(chain.after)}"`];
+  if (chain.rel) attrs.push(`rel="${escapeXml(chain.rel.element)}"`, `relIndex="${chain.rel.index}"`);
+  if (chain.override)
+    attrs.push(`override="${escapeXml(chain.override.element)}"`, `overrideIndex="${chain.override.index}"`);
+  const element = `<calcChain ${attrs.join(" ")}>${b64(deflateSync(strToU8(chain.original)))}</calcChain>`;
+  return part.slice(0, part.length - close.length) + element + close;
+}
+
 // ---- reading ---------------------------------------------------------------------------------------------
 
-const parser = new XMLParser({
+/** The parser of our custom XML parts (frozen formulas, resolved periods): <cell> elements always a list. */
+export const partParser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: "",
   parseTagValue: false,
@@ -155,8 +192,8 @@ const parser = new XMLParser({
     !isAttribute && name === "cell",
 });
 
-type Node = Record<string, unknown>;
-const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
+export type Node = Record<string, unknown>;
+export const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
 const textOf = (v: unknown): string =>
   typeof v === "string" ? v : isNode(v) && typeof v["#text"] === "string" ? v["#text"] : "";
 
@@ -211,7 +248,7 @@ function parseCell(node: unknown, i: number): FrozenCell {
 export function parseFrozen(xml: string): FrozenCell[] {
   let doc: unknown;
   try {
-    doc = parser.parse(xml, true);
+    doc = partParser.parse(xml, true);
   } catch (err) {
     throw new FrozenFormatError(`The frozen formulas part is not well-formed XML (${String(err)}).`);
   }
@@ -229,6 +266,36 @@ export function parseFrozen(xml: string): FrozenCell[] {
   }
   const cells = node.cell;
   return Array.isArray(cells) ? cells.map(parseCell) : [];
+}
+
+/** The kept calculation chain of several parts (the last one written), if any. */
+export function parseKeptChain(xmls: readonly string[]): KeptCalcChain | undefined {
+  let kept: KeptCalcChain | undefined;
+  for (const xml of xmls) {
+    const root = (partParser.parse(xml, true) as Node).frozenFormulas;
+    const node = isNode(root) ? root.calcChain : undefined;
+    if (!isNode(node) || typeof node.part !== "string" || typeof node.after !== "string") continue;
+    let original: string;
+    try {
+      original = strFromU8(inflateSync(unb64(textOf(node).trim())));
+    } catch {
+      throw new FrozenFormatError("The kept calculation chain is damaged.");
+    }
+    const at = (element: unknown, index: unknown) =>
+      typeof element === "string" && Number.isInteger(Number(index))
+        ? { element, index: Number(index) }
+        : undefined;
+    const rel = at(node.rel, node.relIndex);
+    const override = at(node.override, node.overrideIndex);
+    kept = {
+      part: node.part,
+      original,
+      after: node.after,
+      ...(rel && { rel }),
+      ...(override && { override }),
+    };
+  }
+  return kept;
 }
 
 /** The cells of several parts, in order, a cell in a later part replacing an earlier record of it. */

@@ -2,7 +2,15 @@
 // src/workbook/frozen-formulas.ts, each with its properties part (customXml/itemPropsN.xml, naming the
 // namespace, as Office writes a part added with customXmlParts.add), linked from workbook.xml as Office links
 // them. The task pane finds the same parts with customXmlParts.getByNamespace.
-import { FROZEN_NAMESPACE, parseFrozenParts, serializeFrozenParts, type FrozenCell } from "./frozen-formulas";
+import {
+  FROZEN_NAMESPACE,
+  parseFrozenParts,
+  parseKeptChain,
+  serializeFrozenParts,
+  withKeptChain,
+  type FrozenCell,
+  type KeptCalcChain,
+} from "./frozen-formulas";
 import type { PackageEditor } from "./xlsx/structure";
 
 const CUSTOM_XML_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/customXml";
@@ -24,13 +32,26 @@ export function targetFrom(source: string, part: string): string {
   return "../".repeat(depth) + part;
 }
 
-const ours = (xml: string): boolean =>
+/** One kind of fdq-owned custom XML part: its root element and namespace. */
+export interface OwnPart {
+  readonly root: string;
+  readonly namespace: string;
+}
+
+const FROZEN: OwnPart = { root: "frozenFormulas", namespace: FROZEN_NAMESPACE };
+
+const isOfKind = (xml: string, kind: OwnPart): boolean =>
   new RegExp(
-    `^(?:\\uFEFF)?(?:<\\?xml[^>]*\\?>\\s*)?<(?:[\\w.-]+:)?frozenFormulas\\s[^>]*xmlns(?::[\\w.-]+)?="${FROZEN_NAMESPACE}"`,
+    `^(?:\\uFEFF)?(?:<\\?xml[^>]*\\?>\\s*)?<(?:[\\w.-]+:)?${kind.root}\\s[^>]*xmlns(?::[\\w.-]+)?="${kind.namespace}"`,
   ).test(xml);
 
-/** Our parts in the package, in the order workbook.xml.rels lists them. */
+/** Our frozen-formulas parts in the package, in the order workbook.xml.rels lists them. */
 export function frozenParts(editor: PackageEditor): FrozenPart[] {
+  return ownParts(editor, FROZEN);
+}
+
+/** Our parts of `kind` in the package, in the order workbook.xml.rels lists them. */
+export function ownParts(editor: PackageEditor, kind: OwnPart): FrozenPart[] {
   const { pkg } = editor;
   const relsPart = `${pkg.workbookPart.slice(0, pkg.workbookPart.lastIndexOf("/") + 1)}_rels/${pkg.workbookPart.slice(pkg.workbookPart.lastIndexOf("/") + 1)}.rels`;
   if (!editor.has(relsPart)) return [];
@@ -41,7 +62,7 @@ export function frozenParts(editor: PackageEditor): FrozenPart[] {
     const target = /\sTarget="([^"]*)"/.exec(rel)?.[1];
     if (target === undefined) continue;
     const item = resolve(pkg.workbookPart, target);
-    if (editor.has(item) && ours(editor.text(item))) parts.push({ item, target });
+    if (editor.has(item) && isOfKind(editor.text(item), kind)) parts.push({ item, target });
   }
   return parts;
 }
@@ -58,6 +79,11 @@ function resolve(source: string, target: string): string {
 /** The frozen cells the package holds. */
 export function readFrozenCells(editor: PackageEditor): FrozenCell[] {
   return parseFrozenParts(frozenParts(editor).map((p) => editor.text(p.item)));
+}
+
+/** The calculation chain freeze kept, if any. */
+export function readKeptChain(editor: PackageEditor): KeptCalcChain | undefined {
+  return parseKeptChain(frozenParts(editor).map((p) => editor.text(p.item)));
 }
 
 const propsOf = (item: string): string => item.replace(/item(\d+)\.xml$/, "itemProps$1.xml");
@@ -79,7 +105,7 @@ function guid(): string {
   return `{${globalThis.crypto.randomUUID().toUpperCase()}}`;
 }
 
-function addPart(editor: PackageEditor, xml: string): void {
+function addPart(editor: PackageEditor, xml: string, namespace = FROZEN_NAMESPACE): void {
   const item = editor.freeName("customXml/item", ".xml");
   const props = propsOf(item);
   editor.add(item, xml);
@@ -88,7 +114,7 @@ function addPart(editor: PackageEditor, xml: string): void {
     props,
     '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\r\n' +
       `<ds:datastoreItem ds:itemID="${guid()}" xmlns:ds="http://schemas.openxmlformats.org/officeDocument/2006/customXml">` +
-      `<ds:schemaRefs><ds:schemaRef ds:uri="${FROZEN_NAMESPACE}"/></ds:schemaRefs></ds:datastoreItem>`,
+      `<ds:schemaRefs><ds:schemaRef ds:uri="${namespace}"/></ds:schemaRefs></ds:datastoreItem>`,
   );
   editor.addOverride(props, PROPS_TYPE);
   editor.add(
@@ -100,8 +126,23 @@ function addPart(editor: PackageEditor, xml: string): void {
   editor.addRelationship(editor.pkg.workbookPart, CUSTOM_XML_REL, targetFrom(editor.pkg.workbookPart, item));
 }
 
-/** Replaces our parts with ones holding `cells` (none when there are none). */
-export function writeFrozenCells(editor: PackageEditor, cells: readonly FrozenCell[]): void {
+/**
+ * Replaces our parts with ones holding `cells` and the kept calculation chain (none when there are no cells:
+ * the chain is only kept while cells are frozen).
+ */
+export function writeFrozenCells(
+  editor: PackageEditor,
+  cells: readonly FrozenCell[],
+  chain?: KeptCalcChain,
+): void {
   for (const part of frozenParts(editor)) removePart(editor, part);
-  for (const xml of serializeFrozenParts(cells)) addPart(editor, xml);
+  serializeFrozenParts(cells).forEach((xml, i) =>
+    addPart(editor, i === 0 && chain ? withKeptChain(xml, chain) : xml),
+  );
+}
+
+/** Replaces our parts of `kind` with `xmls` (each a part of that kind). */
+export function replaceOwnParts(editor: PackageEditor, kind: OwnPart, xmls: readonly string[]): void {
+  for (const part of ownParts(editor, kind)) removePart(editor, part);
+  for (const xml of xmls) addPart(editor, xml, kind.namespace);
 }

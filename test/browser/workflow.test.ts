@@ -1,13 +1,18 @@
 // The daily refresh workflow in the built pane against the Office double and the sandbox: what changed after a
 // refresh, refresh scopes and their price, progress with a Cancel, reversible freeze kept inside the workbook,
 // and Share as values. Screenshots of the new views at the task pane's width, light and dark.
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { unzipSync } from "fflate";
 import type { Page } from "playwright-core";
 import { startSandbox } from "../../src/sandbox";
+import { parseResolvedPeriods, PERIODS_NAMESPACE } from "../../src/workbook/resolved-periods";
+import { serviceNumber } from "../integration/functions/sandbox-oracle";
 import { FROZEN_NAMESPACE, parseFrozen } from "../../src/workbook/frozen-formulas";
 import { CANCELLED_MESSAGE } from "../../src/taskpane/logic/refresh-run";
 import { HISTORY_KEY } from "../../src/taskpane/logic/change-history";
+import { exposeDoublePackage } from "../support/office-double/double-package";
+import { readBook } from "../support/xlsx-corpus/test-book";
 import { ARTIFACTS, PANE_WIDTH, callDouble, enterCells, settled, todayLabel, useBrowserRig } from "./harness";
 
 jest.setTimeout(90_000);
@@ -29,6 +34,16 @@ interface DoubleCell {
 /** Resolves once no animation runs (Fluent's dialogs fade in and out): a screenshot shows the settled view. */
 const still = (page: Page): Promise<unknown> =>
   page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
+
+/** The Refresh card while a refresh runs, at the pane's width (copied to docs/images with FDQ_UPDATE_DOCS=1). */
+async function screenshotProgress(page: Page, theme: "light" | "dark"): Promise<void> {
+  const progress = join(ARTIFACTS, `workflow-progress-${theme}.png`);
+  await page.locator('[aria-label="Refresh"]').screenshot({ path: progress });
+  if (process.env.FDQ_UPDATE_DOCS === "1") {
+    mkdirSync(DOCS_IMAGES, { recursive: true });
+    copyFileSync(progress, join(DOCS_IMAGES, `workflow-progress-${theme}.png`));
+  }
+}
 
 const cell = (page: Page, address: string): Promise<DoubleCell | null> => callDouble(page, "cell", address);
 
@@ -109,6 +124,87 @@ describe("What changed after a refresh", () => {
   });
 });
 
+describe("new period after a refresh", () => {
+  it("reports FY0 rolled to the next fiscal year as a new period, from the resolution the workbook kept", async () => {
+    let clock = new Date("2025-12-15T12:00:00Z");
+    const service = await startSandbox({ now: () => clock, restate: "2026-01-05" });
+    try {
+      const FY0 = '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC","FY0")';
+      const fy2023 = ROIC("AAPL", 2023);
+      const value = (year: number): Promise<number> =>
+        serviceNumber(service, `metrics/roic/AAPL?datapoint=ROIC&year=${year}`);
+      const day1 = { 2023: await value(2023), 2024: await value(2024) };
+      const first = await rig.openConnected({ service });
+      await enterCells(first.page, { "Model!B2": FY0, "Model!B3": fy2023 });
+      await tab(first.page, "Workbook");
+      await first.page.getByTestId("refresh-button").click();
+      await first.page.getByTestId("refresh-summary").waitFor({ timeout: 30_000 });
+      expect(await cell(first.page, "Model!B2")).toMatchObject({ value: day1[2024] });
+      const periodsPart = async (page: Page) =>
+        (await callDouble<{ namespaceUri: string; xml: string }[]>(page, "customXmlParts"))
+          .filter((p) => p.namespaceUri === PERIODS_NAMESPACE)
+          .map((p) => p.xml);
+      const kept = await periodsPart(first.page);
+      expect(kept.flatMap(parseResolvedPeriods)).toEqual([
+        { sheet: "Model", cell: "B2", formula: FY0, periods: "FY2024", day: todayLabel() },
+      ]);
+      // The workbook as saved, opened after the service published fiscal 2025 and restated the closed years.
+      const saved = {
+        "Model!B2": { formula: FY0, value: day1[2024] },
+        "Model!B3": { formula: fy2023, value: day1[2023] },
+      };
+      await first.context.close();
+      clock = new Date("2026-01-05T12:00:00Z");
+      const day2 = { 2023: await value(2023), 2025: await value(2025) };
+      const { context, page } = await rig.openConnected({
+        service,
+        workbook: { cells: saved, customXmlParts: kept },
+      });
+      await tab(page, "Workbook");
+      await page.getByTestId("refresh-button").click();
+      await page.getByTestId("changes-counts").waitFor({ timeout: 30_000 });
+      await expect(page.getByTestId("changes-count").allTextContents()).resolves.toEqual([
+        "1 restated",
+        "1 new period",
+      ]);
+      const stored = await callDouble<Record<string, string>>(page, "storageSnapshot");
+      const [report] = JSON.parse(stored[HISTORY_KEY] ?? "[]") as { changes: Record<string, unknown>[] }[];
+      const rel = (o: number, n: number): number => (n - o) / Math.abs(o);
+      expect(
+        [...(report?.changes ?? [])].sort((a, b) => String(a.cell).localeCompare(String(b.cell))),
+      ).toEqual([
+        {
+          sheet: "Model",
+          cell: "B2",
+          formula: FY0,
+          old: day1[2024],
+          new: day2[2025],
+          kind: "new period",
+          relativeChange: rel(day1[2024], day2[2025]),
+          period: "FY2025",
+        },
+        {
+          sheet: "Model",
+          cell: "B3",
+          formula: fy2023,
+          old: day1[2023],
+          new: day2[2023],
+          kind: "restated",
+          relativeChange: rel(day1[2023], day2[2023]),
+          period: "FY2023",
+        },
+      ]);
+      // The workbook now keeps the new resolution, for the next refresh.
+      expect((await periodsPart(page)).flatMap(parseResolvedPeriods)).toEqual([
+        { sheet: "Model", cell: "B2", formula: FY0, periods: "FY2025", day: todayLabel() },
+      ]);
+      await context.close();
+    } finally {
+      await service.close();
+    }
+  });
+});
+
 describe("refresh scopes", () => {
   it("prices and refreshes only the active sheet, the selection, or the cells in error", async () => {
     const { context, page } = await rig.openConnected();
@@ -162,11 +258,79 @@ describe("refresh scopes", () => {
     expect(sent).toEqual(["/metrics/roic/NOSUCH?datapoint=ROIC&year=2022"]);
     await context.close();
   });
+
+  it("refreshes only the cells from an older refresh day: those today's cache does not answer", async () => {
+    const { context, page } = await rig.openConnected({
+      workbook: {
+        cells: {
+          "Model!B2": { formula: ROIC("AAPL", 2021), value: 0.1 },
+          "Model!B3": { formula: ROIC("MSFT", 2021), value: 0.2 },
+        },
+      },
+    });
+    // Typed today: fetched today, so current.
+    await enterCells(page, { "Model!B4": ROIC("NFLX", 2022) });
+    const sent: string[] = [];
+    page.on(
+      "request",
+      (r) => r.url().startsWith(rig.sandbox.baseUrl) && sent.push(r.url().slice(rig.sandbox.baseUrl.length)),
+    );
+    await tab(page, "Workbook");
+    await page.getByTestId("refresh-scope").selectOption("stale");
+    await page.getByTestId("estimate-button").click();
+    await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("2 FDQ cells found");
+    await page.getByTestId("refresh-button").click();
+    await page.getByText(/^Refreshed 2 FDQ cells from an older refresh day/).waitFor({ timeout: 30_000 });
+    expect(sent.sort()).toEqual([
+      "/metrics/roic/AAPL?datapoint=ROIC&year=2021",
+      "/metrics/roic/MSFT?datapoint=ROIC&year=2021",
+    ]);
+    expect(await cell(page, "Model!B2")).toMatchObject({ value: await roic("AAPL", 2021) });
+    // Every cell is current now: nothing is stale.
+    await page.getByTestId("estimate-button").click();
+    await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("0 FDQ cells found");
+    await context.close();
+  });
 });
 
 describe("progress and Cancel", () => {
+  it("counts cells done, pending and failed and the units spent as the answers arrive", async () => {
+    const slow = await startSandbox({ latencyMs: 3_000 });
+    try {
+      const { context, page } = await rig.openConnected({ service: slow, theme: "dark" });
+      // 6 requests at once: the first wave is A1:A6 (A1 not found), the second A7:A8.
+      const cells: Record<string, string> = { "Sheet1!A1": ROIC("NOSUCH", 2022) };
+      for (let i = 2; i <= 8; i++) cells[`Sheet1!A${i}`] = ROIC("AAPL", 2011 + i);
+      await callDouble(page, "seed", cells);
+      await settled(page);
+      await tab(page, "Workbook");
+      const before = slow.stats().requests;
+      await page.getByTestId("refresh-button").click();
+      await page.getByTestId("refresh-cells").waitFor();
+      await screenshotProgress(page, "dark");
+      const text = (id: string): Promise<string | null> => page.getByTestId(id).textContent();
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="cells-done"]')?.textContent === "5",
+        undefined,
+        { timeout: 20_000 },
+      );
+      await expect(
+        Promise.all([text("cells-done"), text("cells-pending"), text("cells-failed"), text("refresh-units")]),
+      ).resolves.toEqual(["5", "2", "1", "5 units spent so far"]);
+      expect(slow.stats().requests - before).toBe(8);
+      await page.getByTestId("refresh-summary").waitFor({ timeout: 30_000 });
+      await expect(page.getByTestId("refresh-summary").textContent()).resolves.toMatch(
+        /^Refreshed 8 FDQ cells \(on request\): 8 requests sent, 1 failed request, 1 cell in error, in \d+\.\d s\.$/,
+      );
+      await context.close();
+    } finally {
+      await slow.close();
+    }
+  });
+
   it("shows cells done / pending / failed and units while running; Cancel sends no new request", async () => {
-    const slow = await startSandbox({ latencyMs: 1_500 });
+    // Answers take 3 s: the view is read and photographed while the first 6 requests are in flight.
+    const slow = await startSandbox({ latencyMs: 3_000 });
     try {
       const { context, page } = await rig.openConnected({ service: slow });
       const cells: Record<string, string> = {};
@@ -178,12 +342,7 @@ describe("progress and Cancel", () => {
       await page.getByTestId("refresh-cells").waitFor();
       await expect(page.getByTestId("cells-pending").textContent()).resolves.toBe("10");
       await expect(page.getByTestId("refresh-units").textContent()).resolves.toBe("0 units spent so far");
-      const progress = join(ARTIFACTS, "workflow-progress-light.png");
-      await page.locator('[aria-label="Refresh"]').screenshot({ path: progress });
-      if (process.env.FDQ_UPDATE_DOCS === "1") {
-        mkdirSync(DOCS_IMAGES, { recursive: true });
-        copyFileSync(progress, join(DOCS_IMAGES, "workflow-progress-light.png"));
-      }
+      await screenshotProgress(page, "light");
       await page.getByTestId("refresh-cancel").click();
       const summary = page.getByTestId("refresh-summary");
       await summary.waitFor({ timeout: 30_000 });
@@ -294,12 +453,20 @@ describe("reversible freeze", () => {
 });
 
 describe("Share as values", () => {
-  it("previews the FDQ sources sheet (period, refresh day) and leaves this workbook unchanged", async () => {
-    const { context, page } = await rig.openConnected();
-    await enterCells(page, {
-      "Model!B2": ROIC("AAPL", 2022),
-      "Model!B3": '=FDQ.DATAPOINT("MSFT","roic","ROIC",2022,2)',
+  it("hands over a copy to download: FDQ cells as the values shown, dependents' formulas, the FDQ sources sheet, no key", async () => {
+    const { context, page } = await rig.openConnected({
+      workbook: { url: "https://contoso.sharepoint.com/sites/fin/Shared%20Documents/Forecast%202026.xlsx" },
     });
+    // The document's file: the grid as a real .xlsx package (test/support/office-double/double-package.ts).
+    await exposeDoublePackage(page);
+    const quarter = '=FDQ.DATAPOINT("MSFT","roic","ROIC",2022,2)';
+    await enterCells(page, { "Model!B2": ROIC("AAPL", 2022), "Model!B3": quarter });
+    await enterCells(page, { "Model!C2": "=B2*2", "Model!A1": "Forecast" });
+    const shown = {
+      B2: (await cell(page, "Model!B2"))!.value as number,
+      B3: (await cell(page, "Model!B3"))!.value as number,
+    };
+    expect(shown.B2).toBe(await roic("AAPL", 2022));
     await tab(page, "Workbook");
     await page.getByTestId("share-button").click();
     await page.getByRole("dialog", { name: "Share 2 FDQ cells as values?" }).waitFor();
@@ -308,14 +475,57 @@ describe("Share as values", () => {
       `ModelB3Q2 FY2022${todayLabel()}`,
     ]);
     await page.screenshot({ path: join(ARTIFACTS, "workflow-share.png"), fullPage: true });
-    await page.getByTestId("share-confirm").click();
-    // This build has no package writer: it says so, reads no file and opens nothing.
-    await expect(page.getByTestId("share-message").textContent()).resolves.toMatch(
-      /^This build of the add-in cannot write the copy yet/,
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByTestId("share-confirm").click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("Forecast 2026 (values).xlsx");
+    await expect(page.getByTestId("share-message").textContent()).resolves.toBe(
+      'Downloaded "Forecast 2026 (values).xlsx": 2 FDQ cells as values and the sheet "FDQ sources". ' +
+        "This workbook is unchanged.",
     );
-    expect(await callDouble(page, "createdWorkbooks")).toEqual([]);
+    const file = await download.path();
+    const book = readBook(file);
+    const model = book.getWorksheet("Model")!;
+    // FDQ cells: values equal to what the grid showed, no formula left.
+    expect(model.getCell("B2")).toEqual({ value: shown.B2, formula: undefined, result: undefined });
+    expect(model.getCell("B3")).toEqual({ value: shown.B3, formula: undefined, result: undefined });
+    // The dependent keeps its formula and value; other cells are as they were.
+    expect(model.getCell("C2")).toMatchObject({ formula: "B2*2", result: shown.B2 * 2 });
+    expect(model.getCell("A1").value).toBe("Forecast");
+    const sources = book.getWorksheet("FDQ sources")!;
+    const row = (r: number): unknown[] => [..."ABCDEFG"].map((c) => sources.getCell(`${c}${r}`).value);
+    expect([row(1), row(2), row(3), row(4)]).toEqual([
+      ["Sheet", "Cell", "Formula", "Value", "Period", "Refresh day", "Source"],
+      [
+        "Model",
+        "B2",
+        ROIC("AAPL", 2022),
+        shown.B2,
+        "FY2022",
+        todayLabel(),
+        "GET /metrics/roic/AAPL?datapoint=ROIC&year=2022",
+      ],
+      [
+        "Model",
+        "B3",
+        quarter,
+        shown.B3,
+        "Q2 FY2022",
+        todayLabel(),
+        "GET /metrics/roic/MSFT?datapoint=ROIC&year=2022&quarter=2",
+      ],
+      [null, null, null, null, null, null, null],
+    ]);
+    // The API key is nowhere in the copy: not in a part, not in the zip's bytes.
+    const bytes = new Uint8Array(readFileSync(file));
+    const key = rig.sandbox.demoKey;
+    expect(Buffer.from(bytes).includes(key)).toBe(false);
+    for (const [name, content] of Object.entries(unzipSync(bytes)))
+      expect({ name, hasKey: Buffer.from(content).includes(key) }).toEqual({ name, hasKey: false });
+    // Office's file was closed, and this workbook still has its formulas.
     expect(await callDouble(page, "openFiles")).toBe(0);
-    expect(await cell(page, "Model!B2")).toMatchObject({ formula: ROIC("AAPL", 2022) });
+    expect(await cell(page, "Model!B2")).toMatchObject({ formula: ROIC("AAPL", 2022), value: shown.B2 });
     await context.close();
   });
 });

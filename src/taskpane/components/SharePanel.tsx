@@ -1,4 +1,5 @@
-// "Share as values": a copy of this workbook for a colleague without the add-in, opened as a new workbook: FDQ
+// "Share as values": a copy of this workbook for a colleague without the add-in (a download on the web, a new
+// workbook on the desktop): FDQ
 // cells as values, their dependents intact, and a sheet "FDQ sources" listing each cell's formula, period,
 // refresh day and source. This workbook is not changed.
 import {
@@ -17,7 +18,7 @@ import {
 import { useState } from "react";
 import { SOURCES_SHEET } from "../../workbook/fdq-sources";
 import { messageOf } from "../logic/message";
-import { planShare, shareAsValues, type SharePlan } from "../logic/share-copy";
+import { copyName, planShare, shareAsValues, type SharePlan } from "../logic/share-copy";
 import { useServices } from "../services";
 
 const useStyles = makeStyles({
@@ -43,7 +44,7 @@ const PREVIEW_COLUMNS = [0, 1, 4, 5];
 
 export function SharePanel() {
   const styles = useStyles();
-  const { workbook, api, shareWriter } = useServices();
+  const { workbook, api, shareWriter, workbookId } = useServices();
   const [plan, setPlan] = useState<SharePlan>();
   /** The plan the dialog shows, kept while it fades out. */
   const [shown, setShown] = useState<SharePlan>();
@@ -80,11 +81,14 @@ export function SharePanel() {
     }
     setBusy(true);
     try {
-      await shareAsValues(chosen, workbook, shareWriter);
+      const name = copyName(workbookId());
+      const handed = await shareAsValues(chosen, workbook, shareWriter, name);
       const n = chosen.cells.length;
+      const what = `${n} FDQ ${n === 1 ? "cell" : "cells"} as values and the sheet "${SOURCES_SHEET}"`;
       setMessage(
-        `The copy opened as a new workbook: ${n} FDQ ${n === 1 ? "cell" : "cells"} as values and the sheet ` +
-          `"${SOURCES_SHEET}". Save it where you like; this workbook is unchanged.`,
+        handed === "downloaded"
+          ? `Downloaded "${name}": ${what}. This workbook is unchanged.`
+          : `The copy opened as a new workbook: ${what}. Save it where you like; this workbook is unchanged.`,
       );
     } catch (err) {
       setMessage(messageOf(err));
@@ -117,7 +121,8 @@ export function SharePanel() {
             </DialogTitle>
             <DialogContent>
               <Text as="p" block>
-                A copy of this workbook opens as a new workbook, with the sheet &quot;{SOURCES_SHEET}&quot;:
+                A copy of this workbook (downloaded in Excel on the web, opened as a new workbook in Excel on
+                the desktop), with the sheet &quot;{SOURCES_SHEET}&quot;:
               </Text>
               <table className={styles.preview} data-testid="share-preview">
                 <thead>
@@ -141,7 +146,7 @@ export function SharePanel() {
             </DialogContent>
             <DialogActions>
               <Button appearance="primary" onClick={() => void share()} data-testid="share-confirm">
-                Open the copy
+                Make the copy
               </Button>
               <Button onClick={() => setPlan(undefined)}>Cancel</Button>
             </DialogActions>

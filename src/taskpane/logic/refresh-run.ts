@@ -9,7 +9,13 @@
 // refresh for a new refresh day keeps the cache: the day change already dropped every answer of earlier days
 // except those the quota saver keeps, and dropping those too would fetch them every day, saver or not.
 import { type ClientStats, FdqError, sleep } from "../../api";
-import { compareCells, reportValue, type Change } from "../../workbook/changes";
+import { compareCells, reportValue, type CellObservation, type Change } from "../../workbook/changes";
+import {
+  periodsCellId,
+  serializeResolvedPeriods,
+  type ResolvedCellPeriods,
+} from "../../workbook/resolved-periods";
+import { periodBefore, periodsNow, recordsAfter } from "./refresh-periods";
 import { chunks } from "../office/batched-read";
 import { parseAddress } from "../office/a1";
 import type { CellSnapshot, CellValue, WorkbookAccess } from "../office/workbook";
@@ -118,20 +124,59 @@ export function cellProgress(
   return { total, pending, failed, done: Math.max(0, total - pending - failed) };
 }
 
-/** The change report of the scope's cells: their values before against those after. */
-export function changesOf(before: readonly CellSnapshot[], after: ReadonlyMap<string, CellValue>): Change[] {
+/**
+ * The change report of the scope's cells: their values before against those after, with the periods each
+ * asked before and after where known (a relative period's: refresh-periods.ts).
+ */
+export function changesOf(
+  before: readonly CellSnapshot[],
+  after: ReadonlyMap<string, CellValue>,
+  periods?: (cell: CellSnapshot) => CellObservation["period"],
+): Change[] {
   return compareCells(
     before.map((c) => {
       const { sheet, cell } = parseAddress(c.address);
+      const period = periods?.(c);
       return {
         sheet,
         cell,
         formula: c.formula,
         old: reportValue(c.value),
         new: reportValue(after.get(c.address)),
+        ...(period && (period.before !== undefined || period.after !== undefined) ? { period } : {}),
       };
     }),
   );
+}
+
+/**
+ * The periods of the refreshed cells before (the workbook's kept records) and now, and the records kept anew
+ * when they changed (a workbook without relative periods gets no part). Never fails the refresh: without
+ * them a moved relative period is reported as restated.
+ */
+async function refreshedPeriods(
+  cells: readonly CellSnapshot[],
+  kept: readonly ResolvedCellPeriods[],
+  workbook: WorkbookAccess,
+  client: PaneClient,
+): Promise<((cell: CellSnapshot) => CellObservation["period"]) | undefined> {
+  try {
+    const now = await periodsNow(cells, workbook, client);
+    const records = recordsAfter(kept, cells, now);
+    if (serializeResolvedPeriods(records) !== serializeResolvedPeriods(kept))
+      await workbook.keepResolvedPeriods?.(records);
+    const byId = new Map(kept.map((r) => [periodsCellId(r), r]));
+    return (cell) => {
+      const p = now.get(cell.address);
+      const before = periodBefore(cell, p, byId);
+      return {
+        ...(before !== undefined && { before }),
+        ...(p?.periods !== undefined && { after: p.periods }),
+      };
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 export async function runRefresh(options: RefreshOptions): Promise<RefreshSummary> {
@@ -145,6 +190,7 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshSummar
 
   const cells = await scopeCells(scope, { workbook, client, today });
   const addresses = cells.map((c) => c.address);
+  const keptPeriods = (await workbook.resolvedPeriods?.().catch(() => undefined)) ?? [];
   let cancelledRequests = 0;
   const release = client.stopRequestsOn(signal ?? new AbortController().signal, () => {
     cancelledRequests++;
@@ -218,6 +264,7 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshSummar
 
     const after = await workbook.cellValues(addresses);
     const finalStats = client.stats();
+    const periods = await refreshedPeriods(cells, keptPeriods, workbook, client);
     return {
       scope,
       cells: cells.length,
@@ -228,7 +275,7 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshSummar
       durationMs: now() - started,
       cancelled: signal?.aborted === true,
       cancelledRequests,
-      changes: changesOf(cells, after),
+      changes: changesOf(cells, after, periods),
     };
   } finally {
     release();

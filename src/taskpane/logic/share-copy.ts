@@ -1,7 +1,8 @@
 // "Share as values" in the pane: a copy of the workbook for a colleague without the add-in. The pane reads
 // every FDQ cell and what makes it traceable (period, refresh day, the request without the key), takes the
 // workbook's file from Office, has the package writer turn the FDQ cells into values and add the sheet
-// "FDQ sources", and opens the copy as a new workbook. The open workbook is not changed. The package step
+// "FDQ sources", and hands the copy to the user ("<name> (values).xlsx": a download on the web, a new workbook
+// on the desktop: src/taskpane/office/share-file.ts). The open workbook is not changed. The package step
 // (src/workbook's patcher, which keeps every other part byte for byte) is a ShareCopyWriter handed in.
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
 import { parseAddress } from "../office/a1";
@@ -15,6 +16,7 @@ import {
 } from "../../workbook/fdq-sources";
 import { cellRequests, sourceOf } from "./cell-requests";
 import type { PaneClient } from "./pane-client";
+import type { CopyHandOff } from "../office/share-file";
 
 export interface SharePlan {
   readonly cells: readonly SourcedCell[];
@@ -35,17 +37,36 @@ export async function planShare(
   return { cells, rows: sourcesRows(cells) };
 }
 
-/** Builds the copy of `plan` from the workbook's file and opens it as a new workbook. */
+/**
+ * The copy's file name: the workbook's, from its URL (decoded, extension kept: .xlsm stays .xlsm), with
+ * " (values)"; "Workbook (values).xlsx" for a workbook not saved yet.
+ */
+export function copyName(url: string | undefined): string {
+  const last = (url ?? "").split(/[?#]/)[0]?.split(/[/\\]/).pop() ?? "";
+  let name = last;
+  try {
+    name = decodeURIComponent(last);
+  } catch {
+    // A name that is not valid percent-encoding is used as it is.
+  }
+  const match = /^(.+?)\.(xlsx|xlsm)$/i.exec(name);
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a file name may not hold
+  const stem = (match?.[1] ?? name).replace(/[<>:"/\\|?*\u0000-\u001f]/g, "_").trim();
+  return `${stem || "Workbook"} (values).${match?.[2]?.toLowerCase() ?? "xlsx"}`;
+}
+
+/** Builds the copy of `plan` from the workbook's file and hands it to the user as `fileName`. */
 export async function shareAsValues(
   plan: SharePlan,
   workbook: Pick<WorkbookAccess, "fileBytes" | "openCopy">,
   writer: ShareCopyWriter,
-): Promise<void> {
+  fileName = "Workbook (values).xlsx",
+): Promise<CopyHandOff | void> {
   const bytes = await workbook.fileBytes();
   const copy = await writer.writeShareCopy({
     bytes,
     cells: plan.cells,
     sourcesSheet: { name: SOURCES_SHEET, rows: plan.rows },
   });
-  await workbook.openCopy(copy);
+  return workbook.openCopy(copy, fileName);
 }

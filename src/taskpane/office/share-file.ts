@@ -1,6 +1,8 @@
 // The workbook's file for "Share as values": Office gives the whole package (getFileAsync, compressed: the
-// .xlsx bytes, read in slices), and Excel opens the shared copy as a new workbook from its bytes
-// (Excel.createWorkbook, ExcelApi 1.8), which the user saves where they like. The open workbook is never
+// .xlsx bytes, read in slices). The copy reaches the user as a download in Excel on the web (a Blob link: the
+// browser saves "<name> (values).xlsx" where it saves downloads); in Excel on Windows and Mac, whose add-in
+// web views do not save downloads, Excel opens it as a new workbook from its bytes (Excel.createWorkbook,
+// ExcelApi 1.8), which the user saves where they like. The open workbook is never
 // changed: a copy built from the bytes cannot freeze the original by mistake, unlike freezing in place after
 // asking the user to save a copy first.
 
@@ -56,7 +58,39 @@ function base64Of(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** Opens `bytes` (an .xlsx package) as a new workbook in Excel. */
-export async function openWorkbookCopy(bytes: Uint8Array): Promise<void> {
+/** How the copy reached the user. */
+export type CopyHandOff = "downloaded" | "opened";
+
+const PACKAGE_TYPES: Readonly<Record<string, string>> = {
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  xlsm: "application/vnd.ms-excel.sheet.macroEnabled.12",
+};
+
+/** Saves `bytes` as the download `fileName` (a Blob link, clicked). */
+function download(bytes: Uint8Array, fileName: string): void {
+  const ext = /\.(\w+)$/.exec(fileName)?.[1]?.toLowerCase() ?? "xlsx";
+  const blob = new Blob([new Uint8Array(bytes)], { type: PACKAGE_TYPES[ext] ?? PACKAGE_TYPES.xlsx });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = fileName;
+  link.style.display = "none";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The browser has the file once the click is handled; the URL is let go a little later.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/**
+ * Hands `bytes` (an .xlsx package) to the user: a download named `fileName` in Excel on the web, a new
+ * workbook elsewhere.
+ */
+export async function handOverCopy(bytes: Uint8Array, fileName: string): Promise<CopyHandOff> {
+  if (Office.context.platform === Office.PlatformType.OfficeOnline) {
+    download(bytes, fileName);
+    return "downloaded";
+  }
   await Excel.createWorkbook(base64Of(bytes));
+  return "opened";
 }

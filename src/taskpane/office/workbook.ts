@@ -5,7 +5,9 @@ import type { FrozenCell } from "../../workbook/frozen-formulas";
 import { parseAddress } from "./a1";
 import { chunks } from "./batched-read";
 import { freezeCells, readFrozen, restoreCells, type RestoreOutcome } from "./frozen";
-import { openWorkbookCopy, workbookFileBytes } from "./share-file";
+import { handOverCopy, workbookFileBytes, type CopyHandOff } from "./share-file";
+import { readResolvedPeriods, writeResolvedPeriods } from "./resolved-periods";
+import type { ResolvedCellPeriods } from "../../workbook/resolved-periods";
 import {
   asCellValue,
   fdqCellsOfBlock,
@@ -55,8 +57,15 @@ export interface WorkbookAccess {
   restoreFormulas(scope: FreezeScope | "workbook"): Promise<RestoreOutcome>;
   /** The workbook's file (the .xlsx package) as it is now. */
   fileBytes(): Promise<Uint8Array>;
-  /** Opens an .xlsx package as a new workbook. */
-  openCopy(bytes: Uint8Array): Promise<void>;
+  /** What each relative period resolved to at the last refresh (resolved-periods.ts); optional for fakes. */
+  resolvedPeriods?(): Promise<ResolvedCellPeriods[]>;
+  /** Keeps `records` in the workbook in place of the earlier ones. */
+  keepResolvedPeriods?(records: readonly ResolvedCellPeriods[]): Promise<void>;
+  /**
+   * Hands an .xlsx package to the user (share-file.ts): a download named `fileName` in Excel on the web, a new
+   * workbook on the desktop; answers which.
+   */
+  openCopy(bytes: Uint8Array, fileName: string): Promise<CopyHandOff | void>;
   /** Full calculation: the only kind that re-runs non-volatile custom functions. */
   calculateFull(): Promise<void>;
   selectCell(address: string): Promise<void>;
@@ -171,7 +180,11 @@ export function excelWorkbook(): WorkbookAccess {
 
     fileBytes: () => workbookFileBytes(),
 
-    openCopy: (bytes) => openWorkbookCopy(bytes),
+    resolvedPeriods: () => Excel.run((context) => readResolvedPeriods(context)),
+
+    keepResolvedPeriods: (records) => Excel.run((context) => writeResolvedPeriods(context, records)),
+
+    openCopy: (bytes, fileName) => handOverCopy(bytes, fileName),
 
     calculateFull: () =>
       Excel.run(async (context) => {

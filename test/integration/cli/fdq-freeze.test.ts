@@ -7,7 +7,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { unzipSync } from "fflate";
 import { engineFormula } from "../../../src/workbook/formula-text";
-import { parseFrozenParts, serializeFrozen, FROZEN_NAMESPACE } from "../../../src/workbook/frozen-formulas";
+import {
+  parseFrozenParts,
+  parseKeptChain,
+  serializeFrozen,
+  FROZEN_NAMESPACE,
+} from "../../../src/workbook/frozen-formulas";
 import { frozenParts } from "../../../src/workbook/frozen-parts";
 import { freezePackage, thawPackage } from "../../../src/workbook/freeze";
 import { addressOfCell } from "../../../src/workbook/engine/references";
@@ -15,7 +20,8 @@ import { openPackage } from "../../../src/workbook/xlsx/package";
 import { readWorkbook } from "../../../src/workbook/xlsx/read-model";
 import { PackageEditor } from "../../../src/workbook/xlsx/structure";
 import { readZip } from "../../../src/workbook/xlsx/zip";
-import { fidelityBook, SHEET_PARTS } from "../../support/xlsx-corpus/fidelity-book";
+import { fidelityBook, fidelityParts, SHEET_PARTS } from "../../support/xlsx-corpus/fidelity-book";
+import { zipParts } from "../../support/xlsx-corpus/zip-parts";
 import { runFdq, type Run } from "./run-fdq";
 
 const text = (bytes: Uint8Array | undefined): string => new TextDecoder().decode(bytes);
@@ -119,8 +125,12 @@ describe.each([false, true])("fdq freeze and fdq thaw on the fidelity corpus (ma
   it("keeps each frozen formula in the frozen-formulas part, exactly as the file stored it", () => {
     const after = unzipSync(frozen);
     const items = ourItems(after);
+    // One part: the cells, and the calculation chain as it was.
     expect(items).toHaveLength(1);
     const cells = parseFrozenParts(items.map((i) => text(after[i])));
+    expect(parseKeptChain(items.map((i) => text(after[i])))?.original).toBe(
+      text(unzipSync(input)["xl/calcChain.xml"]),
+    );
     const before = unzipSync(input);
     const expected = [...fdqCells(input)].flatMap(([part, set]) => {
       const sheet = Object.entries(SHEET_PARTS).find(([, p]) => p === part)?.[0] as string;
@@ -148,18 +158,20 @@ describe.each([false, true])("fdq freeze and fdq thaw on the fidelity corpus (ma
     expect(chain).toContain('<c r="B4" i="1" l="1"/>');
   });
 
-  it("thaw restores every formula exactly and removes the part: every part as it was but the calculation chain", () => {
+  it("thaw restores every formula exactly and removes the parts: every part byte for byte as it was, calculation chain, content types and relationships included", () => {
     expect(thawRun.stderr).toBe("");
     expect(thawRun.code).toBe(0);
     expect(thawRun.stdout).toMatch(
-      /^Restored 6 frozen formulas; changed 4 parts, removed 3, kept \d+ other parts byte for byte\./,
+      /^Restored 6 frozen formulas; changed 5 parts, removed 3, kept \d+ other parts byte for byte\./,
     );
     const before = unzipSync(input);
     const after = unzipSync(thawed);
     expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
     for (const name of Object.keys(before)) {
-      if (name === "xl/calcChain.xml") continue;
-      expect({ name, content: text(after[name]) }).toEqual({ name, content: text(before[name]) });
+      expect({ name, same: Buffer.compare(Buffer.from(after[name]!), Buffer.from(before[name]!)) }).toEqual({
+        name,
+        same: 0,
+      });
     }
     if (macros)
       expect(Buffer.from(after["xl/vbaProject.bin"] as Uint8Array)).toEqual(
@@ -251,5 +263,38 @@ describe("fdq thaw of formulas frozen by the task pane", () => {
     expect(model.get("C3")).toBe(
       '<c r="C3" s="2"><f>_xldudf_FDQ_DATAPOINT(A3,"metrics/roic","ROIC",B3)</f><v>0.3</v></c>',
     );
+  });
+});
+
+describe("fdq thaw of a calculation chain freeze removed", () => {
+  it("puts the chain back with its relationship and content type where they were: every part as it was", () => {
+    // A chain naming only FDQ cells: freezing them all leaves it empty, so freeze removes it.
+    const parts = fidelityParts();
+    parts["xl/calcChain.xml"] =
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n' +
+      '<calcChain xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
+      '<c r="B3" i="1" l="1"/><c r="D1"/><c r="C2" i="2" l="1"/><c r="C3"/><c r="C4"/><c r="F1"/></calcChain>';
+    const input = zipParts(parts);
+    const pkg = openPackage(input);
+    const frozen = freezePackage(pkg, readWorkbook(pkg).model, { now: new Date() }).editor.write();
+    const afterFreeze = unzipSync(frozen);
+    expect(afterFreeze["xl/calcChain.xml"]).toBeUndefined();
+    expect(text(afterFreeze["[Content_Types].xml"])).not.toContain("calcChain");
+    expect(text(afterFreeze["xl/_rels/workbook.xml.rels"])).not.toContain("calcChain");
+    const thawed = unzipSync(thawPackage(openPackage(frozen), {}).editor.write());
+    const before = unzipSync(input);
+    expect(Object.keys(thawed).sort()).toEqual(Object.keys(before).sort());
+    for (const name of Object.keys(before))
+      expect({ name, text: text(thawed[name]) }).toEqual({ name, text: text(before[name]) });
+  });
+
+  it("leaves a chain Excel rewrote since the freeze as it is", () => {
+    const pkg = openPackage(fidelityBook());
+    const editor = freezePackage(pkg, readWorkbook(pkg).model, { now: new Date() }).editor;
+    const rewritten =
+      '<calcChain xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><c r="B4" i="1"/></calcChain>';
+    editor.setText("xl/calcChain.xml", rewritten);
+    const thawed = unzipSync(thawPackage(openPackage(editor.write()), {}).editor.write());
+    expect(text(thawed["xl/calcChain.xml"])).toBe(rewritten);
   });
 });

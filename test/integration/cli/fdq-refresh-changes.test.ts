@@ -4,7 +4,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { unzipSync } from "fflate";
+import { DEFAULTS, RefreshDayClock } from "../../../src/api";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
+import { parseResolvedPeriods, type ResolvedCellPeriods } from "../../../src/workbook/resolved-periods";
 import { smallBook } from "../../support/small-book";
 import { serviceNumber } from "../functions/sandbox-oracle";
 import { runFdq, type Run } from "./run-fdq";
@@ -33,6 +36,7 @@ const LATEST = 'FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",B2)';
 const FY2023 = 'FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023)';
 const FY2025 = 'FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2025)';
 const NAME = 'FDQ.SECURITY("AAPL","name")';
+const FY0 = 'FDQ.DATAPOINT("AAPL","metrics/roic","ROIC","FY0")';
 
 /** A model of the latest fiscal year (the count of years the series shows) beside fixed years. */
 const BOOK = smallBook({
@@ -43,6 +47,7 @@ const BOOK = smallBook({
     C3: { f: FY2023 },
     C4: { f: FY2025 },
     C5: { f: NAME },
+    C6: { f: FY0 },
   },
 });
 
@@ -100,6 +105,17 @@ beforeAll(async () => {
       period: "FY2025",
     },
     {
+      // FY0 rolled from fiscal 2024 to fiscal 2025: the resolution the first refresh kept in the workbook.
+      sheet: "Model",
+      cell: "C6",
+      formula: `=${FY0}`,
+      old: before[2024],
+      new: after[2025],
+      kind: "new period",
+      relativeChange: rel(before[2024], after[2025]),
+      period: "FY2025",
+    },
+    {
       sheet: "Model",
       cell: "C3",
       formula: `=${FY2023}`,
@@ -126,7 +142,7 @@ describe("fdq refresh --changes", () => {
   it("reports each FDQ cell that moved with its kind: restated, new period, new value; an unchanged cell is not a change", () => {
     const rows = JSON.parse(readFileSync(path.join(dir, "changes.json"), "utf8")) as Expected[];
     const byCell = [...rows].sort((a, b) => a.cell.localeCompare(b.cell));
-    expect(byCell).toEqual(expected);
+    expect(byCell).toEqual([...expected].sort((a, b) => a.cell.localeCompare(b.cell)));
   });
 
   it("sorts the report by the size of the change, biggest first, changes without a size last", () => {
@@ -140,8 +156,8 @@ describe("fdq refresh --changes", () => {
     expect(day2.code).toBe(0);
     expect(day2.stdout).toMatch(
       new RegExp(
-        `^Refreshed 5 FDQ cells, recomputed 1 dependent, .* Wrote ${path.join(dir, "day2.xlsx").replace(/[.\\]/g, "\\$&")}\\. ` +
-          `4 changes \\(2 restated, 1 new period, 1 new value\\): ${path.join(dir, "changes.json").replace(/[.\\]/g, "\\$&")}\\.\\n$`,
+        `^Refreshed 6 FDQ cells, recomputed 1 dependent, .* Wrote ${path.join(dir, "day2.xlsx").replace(/[.\\]/g, "\\$&")}\\. ` +
+          `5 changes \\(2 restated, 2 new period, 1 new value\\): ${path.join(dir, "changes.json").replace(/[.\\]/g, "\\$&")}\\.\\n$`,
       ),
     );
   });
@@ -164,20 +180,22 @@ describe("fdq refresh --changes", () => {
     expect(lines[lines.length - 1]).toBe("");
     const body = lines.slice(1, -1).sort((a, b) => a.split(",")[1]!.localeCompare(b.split(",")[1]!));
     expect(body).toEqual(
-      expected.map((e) =>
-        [
-          e.sheet,
-          e.cell,
-          field(`'${e.formula}`),
-          e.old,
-          e.new,
-          e.kind,
-          field(e.relativeChange),
-          field(e.period),
-        ]
-          .map((v) => (typeof v === "number" ? String(v) : v))
-          .join(","),
-      ),
+      [...expected]
+        .sort((a, b) => a.cell.localeCompare(b.cell))
+        .map((e) =>
+          [
+            e.sheet,
+            e.cell,
+            field(`'${e.formula}`),
+            e.old,
+            e.new,
+            e.kind,
+            field(e.relativeChange),
+            field(e.period),
+          ]
+            .map((v) => (typeof v === "number" ? String(v) : v))
+            .join(","),
+        ),
     );
   });
 
@@ -204,5 +222,95 @@ describe("fdq refresh --changes", () => {
       stderr: `fdq refresh: --changes ${out} names the workbook; give the report its own file (.json or .csv)\n`,
     });
     expect(sandbox.stats().requests).toBe(requests);
+  });
+});
+
+describe("the resolved periods kept in the workbook", () => {
+  const kept = (file: string): ResolvedCellPeriods[] => {
+    const files = unzipSync(new Uint8Array(readFileSync(path.join(dir, file))));
+    const items = Object.keys(files).filter((k) => /^customXml\/item\d+\.xml$/.test(k));
+    return items.flatMap((k) => parseResolvedPeriods(new TextDecoder().decode(files[k])));
+  };
+
+  it("records what FY0 resolved to at each refresh, and on which refresh day; no part for the fixed periods", () => {
+    const day = new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now());
+    expect(kept("day1.xlsx")).toEqual([
+      { sheet: "Model", cell: "C6", formula: `=${FY0}`, periods: "FY2024", day },
+    ]);
+    expect(kept("day2.xlsx")).toEqual([
+      { sheet: "Model", cell: "C6", formula: `=${FY0}`, periods: "FY2025", day },
+    ]);
+  });
+
+  it("adds only its own part: every part of the input but the worksheet and the lists of parts kept byte for byte", () => {
+    const input = unzipSync(BOOK);
+    const day1 = unzipSync(new Uint8Array(readFileSync(path.join(dir, "day1.xlsx"))));
+    const changed = Object.keys(input).filter(
+      (k) => Buffer.compare(Buffer.from(input[k]!), Buffer.from(day1[k] ?? new Uint8Array())) !== 0,
+    );
+    expect(changed.sort()).toEqual([
+      "[Content_Types].xml",
+      "xl/_rels/workbook.xml.rels",
+      "xl/worksheets/sheet1.xml",
+    ]);
+    expect(
+      Object.keys(day1)
+        .filter((k) => !(k in input))
+        .sort(),
+    ).toEqual([
+      "customXml/_rels/item1.xml.rels",
+      "customXml/item1.xml",
+      "customXml/itemProps1.xml",
+      // The refresh's own: the series spills, marked as Excel marks a dynamic array.
+      "xl/metadata.xml",
+    ]);
+  });
+});
+
+describe("fdq refresh --changes: a relative period restated without moving", () => {
+  it("reports FY0 as restated when it still names the same fiscal year", async () => {
+    let now = new Date("2026-01-20T12:00:00Z");
+    const service = await startSandbox({ port: 0, now: () => now, restate: "2026-02-10" });
+    try {
+      const d = mkdtempSync(path.join(tmpdir(), "fdq-changes-"));
+      writeFileSync(path.join(d, "in.xlsx"), smallBook({ Model: { B2: { f: FY0 } } }));
+      const run = (args: string[]): Promise<Run> =>
+        runFdq([
+          "refresh",
+          ...args,
+          "--base-url",
+          service.baseUrl,
+          "--api-key",
+          service.demoKey,
+          "--no-cache",
+        ]);
+      const first = await serviceNumber(service, "metrics/roic/AAPL?datapoint=ROIC&year=2025");
+      expect((await run([path.join(d, "in.xlsx"), "-o", path.join(d, "a.xlsx")])).code).toBe(0);
+      now = new Date("2026-02-12T12:00:00Z");
+      const second = await serviceNumber(service, "metrics/roic/AAPL?datapoint=ROIC&year=2025");
+      expect(second).not.toBe(first);
+      const out = await run([
+        path.join(d, "a.xlsx"),
+        "-o",
+        path.join(d, "b.xlsx"),
+        "--changes",
+        path.join(d, "c.json"),
+      ]);
+      expect(out.stdout).toMatch(/ 1 change \(1 restated\): .*c\.json\.\n$/);
+      expect(JSON.parse(readFileSync(path.join(d, "c.json"), "utf8"))).toEqual([
+        {
+          sheet: "Model",
+          cell: "B2",
+          formula: `=${FY0}`,
+          old: first,
+          new: second,
+          kind: "restated",
+          relativeChange: (second - first) / Math.abs(first),
+          period: "FY2025",
+        },
+      ]);
+    } finally {
+      await service.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-/* global window, document, localStorage, fetch, URL, TextEncoder */
+/* global window, document, localStorage, fetch, URL, TextEncoder, atob */
 // A test double of the parts of office.js that FDQ for Excel's page uses, for browser tests outside Office.
 // test/browser/harness.ts serves six files as one script in place of office.js, in this order:
 //   a1.js (addresses), formulas.js (the grammar), grid.js (calculation: lifting, empty cells, spills,
@@ -29,8 +29,10 @@
 //   bytes per sync; setTheme(kind);
 //   storageSnapshot(); log(); documentSettings(); customXmlParts() -> [{ id, namespaceUri, xml }];
 //   createdWorkbooks() -> base64 texts given to Excel.createWorkbook; openFiles() -> files not closed.
-// The document's file (getFileAsync, compressed) is a stand-in for the package: the UTF-8 JSON of the grid's
-// formulas and values and the custom XML parts, in slices. At most two files may be open at once, as in Office.
+// The document's file (getFileAsync, compressed) is the grid as a real .xlsx package when the test gives the page
+// a builder (window.__officeDoubleXlsx, see test/support/office-double/double-package.ts: built in Node from the
+// grid's cells as they are now), else a stand-in: the UTF-8 JSON of the grid's formulas and values and the
+// custom XML parts. Either is given in slices. At most two files may be open at once, as in Office.
 // Two workbooks, one storage: OfficeRuntime.storage is the page origin's localStorage under the prefix
 // "office-double:", as the real one is the webview's localStorage under a prefix; every page of one
 // browser context shares it, so two pages opened on one context (harness openWorkbook) are two workbooks,
@@ -78,6 +80,26 @@
       cells,
       customXmlParts: state.customXmlParts.map((p) => p.xml),
     };
+  }
+
+  /** The open document file (Office.File) of `bytes`, in slices, in the open-files slot `slot`. */
+  function openFile(slot, bytes, sliceSize) {
+    const file = Object.assign(slot, {
+      size: bytes.length,
+      sliceCount: Math.max(1, Math.ceil(bytes.length / sliceSize)),
+      closed: false,
+      getSliceAsync(index, cb) {
+        if (file.closed) return cb({ status: "failed", error: { message: "The file is closed." } });
+        const data = Array.from(bytes.subarray(index * sliceSize, (index + 1) * sliceSize));
+        cb({ status: "succeeded", value: { data, index, size: data.length } });
+      },
+      closeAsync(cb) {
+        file.closed = true;
+        state.openFiles = state.openFiles.filter((f) => f !== file);
+        if (cb) cb({ status: "succeeded" });
+      },
+    });
+    return file;
   }
 
   function setSelection(sheet, box) {
@@ -209,24 +231,23 @@
           if (state.openFiles.length >= 2) return fail("Too many files are open: close one first.");
           const sliceSize = (options && options.sliceSize) || 4 * 1024 * 1024;
           if (sliceSize > 4 * 1024 * 1024) return fail("sliceSize is over 4 MB.");
-          const bytes = new TextEncoder().encode(JSON.stringify(packageOf()));
-          const file = {
-            size: bytes.length,
-            sliceCount: Math.max(1, Math.ceil(bytes.length / sliceSize)),
-            closed: false,
-            getSliceAsync(index, cb) {
-              if (file.closed) return cb({ status: "failed", error: { message: "The file is closed." } });
-              const data = Array.from(bytes.subarray(index * sliceSize, (index + 1) * sliceSize));
-              cb({ status: "succeeded", value: { data, index, size: data.length } });
+          const contents = packageOf();
+          // The slot is taken at once, as Office counts a file open from the call on.
+          const slot = {};
+          state.openFiles.push(slot);
+          const built =
+            typeof window.__officeDoubleXlsx === "function"
+              ? Promise.resolve(window.__officeDoubleXlsx(contents)).then((base64) =>
+                  Uint8Array.from(atob(base64), (ch) => ch.charCodeAt(0)),
+                )
+              : Promise.resolve(new TextEncoder().encode(JSON.stringify(contents)));
+          built.then(
+            (bytes) => done({ status: "succeeded", value: openFile(slot, bytes, sliceSize) }),
+            (err) => {
+              state.openFiles = state.openFiles.filter((f) => f !== slot);
+              fail("the package could not be built: " + String(err));
             },
-            closeAsync(cb) {
-              file.closed = true;
-              state.openFiles = state.openFiles.filter((f) => f !== file);
-              if (cb) cb({ status: "succeeded" });
-            },
-          };
-          state.openFiles.push(file);
-          done({ status: "succeeded", value: file });
+          );
         },
         addHandlerAsync(type, handler, callback) {
           if (type === "documentSelectionChanged") state.handlers.selection.push(handler);

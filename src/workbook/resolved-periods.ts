@@ -1,0 +1,90 @@
+// What each FDQ cell with a relative period (FY0, FQ-1, LTM) resolved to at its last refresh, kept inside the
+// workbook so the next refresh, on any machine, can tell a relative period that moved (FY0: FY2024 -> FY2025,
+// the change report's "new period") from a restatement of the same period. One custom XML part of the
+// workbook in its own namespace, as the frozen formulas are kept (src/workbook/frozen-formulas.ts): `fdq
+// refresh` writes it in the package (src/workbook/frozen-parts.ts), the task pane with Office's customXmlParts.
+// Host-neutral: no Office, no Node. Only cells with a relative period have a record; a workbook without one
+// gets no part.
+//
+// Read with the frozen-formulas part's parser (fast-xml-parser), written with its escapes.
+import { escapeXml, isNode, partParser, type Node } from "./frozen-formulas";
+
+/** The namespace of the part: Office finds it with `customXmlParts.getByNamespace(PERIODS_NAMESPACE)`. */
+export const PERIODS_NAMESPACE = "urn:fdq-excel:resolved-periods";
+export const PERIODS_ROOT = "resolvedPeriods";
+export const PERIODS_VERSION = 1;
+
+export interface ResolvedCellPeriods {
+  /** The sheet's name as Excel shows it. */
+  readonly sheet: string;
+  /** "B2". */
+  readonly cell: string;
+  /** The formula the periods are of, with its "=": a formula edited since is not compared. */
+  readonly formula: string;
+  /** The fiscal periods the cell's calls resolved to, "; "-joined ("FY2024", "Q3 FY2025; FY2024"). */
+  readonly periods: string;
+  /** The refresh day (YYYY-MM-DD) they were resolved on. */
+  readonly day: string;
+}
+
+export const periodsCellId = (c: { sheet: string; cell: string }): string =>
+  `${c.sheet.toLowerCase()}!${c.cell.toUpperCase()}`;
+
+export function serializeResolvedPeriods(records: readonly ResolvedCellPeriods[]): string {
+  const cells = records
+    .map(
+      (r) =>
+        `<cell sheet="${escapeXml(r.sheet)}" cell="${escapeXml(r.cell)}" day="${escapeXml(r.day)}" ` +
+        `periods="${escapeXml(r.periods)}">${escapeXml(r.formula)}</cell>`,
+    )
+    .join("");
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?><${PERIODS_ROOT} xmlns="${PERIODS_NAMESPACE}" ` +
+    `version="${PERIODS_VERSION}">${cells}</${PERIODS_ROOT}>`
+  );
+}
+
+/**
+ * The records of one part. A part that is not ours, from a newer version or damaged gives none: the records
+ * only sharpen the change report (without them a moved relative period is reported as restated).
+ */
+export function parseResolvedPeriods(xml: string): ResolvedCellPeriods[] {
+  let root: unknown;
+  try {
+    root = (partParser.parse(xml, true) as Node)[PERIODS_ROOT];
+  } catch {
+    return [];
+  }
+  if (!isNode(root) || root.xmlns !== PERIODS_NAMESPACE || Number(root.version) > PERIODS_VERSION) return [];
+  const cells = Array.isArray(root.cell) ? root.cell : [];
+  const out: ResolvedCellPeriods[] = [];
+  for (const c of cells) {
+    if (!isNode(c)) continue;
+    const { sheet, cell, day, periods } = c;
+    const formula = typeof c["#text"] === "string" ? c["#text"] : "";
+    if (
+      typeof sheet === "string" &&
+      typeof cell === "string" &&
+      /^[A-Z]{1,3}[1-9]\d*$/.test(cell) &&
+      typeof day === "string" &&
+      /^\d{4}-\d{2}-\d{2}$/.test(day) &&
+      typeof periods === "string" &&
+      formula.startsWith("=")
+    )
+      out.push({ sheet, cell, formula, periods, day });
+  }
+  return out;
+}
+
+/**
+ * The records after a refresh: those of cells it refreshed replaced by `updates` (a refreshed cell without an
+ * update, no longer relative or failed, loses its record), the others kept.
+ */
+export function mergeResolvedPeriods(
+  previous: readonly ResolvedCellPeriods[],
+  refreshed: readonly { sheet: string; cell: string }[],
+  updates: readonly ResolvedCellPeriods[],
+): ResolvedCellPeriods[] {
+  const gone = new Set([...refreshed, ...updates].map(periodsCellId));
+  return [...previous.filter((r) => !gone.has(periodsCellId(r))), ...updates];
+}
