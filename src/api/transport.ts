@@ -20,7 +20,7 @@ import { DEFAULTS } from "./defaults";
 import { Limiter } from "./limiter";
 import { redactorFor, type Redactor } from "./redact";
 import type { RequestKey } from "./request-key";
-import { errorFromAnswer } from "./response-errors";
+import { errorFromAnswer } from "./errors";
 import { nextDelay, parseRetryAfter } from "./retry";
 import type { ClientEvent, RetryOptions } from "./types";
 

@@ -17,7 +17,7 @@ import { NotInPortfolioError, QuotaExhaustedError, type FdqError } from "../api/
 import { pricedRequest, type PricingOptions } from "../api/pricing";
 import { RedactionOverBudget, redactKey } from "../api/redact";
 import type { RefreshDayClock } from "../api/refresh-day";
-import { errorFromAnswer } from "../api/response-errors";
+import { errorFromAnswer } from "../api/errors";
 import { parseRetryAfter } from "../api/retry";
 import type { Accounts } from "./accounts";
 import { BudgetTicket, type BodyBudget } from "./body-budget";
