@@ -4,7 +4,7 @@
 // value, and with Redis killed mid-run every cell is still right and the log says sharing is off, once.
 import { centralDay, nextMonthStart } from "../../../src/api/usage-ledger";
 import {
-  RedisUrlError,
+  GatewaySetupError,
   startGateway,
   tokenLine,
   type GatewayOptions,
@@ -297,7 +297,7 @@ test("--redis must be a redis:// URL: the gateway does not start", async () => {
       redis: "http://127.0.0.1:6379",
       onWarning: () => {},
     }),
-  ).rejects.toThrow(new RedisUrlError('"http:" is not redis: or rediss:; give redis://HOST:PORT'));
+  ).rejects.toThrow(new GatewaySetupError('"http:" is not redis: or rediss:; give redis://HOST:PORT'));
 });
 
 /** 54 distinct single-datapoint requests. */
