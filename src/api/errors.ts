@@ -7,7 +7,7 @@
 import { SPEC_ERRORS, type SpecErrorName } from "../catalog";
 import { EXCEL_HINTS, type ErrorHints } from "./error-hints";
 import { redactKey } from "./redact";
-import { centralDay, nextMonthStart } from "./usage-ledger";
+import { quotaResetsOn } from "./vendor-clock";
 
 export { EXCEL_HINTS, type ErrorHints } from "./error-hints";
 
@@ -370,7 +370,7 @@ export function errorFromAnswer(answer: FailedAnswer, context: AnswerContext = {
     // A quota refusal is exactly {"message":"Limit Exceeded"} without Retry-After (wire-notes 12); anything
     // looser ("Rate limit exceeded, slow down") is a throttle, retried, never a month's stop.
     if (retryAfterMs === undefined && serviceMessage === LIMIT_EXCEEDED) {
-      const resetsOn = context.now ? nextMonthStart(centralDay(context.now()).slice(0, 7)) : undefined;
+      const resetsOn = context.now ? quotaResetsOn(context.now()) : undefined;
       return new QuotaExhaustedError({ ...options, resetsOn });
     }
     return new RateLimitedError(options);

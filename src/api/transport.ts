@@ -4,7 +4,7 @@
 // Nothing else in the add-in calls fetch (probe.ts aside).
 import { BodyTooLarge, readBody, sizeText } from "./body";
 import { decodeEnvelope, describeBody, errorMessageOf, parseJson } from "./decode";
-import { inRefreshWindow } from "./refresh-window";
+import { inRefreshWindow } from "./vendor-clock";
 import {
   BadResponseError,
   ServiceRefreshingError,

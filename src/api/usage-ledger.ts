@@ -5,12 +5,10 @@
 // the quota was found spent this month, so no request is sent until the month turns or the user says
 // the plan was raised.
 import { BatchedWrites } from "./batched-writes";
+import { centralDay, centralMonth, nextMonthStart } from "./vendor-clock";
 import type { RequestKey } from "./request-key";
 import { isRecordStore, whenOpened } from "./cache-store/record-store";
 import type { KeyValueStore } from "./storage";
-
-/** The vendor's quota calendar. */
-export const QUOTA_TIME_ZONE = "America/Chicago";
 
 export interface UsageReport {
   /** YYYY-MM in US Central time. */
@@ -32,25 +30,6 @@ interface Stored {
   byDay: Record<string, number>;
   byDataset: Record<string, number>;
   exhausted: boolean;
-}
-
-let dayFormat: Intl.DateTimeFormat | undefined;
-
-/** YYYY-MM-DD of `ms` in US Central time. */
-export function centralDay(ms: number): string {
-  dayFormat ??= new Intl.DateTimeFormat("en-CA", {
-    timeZone: QUOTA_TIME_ZONE,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  });
-  return dayFormat.format(ms);
-}
-
-/** The first day of the month after `month` (YYYY-MM). */
-export function nextMonthStart(month: string): string {
-  const [y, m] = month.split("-").map(Number) as [number, number];
-  return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, "0")}-01`;
 }
 
 /** What a request's units are reported under. */
@@ -135,7 +114,7 @@ export class UsageLedger {
 
   constructor(private readonly o: UsageLedgerOptions) {
     this.storage = o.storage;
-    const month = centralDay(o.now()).slice(0, 7);
+    const month = centralMonth(o.now());
     this.base = emptyStored(month);
     this.delta = emptyDelta(month);
     this.writes = new BatchedWrites(

@@ -11,7 +11,8 @@
 import { LRUCache } from "lru-cache";
 import { DEFAULTS } from "../api/defaults";
 import type { KeyValueStore } from "../api/storage";
-import { centralDay, nextMonthStart, UsageLedger, type UsageReport } from "../api/usage-ledger";
+import { centralMonth, nextMonthStart } from "../api";
+import { UsageLedger, type UsageReport } from "../api/usage-ledger";
 import { FairSlots, type UpstreamSlots } from "./fair-slots";
 import { LocalLedger, type AccountLedger } from "./ledger";
 import type { RedisKeyParts } from "./redis-keys";
@@ -99,7 +100,7 @@ export class Accounts {
     if (kept) return (await kept.ledger.isExhausted()) ? kept.ledger.resetsOn : undefined;
     const redis = this.o.redis;
     if (!redis) return undefined;
-    const month = centralDay(this.o.now()).slice(0, 7);
+    const month = centralMonth(this.o.now());
     const name = redis.keys.ledger(tag, month);
     const marked = await redis.link.use(
       async (r) => redis.keys.open(name, await r.hget(name, "exhausted")) === "exhausted",

@@ -3,13 +3,8 @@
 // other's counts) and `exhausted` once any instance met "Limit Exceeded", which then stops them all.
 // This instance's own UsageLedger counts beside it: while Redis is unreachable it is what /usage reports
 // and what remembers a spent quota. What was counted during an outage is pushed when Redis is back.
-import {
-  centralDay,
-  nextMonthStart,
-  usageGroupOf,
-  type UsageLedger,
-  type UsageReport,
-} from "../api/usage-ledger";
+import { centralDay, centralMonth, nextMonthStart } from "../api";
+import { usageGroupOf, type UsageLedger, type UsageReport } from "../api/usage-ledger";
 import type { RequestKey } from "../api/request-key";
 import type { AccountLedger } from "./ledger";
 import { LEDGER_TTL_MS, type RedisKeyParts } from "./redis-keys";
@@ -124,7 +119,7 @@ export class RedisLedger implements AccountLedger {
   }
 
   private month(): string {
-    return centralDay(this.now()).slice(0, 7);
+    return centralMonth(this.now());
   }
 
   private delta(month: string): Delta {

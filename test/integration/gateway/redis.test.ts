@@ -2,7 +2,7 @@
 // over two instances cost what one process costs, the ledger and its "Limit Exceeded" stop are shared, the
 // account's upstream requests stay within one bound across both, the team's key is in no Redis key or
 // value, and with Redis killed mid-run every cell is still right and the log says sharing is off, once.
-import { centralDay, nextMonthStart } from "../../../src/api/usage-ledger";
+import { centralDay, quotaResetsOn } from "../../../src/api";
 import {
   GatewaySetupError,
   startGateway,
@@ -152,7 +152,7 @@ describeRedis("fdq serve --redis: instances on one Redis act as one", () => {
 
     const stopped = await b.get("/v1/metrics/roic/MSFT?datapoint=NOPAT&year=2023");
     expect(stopped.status).toBe(429);
-    const resetsOn = nextMonthStart(centralDay(Date.now()).slice(0, 7));
+    const resetsOn = quotaResetsOn(Date.now());
     expect(await stopped.json()).toEqual({
       message: `Limit Exceeded (from the FDQ gateway): the account's quota was spent this month; it resets on ${resetsOn} (or with \`fdq usage --reset\` if the plan was raised).`,
     });
