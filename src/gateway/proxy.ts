@@ -11,13 +11,13 @@
 // accepted (accounts.ts).
 import { Hono, type MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { SingleFlight } from "../api";
 import { accountTag } from "../api/account-tag";
 import { decodeEnvelope, errorMessageOf, parseJson } from "../api/decode";
-import { NotInPortfolioError, QuotaExhaustedError, type FdqError } from "../api/errors";
+import { errorFromAnswer, NotInPortfolioError, QuotaExhaustedError, type FdqError } from "../api/errors";
 import { pricedRequest, type PricingOptions } from "../api/pricing";
 import { RedactionOverBudget, redactKey } from "../api/redact";
 import type { RefreshDayClock } from "../api/refresh-day";
-import { errorFromAnswer } from "../api/errors";
 import { parseRetryAfter } from "../api/retry";
 import type { Accounts } from "./accounts";
 import { BudgetTicket, type BodyBudget } from "./body-budget";
@@ -190,7 +190,7 @@ interface Sending {
 }
 
 export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
-  const flights = new Map<string, Promise<FlightOutcome>>();
+  const flights = new SingleFlight<FlightOutcome>();
   let today = "";
   const app = new Hono<GatewayEnv>();
 
@@ -263,12 +263,9 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
       }
       // Looked up with no await since the store's miss, so a flight cannot end unseen in between. A spent
       // quota is checked in the flight (send), where every waiter on the flight learns of it too.
-      const flightKey = `${day}\n${tag}\n${id}`;
-      let flight = flights.get(flightKey);
-      const joined = flight !== undefined;
-      if (!flight) {
-        // Runs unless another instance's flight answers; then this instance counts no units.
-        flight = o.flights.run(day, tag, id, async () => {
+      // Runs unless another instance's flight answers; then this instance counts no units.
+      const { promise: flight, joined } = flights.run(`${day}\n${tag}\n${id}`, () =>
+        o.flights.run(day, tag, id, async () => {
           const kept = await o.store.get(day, tag, id);
           if (kept) return { answer: { ...kept, retryAfter: undefined }, fetchedHere: false };
           // Refused before waiting for a slot; checked again in the slot (send).
@@ -282,9 +279,8 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
           }
           if (keep) await o.store.set(day, tag, id, answer);
           return { answer, fetchedHere: true };
-        });
-        flights.set(flightKey, flight);
-      }
+        }),
+      );
       c.set("cache", joined ? "hit" : "miss");
       try {
         const { answer, fetchedHere } = await flight;
@@ -294,8 +290,6 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
       } catch (e) {
         if (e instanceof GatewayError && e.status === 429) c.set("cache", "bypass"); // the quota is spent
         throw e;
-      } finally {
-        if (!joined) flights.delete(flightKey);
       }
     } finally {
       // The body counts as in flight until it is written out to the client (or the client is gone).
