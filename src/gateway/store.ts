@@ -11,6 +11,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { LRUCache } from "lru-cache";
 import { DAY_LABEL } from "../api";
+import { writeFileAtomic } from "../api/atomic-file";
 
 /** An upstream answer worth keeping: status, content type and body text. */
 export interface StoredAnswer {
@@ -95,10 +96,7 @@ export class EmbeddedStore implements AnswerStore {
     const file = this.answerFile(day, account, key);
     if (file === undefined) return;
     const write = (async () => {
-      await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-      const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      await fs.writeFile(temp, JSON.stringify({ key, ...answer }), { encoding: "utf8", mode: 0o600 });
-      await fs.rename(temp, file);
+      await writeFileAtomic(file, JSON.stringify({ key, ...answer }), { makeFolder: { mode: 0o700 } });
     })().catch((e: unknown) => {
       this.o.onWarning(`fdq serve: an answer could not be saved (${(e as Error).message}).`);
     });
