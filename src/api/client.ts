@@ -32,7 +32,7 @@ import {
   resolverFor,
 } from "./relative-requests";
 import { RequestKey } from "./request-key";
-import { rememberedError } from "./response-errors";
+import { rememberedError } from "./errors";
 import type { Counters } from "./transport";
 import type {
   ApiResult,

@@ -1,5 +1,6 @@
 // Every default of the request module in one place; docs/architecture.md "The request module" explains each.
-import type { RefreshDayBoundary, RetryOptions } from "./types";
+import type { RetryOptions } from "./types";
+import { VENDOR_REFRESH_DAY } from "./vendor-clock";
 
 export const DEFAULTS = {
   /** Long enough to gather one Excel calculation batch, short enough to go unnoticed. */
@@ -25,9 +26,7 @@ export const DEFAULTS = {
    * The vendor refreshes its data every day between 5:00 and 5:20 AM US Central (wire-notes 13): a day
    * starts after that refresh, so a value fetched before 5:20 CT belongs to the previous data day.
    */
-  refreshDay: { hour: 5, minute: 20, timeZone: "America/Chicago" } satisfies RefreshDayBoundary,
-  /** The vendor's refresh window, US Central: a 503 or timeout inside it means "refreshing". */
-  refreshWindow: { from: 5 * 60, until: 5 * 60 + 20 },
+  refreshDay: VENDOR_REFRESH_DAY,
   billing: "per-datapoint",
   listUnits: 1,
   /** The member plans' monthly quota (wire-notes 11). */

@@ -1,13 +1,14 @@
-// One in-flight promise per request of a refresh day (as TanStack query-core keeps one per query key), and
-// the per-datapoint planner's gathering of the names one recalculation asks of a dataset.
+// One in-flight promise per request of a refresh day (single-flight.ts, keyed by the request and the day),
+// and the per-datapoint planner's gathering of the names one recalculation asks of a dataset.
 import type { CacheValue } from "./cache-codec";
 import type { DataKey } from "./call-keys";
 import { asksWholeDataset } from "./planner";
 import type { RequestKey } from "./request-key";
+import { SingleFlight } from "./single-flight";
 import { sleep } from "./sleep";
 
 export class Flights {
-  private readonly inFlight = new Map<string, Promise<CacheValue>>();
+  private readonly inFlight = new SingleFlight<CacheValue>();
   /** The names asked of one dataset, ticker and period within the coalescing window. */
   private readonly batches = new Map<string, { names: Set<string>; done: Promise<Set<string>> }>();
 
@@ -30,17 +31,11 @@ export class Flights {
     fetch: () => Promise<CacheValue>,
     windowMs = 0,
   ): Promise<CacheValue> {
-    const flight = key.inFlightKey(refreshDay);
-    const existing = this.inFlight.get(flight);
-    if (existing) {
-      this.onJoin();
-      return existing;
-    }
-    const started = (windowMs > 0 ? sleep(windowMs).then(fetch) : fetch()).finally(() =>
-      this.inFlight.delete(flight),
+    const flight = this.inFlight.run(key.inFlightKey(refreshDay), () =>
+      windowMs > 0 ? sleep(windowMs).then(fetch) : fetch(),
     );
-    this.inFlight.set(flight, started);
-    return started;
+    if (flight.joined) this.onJoin();
+    return flight.promise;
   }
 
   /**

@@ -5,9 +5,18 @@ export { RequestKey, type Endpoint, type RequestFields } from "./request-key";
 export { priceOf, DEFAULT_PRICING, type PricingOptions } from "./pricing";
 export { estimateRequests, type PlannedRequest, type RequestEstimate, type ResolutionCost } from "./planner";
 export { PeriodResolver, isNoData, newestPossible, type Latest } from "./period-resolver";
-export { centralDay, QUOTA_TIME_ZONE } from "./usage-ledger";
-export { inRefreshWindow } from "./refresh-window";
+export {
+  centralDay,
+  centralMonth,
+  inRefreshWindow,
+  isDayLabel,
+  nextMonthStart,
+  quotaResetsOn,
+  DAY_LABEL,
+  VENDOR_TIME_ZONE,
+} from "./vendor-clock";
 export { sleep } from "./sleep";
+export { SingleFlight, type Flight } from "./single-flight";
 export * from "./errors";
 export * from "./types";
 export { DEFAULTS } from "./defaults";

@@ -2,6 +2,7 @@
 // day before the boundary time. Labels are YYYY-MM-DD.
 import { InvalidArgumentError } from "./errors";
 import type { RefreshDayBoundary } from "./types";
+import { isDayLabel, VENDOR_TIME_ZONE } from "./vendor-clock";
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -12,13 +13,13 @@ export const DAY_MS = 24 * HOUR_MS;
  * 10-25 ms of ICU set-up, which a process that only reads a cache saved with its refresh-day window (see
  * `adopt`) never needs.
  */
-const KNOWN_ZONES: ReadonlySet<string> = new Set(["UTC", "America/New_York", "America/Chicago"]);
+const KNOWN_ZONES: ReadonlySet<string> = new Set(["UTC", "America/New_York", VENDOR_TIME_ZONE]);
 
 /** The UTC offsets (hours) the known zones use, standard and daylight time. */
 const KNOWN_OFFSETS_H: Readonly<Record<string, readonly number[]>> = {
   UTC: [0],
   "America/New_York": [-5, -4],
-  "America/Chicago": [-6, -5],
+  [VENDOR_TIME_ZONE]: [-6, -5],
 };
 
 /** An interval of instants [from, until) (ms since the epoch) that all belong to refresh day `label`. */
@@ -27,8 +28,6 @@ export interface RefreshDayWindow {
   readonly from: number;
   readonly until: number;
 }
-
-const LABEL_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 export class RefreshDayClock {
   private formatter: Intl.DateTimeFormat | undefined;
@@ -94,7 +93,7 @@ export class RefreshDayClock {
    */
   adopt(saved: RefreshDayWindow): boolean {
     const { label, from, until } = saved;
-    if (typeof label !== "string" || !LABEL_PATTERN.test(label)) return false;
+    if (!isDayLabel(label)) return false;
     if (!Number.isFinite(from) || !Number.isFinite(until) || from >= until || until - from > DAY_MS + HOUR_MS)
       return false;
     if (!this.endsAtBoundary(label, until)) return false;

@@ -1,9 +1,9 @@
-// A store in one JSON file of key -> string, replaced atomically (temp file + rename), for one writer (the
+// A store in one JSON file of key -> string, replaced atomically (atomic-file.ts), for one writer (the
 // gateway's usage.json); the CLI's cache, which concurrent runs share, is cache-store/file-record-store.ts.
 // Changes made together (in the same turn of the event loop, or while a write is under way) share one
 // rewrite, so a burst of changes rewrites the whole file once.
-import { promises as fs, readFileSync } from "node:fs";
-import * as path from "node:path";
+import { readFileSync } from "node:fs";
+import { writeFileAtomic } from "./atomic-file";
 import type { KeyValueStore } from "./storage";
 
 export class FileStorage implements KeyValueStore {
@@ -68,16 +68,7 @@ export class FileStorage implements KeyValueStore {
       .then(async () => {
         this.next = undefined;
         const text = JSON.stringify(Object.fromEntries(this.items ?? []));
-        await fs.mkdir(path.dirname(this.file), { recursive: true });
-        const temp = `${this.file}.${process.pid}.${Date.now()}.tmp`;
-        try {
-          await fs.writeFile(temp, text, { encoding: "utf8", mode: 0o600 });
-          await fs.rename(temp, this.file);
-        } catch (e) {
-          // A failed save (EPERM, ENOSPC, a directory in the way) must not leave a full-size temporary file.
-          await fs.rm(temp, { force: true, recursive: true }).catch(() => undefined);
-          throw e;
-        }
+        await writeFileAtomic(this.file, text, { makeFolder: { mode: 0o777 } });
       });
     this.next = next;
     this.writing = next.catch(() => undefined);

@@ -4,7 +4,7 @@
 // Nothing else in the add-in calls fetch (probe.ts aside).
 import { BodyTooLarge, readBody, sizeText } from "./body";
 import { decodeEnvelope, describeBody, errorMessageOf, parseJson } from "./decode";
-import { inRefreshWindow } from "./refresh-window";
+import { inRefreshWindow } from "./vendor-clock";
 import {
   BadResponseError,
   ServiceRefreshingError,
@@ -20,7 +20,7 @@ import { DEFAULTS } from "./defaults";
 import { Limiter } from "./limiter";
 import { redactorFor, type Redactor } from "./redact";
 import type { RequestKey } from "./request-key";
-import { errorFromAnswer } from "./response-errors";
+import { errorFromAnswer } from "./errors";
 import { nextDelay, parseRetryAfter } from "./retry";
 import type { ClientEvent, RetryOptions } from "./types";
 

@@ -5,12 +5,10 @@
 // the quota was found spent this month, so no request is sent until the month turns or the user says
 // the plan was raised.
 import { BatchedWrites } from "./batched-writes";
+import { centralDay, centralMonth, nextMonthStart } from "./vendor-clock";
 import type { RequestKey } from "./request-key";
 import { isRecordStore, whenOpened } from "./cache-store/record-store";
 import type { KeyValueStore } from "./storage";
-
-/** The vendor's quota calendar. */
-export const QUOTA_TIME_ZONE = "America/Chicago";
 
 export interface UsageReport {
   /** YYYY-MM in US Central time. */
@@ -32,35 +30,6 @@ interface Stored {
   byDay: Record<string, number>;
   byDataset: Record<string, number>;
   exhausted: boolean;
-}
-
-let dayFormat: Intl.DateTimeFormat | undefined;
-
-const HOUR_MS = 3_600_000;
-/** US Central is 6 hours behind UTC in standard time and 5 in daylight time, never anything else. */
-const CENTRAL_STANDARD_MS = -6 * HOUR_MS;
-const CENTRAL_DAYLIGHT_MS = -5 * HOUR_MS;
-
-/** YYYY-MM-DD of `ms` in US Central time. */
-export function centralDay(ms: number): string {
-  // Both offsets name the same date except from 05:00 to 06:00 UTC: then only the time zone can say. A new
-  // process's first Intl object costs 10-25 ms of ICU set-up, which a warm `fdq eval` (whose ledger asks
-  // the month at start) would otherwise pay on every run.
-  const standard = new Date(ms + CENTRAL_STANDARD_MS).toISOString().slice(0, 10);
-  if (standard === new Date(ms + CENTRAL_DAYLIGHT_MS).toISOString().slice(0, 10)) return standard;
-  dayFormat ??= new Intl.DateTimeFormat("en-CA", {
-    timeZone: QUOTA_TIME_ZONE,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  });
-  return dayFormat.format(ms);
-}
-
-/** The first day of the month after `month` (YYYY-MM). */
-export function nextMonthStart(month: string): string {
-  const [y, m] = month.split("-").map(Number) as [number, number];
-  return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, "0")}-01`;
 }
 
 /** What a request's units are reported under. */
@@ -145,7 +114,7 @@ export class UsageLedger {
 
   constructor(private readonly o: UsageLedgerOptions) {
     this.storage = o.storage;
-    const month = centralDay(o.now()).slice(0, 7);
+    const month = centralMonth(o.now());
     this.base = emptyStored(month);
     this.delta = emptyDelta(month);
     this.writes = new BatchedWrites(

@@ -4,15 +4,7 @@
 // with FDQ_UPSTREAM_API_KEY upstream; `--redis URL` shares the store with other instances; `--cert FILE
 // --key FILE` serves https; `--hash-token TOKEN` prints the tokens-file line of a token.
 import { InvalidArgumentError } from "../api";
-import {
-  RedisUrlError,
-  redisWhere,
-  startGateway,
-  TeamModeError,
-  TlsFilesError,
-  tokenLine,
-  TokensFileError,
-} from "../gateway";
+import { GatewaySetupError, redisWhere, startGateway, tokenLine } from "../gateway";
 import { CommandFailed } from "./exit-codes";
 import { UsageError, type ServeOptions } from "./options";
 
@@ -66,10 +58,7 @@ export async function runServe(o: ServeOptions): Promise<number> {
     });
   } catch (e) {
     if (e instanceof InvalidArgumentError) throw new UsageError(`--upstream: ${e.message}`);
-    if (e instanceof TokensFileError) throw new UsageError(`--tokens: ${e.message}`);
-    if (e instanceof TeamModeError) throw new UsageError(e.message);
-    if (e instanceof RedisUrlError) throw new UsageError(`--redis: ${e.message}`);
-    if (e instanceof TlsFilesError) throw new UsageError(e.message);
+    if (e instanceof GatewaySetupError) throw new UsageError(e.withOption);
     throw listenFailure(e, o);
   }
   const running = gateway;

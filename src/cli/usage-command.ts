@@ -6,7 +6,8 @@
 import type { UsageReport } from "../api";
 import { openConnection } from "./connection";
 import { EXIT } from "./exit-codes";
-import { ResetError, resetAtGateway } from "../gateway/usage-reset";
+import { GatewaySetupError } from "../gateway/errors";
+import { resetAtGateway } from "../gateway/usage-reset";
 import type { UsageOptions } from "./options";
 
 const count = (n: number): string => n.toLocaleString("en-US");
@@ -57,7 +58,7 @@ export async function runUsage(options: UsageOptions): Promise<number> {
     try {
       process.stderr.write(`${await resetAtGateway(options.baseUrl!, options.apiKey ?? "")}\n`);
     } catch (e) {
-      if (!(e instanceof ResetError)) throw e;
+      if (!(e instanceof GatewaySetupError)) throw e;
       process.stderr.write(`${e.message}\n`);
       return EXIT.failure.code;
     }

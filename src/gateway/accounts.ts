@@ -10,7 +10,7 @@
 // same size, handed to its account once the key is accepted, so an account never exceeds its bound.
 import { LRUCache } from "lru-cache";
 import {
-  centralDay,
+  centralMonth,
   DEFAULTS,
   type KeyValueStore,
   nextMonthStart,
@@ -104,7 +104,7 @@ export class Accounts {
     if (kept) return (await kept.ledger.isExhausted()) ? kept.ledger.resetsOn : undefined;
     const redis = this.o.redis;
     if (!redis) return undefined;
-    const month = centralDay(this.o.now()).slice(0, 7);
+    const month = centralMonth(this.o.now());
     const name = redis.keys.ledger(tag, month);
     const marked = await redis.link.use(
       async (r) => redis.keys.open(name, await r.hget(name, "exhausted")) === "exhausted",

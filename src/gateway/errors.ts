@@ -5,6 +5,10 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 export const GATEWAY_SUFFIX = " (from the FDQ gateway)";
 
+/**
+ * An answer the gateway makes itself: it carries the HTTP status and headers (Retry-After) it is answered
+ * with, which is why it is a class of its own beside GatewaySetupError.
+ */
 export class GatewayError extends Error {
   override name = "GatewayError";
 
@@ -64,3 +68,26 @@ export const deadlinePassed = (timeoutMs: number, queued: boolean): GatewayError
     504,
     `The FDQ service did not answer within ${timeoutMs / 1000} s${queued ? " (the request waited for a free upstream slot all that time)" : ""}${GATEWAY_SUFFIX}`,
   );
+
+/**
+ * The gateway cannot do what the command that started or called it asked: a flag or file (--tokens, --redis,
+ * --cert/--key, team mode, the Redis secret) at start-up, or `fdq usage --reset` finding no gateway. It carries
+ * the message and the option at fault (`--tokens`), which the CLI prints before it; it has no HTTP status,
+ * which is why it is not a GatewayError. The one class of such problems, so that the CLI tells them apart
+ * from its own failures with one `instanceof`.
+ */
+export class GatewaySetupError extends Error {
+  override name = "GatewaySetupError";
+
+  constructor(
+    message: string,
+    readonly option?: string,
+  ) {
+    super(message);
+  }
+
+  /** The message as the CLI prints it, after the option at fault. */
+  get withOption(): string {
+    return this.option === undefined ? this.message : `${this.option}: ${this.message}`;
+  }
+}

@@ -34,14 +34,15 @@ import { RedisLink, redisWhere } from "./redis-link";
 import { RedisAnswerStore } from "./redis-store";
 import { Wakeups } from "./redis-wakeups";
 import { EmbeddedStore } from "./store";
+import { GatewaySetupError } from "./errors";
 import { readTlsFiles } from "./tls";
 import { GatewayTokens } from "./tokens";
 
 export { isBuilt, NOT_BUILT, rewriteManifest } from "./addin";
-export { hashToken, tokenLine, TokensFileError } from "./tokens";
-export { RedisUrlError, redisWhere } from "./redis-link";
-export { TlsFilesError } from "./tls";
-export { RedisSecretError, REDIS_SECRET_ENV } from "./redis-keys";
+export { hashToken, tokenLine } from "./tokens";
+export { redisWhere } from "./redis-link";
+export { REDIS_SECRET_ENV } from "./redis-keys";
+export { GatewaySetupError } from "./errors";
 export { HOSTED_PAGE_CSP } from "./security-headers";
 
 /** Team mode asked for without the gateway's key (the server does not start). */
@@ -115,11 +116,6 @@ export interface GatewayOptions {
   onWarning?: (message: string) => void;
 }
 
-/** The gateway cannot start in team mode as asked. */
-export class TeamModeError extends Error {
-  override name = "TeamModeError";
-}
-
 export interface GatewayStats {
   /** Accounts (keys the service accepted) kept in memory. */
   accounts: number;
@@ -162,13 +158,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   let team: { upstreamApiKey: string; tokens: GatewayTokens } | undefined;
   if (options.tokensFile !== undefined) {
     const upstreamApiKey = options.upstreamApiKey?.trim();
-    if (!upstreamApiKey) throw new TeamModeError(NO_UPSTREAM_KEY);
+    if (!upstreamApiKey) throw new GatewaySetupError(NO_UPSTREAM_KEY);
     const tokens = new GatewayTokens(options.tokensFile, onWarning);
     if (tokens.size === 0)
       onWarning(`fdq serve: ${options.tokensFile} holds no token yet: every request gets 403.`);
     team = { upstreamApiKey, tokens };
   } else if (options.upstreamApiKey !== undefined) {
-    throw new TeamModeError("an upstream API key is used only in team mode: give the tokens file too");
+    throw new GatewaySetupError("an upstream API key is used only in team mode: give the tokens file too");
   }
   const tls = readTlsFiles(options.certFile, options.keyFile);
   // Shared with the other instances on one Redis: the connection, a second one for wake-ups, the secret.

@@ -26,6 +26,7 @@ import {
   RedactionOverBudget,
   redactKey,
   type RefreshDayClock,
+  SingleFlight,
 } from "../api";
 import type { Accounts } from "./accounts";
 import { BudgetTicket, type BodyBudget } from "./body-budget";
@@ -198,7 +199,7 @@ interface Sending {
 }
 
 export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
-  const flights = new Map<string, Promise<FlightOutcome>>();
+  const flights = new SingleFlight<FlightOutcome>();
   let today = "";
   const app = new Hono<GatewayEnv>();
 
@@ -271,12 +272,9 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
       }
       // Looked up with no await since the store's miss, so a flight cannot end unseen in between. A spent
       // quota is checked in the flight (send), where every waiter on the flight learns of it too.
-      const flightKey = `${day}\n${tag}\n${id}`;
-      let flight = flights.get(flightKey);
-      const joined = flight !== undefined;
-      if (!flight) {
-        // Runs unless another instance's flight answers; then this instance counts no units.
-        flight = o.flights.run(day, tag, id, async () => {
+      // Runs unless another instance's flight answers; then this instance counts no units.
+      const { promise: flight, joined } = flights.run(`${day}\n${tag}\n${id}`, () =>
+        o.flights.run(day, tag, id, async () => {
           const kept = await o.store.get(day, tag, id);
           if (kept) return { answer: { ...kept, retryAfter: undefined }, fetchedHere: false };
           // Refused before waiting for a slot; checked again in the slot (send).
@@ -290,9 +288,8 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
           }
           if (keep) await o.store.set(day, tag, id, answer);
           return { answer, fetchedHere: true };
-        });
-        flights.set(flightKey, flight);
-      }
+        }),
+      );
       c.set("cache", joined ? "hit" : "miss");
       try {
         const { answer, fetchedHere } = await flight;
@@ -302,8 +299,6 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
       } catch (e) {
         if (e instanceof GatewayError && e.status === 429) c.set("cache", "bypass"); // the quota is spent
         throw e;
-      } finally {
-        if (!joined) flights.delete(flightKey);
       }
     } finally {
       // The body counts as in flight until it is written out to the client (or the client is gone).

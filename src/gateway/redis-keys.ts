@@ -9,6 +9,7 @@
 //   moved from another key, is ignored (and logged) instead of served to analysts.
 // node:crypto's HMAC: the standard construction, no dependency.
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { GatewaySetupError } from "./errors";
 
 const PREFIX = "fdq:gw:";
 
@@ -22,16 +23,11 @@ export const REDIS_SECRET_ENV = "FDQ_GATEWAY_REDIS_SECRET";
 /** Shorter secrets are refused: 32 characters of a random text are far beyond any guessing. */
 export const MIN_SECRET_CHARS = 32;
 
-/** --redis without a usable secret (the server does not start). */
-export class RedisSecretError extends Error {
-  override name = "RedisSecretError";
-}
-
-/** The secret, checked; throws RedisSecretError with what to do. */
+/** The secret, checked; throws GatewaySetupError with what to do. */
 export function checkRedisSecret(secret: string | undefined): string {
   const s = secret?.trim() ?? "";
   if (s.length < MIN_SECRET_CHARS) {
-    throw new RedisSecretError(
+    throw new GatewaySetupError(
       `--redis needs a secret shared by every gateway instance on that Redis in ${REDIS_SECRET_ENV} ` +
         `(${MIN_SECRET_CHARS} characters or more, e.g. \`openssl rand -hex 32\`); ${s ? "it is too short" : "it is not set"}`,
     );

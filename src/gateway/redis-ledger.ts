@@ -5,6 +5,7 @@
 // and what remembers a spent quota. What was counted during an outage is pushed when Redis is back.
 import {
   centralDay,
+  centralMonth,
   nextMonthStart,
   type RequestKey,
   usageGroupOf,
@@ -124,7 +125,7 @@ export class RedisLedger implements AccountLedger {
   }
 
   private month(): string {
-    return centralDay(this.now()).slice(0, 7);
+    return centralMonth(this.now());
   }
 
   private delta(month: string): Delta {

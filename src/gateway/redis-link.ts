@@ -5,11 +5,7 @@
 // (no offline queue, no retry of a command, short timeouts) and every caller has a local fallback
 // (`use`). The log says once that sharing is off, and once that it is back.
 import { Redis } from "ioredis";
-
-/** --redis is not a Redis URL. */
-export class RedisUrlError extends Error {
-  override name = "RedisUrlError";
-}
+import { GatewaySetupError } from "./errors";
 
 export interface RedisLinkOptions {
   url: string;
@@ -28,12 +24,15 @@ export function redisWhere(url: string): string {
   try {
     u = new URL(url);
   } catch {
-    throw new RedisUrlError(`not a URL: give redis://HOST:PORT`);
+    throw new GatewaySetupError(`not a URL: give redis://HOST:PORT`, "--redis");
   }
   if (u.protocol !== "redis:" && u.protocol !== "rediss:") {
-    throw new RedisUrlError(`"${u.protocol}" is not redis: or rediss:; give redis://HOST:PORT`);
+    throw new GatewaySetupError(
+      `"${u.protocol}" is not redis: or rediss:; give redis://HOST:PORT`,
+      "--redis",
+    );
   }
-  if (u.hostname === "") throw new RedisUrlError("no host: give redis://HOST:PORT");
+  if (u.hostname === "") throw new GatewaySetupError("no host: give redis://HOST:PORT", "--redis");
   return `${u.hostname}:${u.port || "6379"}`;
 }
 

@@ -10,6 +10,8 @@ import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { LRUCache } from "lru-cache";
+import { DAY_LABEL } from "../api";
+import { writeFileAtomic } from "../api/atomic-file";
 
 /** An upstream answer worth keeping: status, content type and body text. */
 export interface StoredAnswer {
@@ -25,7 +27,6 @@ export interface AnswerStore {
   dropBefore(day: string): Promise<void>;
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const TAG = /^[0-9a-f]{1,64}$/;
 
 const fileName = (key: string): string => `${createHash("sha256").update(key).digest("hex")}.json`;
@@ -62,7 +63,7 @@ export class EmbeddedStore implements AnswerStore {
   }
 
   private answerFile(day: string, account: string, key: string): string | undefined {
-    if (this.o.dir === undefined || !DAY.test(day) || !TAG.test(account)) return undefined;
+    if (this.o.dir === undefined || !DAY_LABEL.test(day) || !TAG.test(account)) return undefined;
     return path.join(this.o.dir, "answers", day, account, fileName(key));
   }
 
@@ -95,10 +96,7 @@ export class EmbeddedStore implements AnswerStore {
     const file = this.answerFile(day, account, key);
     if (file === undefined) return;
     const write = (async () => {
-      await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-      const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      await fs.writeFile(temp, JSON.stringify({ key, ...answer }), { encoding: "utf8", mode: 0o600 });
-      await fs.rename(temp, file);
+      await writeFileAtomic(file, JSON.stringify({ key, ...answer }), { makeFolder: { mode: 0o700 } });
     })().catch((e: unknown) => {
       this.o.onWarning(`fdq serve: an answer could not be saved (${(e as Error).message}).`);
     });
@@ -118,7 +116,7 @@ export class EmbeddedStore implements AnswerStore {
       return;
     }
     for (const d of days) {
-      if (DAY.test(d) && d < day) await fs.rm(path.join(root, d), { recursive: true, force: true });
+      if (DAY_LABEL.test(d) && d < day) await fs.rm(path.join(root, d), { recursive: true, force: true });
     }
   }
 

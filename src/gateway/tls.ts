@@ -3,11 +3,7 @@
 // start-up, so a missing, unreadable or mismatched file stops the start with a message that names it.
 import { readFileSync } from "node:fs";
 import { createSecureContext } from "node:tls";
-
-/** The certificate and key cannot be used; the gateway does not start. */
-export class TlsFilesError extends Error {
-  override name = "TlsFilesError";
-}
+import { GatewaySetupError } from "./errors";
 
 export interface TlsFiles {
   cert: Buffer;
@@ -19,7 +15,7 @@ function read(flag: string, file: string): Buffer {
     return readFileSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-    throw new TlsFilesError(`${flag}: ${file} cannot be read (${code}).`);
+    throw new GatewaySetupError(`${flag}: ${file} cannot be read (${code}).`);
   }
 }
 
@@ -30,13 +26,15 @@ export function readTlsFiles(
 ): TlsFiles | undefined {
   if (certFile === undefined && keyFile === undefined) return undefined;
   if (certFile === undefined || keyFile === undefined) {
-    throw new TlsFilesError("--cert and --key go together: give the certificate and its private key (PEM).");
+    throw new GatewaySetupError(
+      "--cert and --key go together: give the certificate and its private key (PEM).",
+    );
   }
   const files = { cert: read("--cert", certFile), key: read("--key", keyFile) };
   try {
     createSecureContext(files);
   } catch (e) {
-    throw new TlsFilesError(
+    throw new GatewaySetupError(
       `--cert ${certFile} and --key ${keyFile} are not a PEM certificate and its private key (${(e as Error).message}).`,
     );
   }

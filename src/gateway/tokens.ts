@@ -8,7 +8,7 @@
 // A token longer than any FDQ key (errors.ts) is refused before it is hashed.
 import { createHash } from "node:crypto";
 import { promises as fs, readFileSync, statSync } from "node:fs";
-import { MAX_KEY_CHARS } from "./errors";
+import { GatewaySetupError, MAX_KEY_CHARS } from "./errors";
 
 /** The SHA-256 of a token, 64 lowercase hex digits: what the tokens file holds. */
 export const hashToken = (token: string): string => createHash("sha256").update(token, "utf8").digest("hex");
@@ -24,10 +24,6 @@ export function tokenLine(name: string, token: string): string {
 
 export const tokenNameRule =
   "a token's name is 1 to 64 letters, digits, '.', '_', '@' or '-' (it names the analyst in the access log)";
-
-export class TokensFileError extends Error {
-  override name = "TokensFileError";
-}
 
 /** The tokens file's text as a map from hash to analyst name, and the numbers of the malformed lines. */
 export function readTokens(text: string): { byHash: Map<string, string>; bad: number[] } {
@@ -57,10 +53,10 @@ const badLines = (file: string, bad: number[]): string =>
   `${bad.length > 1 ? "are" : "is"} not "name:sha256hex" (${tokenNameRule}; the hash is 64 hex digits, ` +
   "see `fdq serve --hash-token TOKEN`)";
 
-/** The tokens file's text as a map from hash to analyst name; throws TokensFileError on a bad line. */
+/** The tokens file's text as a map from hash to analyst name; throws GatewaySetupError on a bad line. */
 export function parseTokens(text: string, file: string): Map<string, string> {
   const { byHash, bad } = readTokens(text);
-  if (bad.length > 0) throw new TokensFileError(badLines(file, bad));
+  if (bad.length > 0) throw new GatewaySetupError(badLines(file, bad), "--tokens");
   return byHash;
 }
 
@@ -77,7 +73,7 @@ export class GatewayTokens {
   private checking: Promise<void> | undefined;
   private lastWarning = "";
 
-  /** Reads the file now: a missing, unreadable or malformed file throws TokensFileError. */
+  /** Reads the file now: a missing, unreadable or malformed file throws GatewaySetupError. */
   constructor(
     private readonly file: string,
     private readonly onWarning: (message: string) => void,
@@ -88,9 +84,10 @@ export class GatewayTokens {
       this.byHash = parseTokens(readFileSync(file, "utf8"), file);
       this.stamp = { mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino };
     } catch (e) {
-      if (e instanceof TokensFileError) throw e;
-      throw new TokensFileError(
+      if (e instanceof GatewaySetupError) throw e;
+      throw new GatewaySetupError(
         `the tokens file ${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? "error"})`,
+        "--tokens",
       );
     }
   }

@@ -9,7 +9,7 @@ import { DEMO_API_KEY } from "./demo";
 import { ApiError } from "./errors";
 import { loadMiddleware, type LoadOptions } from "./faults";
 import { LIMIT_EXCEEDED, Meter, usageTag } from "./quota";
-import { inRefreshWindow } from "./refresh-window";
+import { inRefreshWindow } from "../api";
 import { coverageRoutes } from "./routes/coverage";
 import { dataRoutes } from "./routes/data";
 import { datapointRoutes } from "./routes/datapoint";
@@ -85,7 +85,7 @@ export function createApp(opts: AppOptions): {
       c.header("Allow", corsOff ? "GET, HEAD" : "GET, OPTIONS");
       throw new ApiError(405, "Method Not Allowed");
     }
-    if (opts.refreshWindow && isApiPath(c.req.path) && inRefreshWindow(opts.context.now()))
+    if (opts.refreshWindow && isApiPath(c.req.path) && inRefreshWindow(opts.context.now().getTime()))
       throw new ApiError(503, "Service Unavailable");
     await next();
     // Only successful answers cost units; errors cost nothing.

@@ -1,6 +1,7 @@
 // Every error the sandbox answers with: a status and the `{"message": ...}` body (app.ts writes it).
 import { SPEC_ERRORS, type SpecErrorName } from "../catalog";
 
+/** The sandbox's answer: it carries the HTTP status it is answered with (a server's error, not a client's). */
 export class ApiError extends Error {
   constructor(
     readonly status: 400 | 403 | 404 | 405 | 429 | 500 | 503,

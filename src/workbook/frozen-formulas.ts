@@ -64,6 +64,10 @@ export interface KeptCalcChain {
   readonly override?: { readonly element: string; readonly index: number };
 }
 
+/**
+ * The frozen formulas part is not ours or not readable. A class of its own because fdq thaw reports it as a
+ * damaged part of a workbook that otherwise opened (not a FileProblem of the file as a whole).
+ */
 export class FrozenFormatError extends Error {
   override name = "FrozenFormatError";
 }

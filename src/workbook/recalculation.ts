@@ -14,13 +14,12 @@
 // FDQ call whose answer is not fetched yet is recorded and leaves its cell (and the cells reading it) waiting;
 // the caller fetches the recorded calls in one batch, and the next pass evaluates the waiting cells again.
 import type { Outcome } from "../cli/evaluate";
-import type { FdqCall } from "../functions/formula";
+import { FormulaSyntaxError, type FdqCall } from "../functions/formula";
 import { intersect, toArr, type Host } from "./engine/context";
 import { Evaluator } from "./engine/evaluator";
 import { parseFormula, type Node as Tree } from "./engine/parser";
 import { addressOf } from "./engine/references";
 import { scanReferences } from "./engine/scan";
-import { FormulaSyntaxError } from "./engine/tokens";
 import { Arr, Ref, Unsupported, type Value } from "./engine/values";
 import { callFdq, callKey, valueOfOutcome } from "./fdq-functions";
 import { engineFormula } from "./formula-text";

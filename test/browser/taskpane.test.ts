@@ -5,15 +5,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import {
-  centralDay,
-  DEFAULTS,
-  FdqClient,
-  MemoryStorage,
-  nextMonthStart,
-  RefreshDayClock,
-  sleep,
-} from "../../src/api";
+import { DEFAULTS, FdqClient, MemoryStorage, quotaResetsOn, RefreshDayClock, sleep } from "../../src/api";
 import { findDataset } from "../../src/catalog";
 import { startGateway } from "../../src/gateway";
 import { rating } from "../../src/functions/impl";
@@ -854,7 +846,7 @@ describe("task pane in the browser", () => {
     await expect(page.getByTestId("refresh-confirm-text").textContent()).resolves.toBe(
       `This refresh drops today's cache and sends every request again: 2 units, more than the 0 units left of ` +
         `your 3-unit monthly plan (${used} used this month). Once the quota is spent the service answers ` +
-        `"Limit Exceeded" and cells fail until it resets on ${nextMonthStart(centralDay(Date.now()).slice(0, 7))} (US Central).`,
+        `"Limit Exceeded" and cells fail until it resets on ${quotaResetsOn(Date.now())} (US Central).`,
     );
     await page.screenshot({ path: join(ARTIFACTS, "taskpane-refresh-confirm.png"), fullPage: true });
     await page.getByTestId("refresh-confirm-cancel").click();
@@ -886,7 +878,7 @@ describe("task pane in the browser", () => {
       await tab(page, "Workbook");
       const bar = page.getByTestId("quota-exhausted");
       await bar.waitFor();
-      const resetsOn = nextMonthStart(centralDay(Date.now()).slice(0, 7));
+      const resetsOn = quotaResetsOn(Date.now());
       await expect(bar.textContent()).resolves.toBe(
         `Monthly quota used upThe service answered "Limit Exceeded": no request is sent until the quota resets ` +
           `on ${resetsOn} (US Central). Cells keep their last values until they are recalculated.My plan was raised`,

@@ -9,6 +9,7 @@
 import { promises as fs, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { lock } from "proper-lockfile";
+import { isTempOf, writeFileAtomic } from "../atomic-file";
 import { prefixEnd, type RecordChange, type RecordStore } from "./record-store";
 
 type Items = Map<string, string>;
@@ -157,24 +158,16 @@ export class FileRecordStore implements RecordStore {
   /** Writes a temporary file beside the target and renames it over; the temporary file never outlives a failure. */
   private async replace(items: Items): Promise<void> {
     await this.removeStaleTemps();
-    const temp = `${this.file}.${process.pid}.${Date.now()}.tmp`;
-    try {
-      await fs.writeFile(temp, JSON.stringify(Object.fromEntries(items)), { encoding: "utf8", mode: 0o600 });
-      await fs.rename(temp, this.file);
-    } catch (e) {
-      await fs.rm(temp, { force: true, recursive: true }).catch(() => undefined);
-      throw e;
-    }
+    await writeFileAtomic(this.file, JSON.stringify(Object.fromEntries(items)));
   }
 
   /** Temporary files of this cache file left by a killed run: under the lock nobody else is writing one. */
   private async removeStaleTemps(): Promise<void> {
     const dir = path.dirname(this.file);
-    const base = `${path.basename(this.file)}.`;
     const names = await fs.readdir(dir).catch(() => [] as string[]);
     await Promise.all(
       names
-        .filter((n) => n.startsWith(base) && n.endsWith(".tmp"))
+        .filter((n) => isTempOf(this.file, n))
         .map((n) => fs.rm(path.join(dir, n), { force: true }).catch(() => undefined)),
     );
   }

@@ -13,7 +13,7 @@ import type {
   PersistenceContext,
   SaveResult,
 } from "./persistence";
-import { DAY_LABEL } from "./persistence";
+import { DAY_LABEL } from "../vendor-clock";
 import { adoptWindow, isPlainObject, metaProblem } from "./saved-meta";
 
 /** 2: one entry per datapoint-records answer (1 had one entry per datapoint plus a list of names). */

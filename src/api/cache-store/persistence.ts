@@ -58,6 +58,3 @@ export interface CachePersistence {
   load(): Promise<LoadResult | undefined>;
   save(snapshot: CacheSnapshot): Promise<SaveResult>;
 }
-
-/** Days are YYYY-MM-DD labels, compared as text. */
-export const DAY_LABEL = /^\d{4}-\d{2}-\d{2}$/;

@@ -12,7 +12,7 @@ import type {
   PersistenceContext,
   SaveResult,
 } from "./persistence";
-import { DAY_LABEL } from "./persistence";
+import { DAY_LABEL } from "../vendor-clock";
 import type { PartsPersistence } from "./parts-persistence";
 import type { RecordChange, RecordStore } from "./record-store";
 import { adoptWindow, isPlainObject, metaProblem } from "./saved-meta";

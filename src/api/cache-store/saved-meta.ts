@@ -1,7 +1,8 @@
 // The checks every saved cache record passes before anything it names is read or allocated (issue 13: a
 // `chunks` count of 10,000,000 made later runs allocate 4.5 GB; an edited day span made stale answers
 // count as today's). A record failing them is discarded with a warning, never trusted in part.
-import { DAY_LABEL, type PersistenceContext } from "./persistence";
+import { DAY_LABEL } from "../vendor-clock";
+import type { PersistenceContext } from "./persistence";
 import { DAY_MS } from "../refresh-day";
 
 /** The fields of the refresh-day window saved with a cache, and the scope it belongs to, as read (unchecked). */

@@ -4,7 +4,8 @@
 // prefixes (_xlfn., _xlfn._xlws., _xlws.) and LET's parameters their _xlpm.
 import { ExcelError, type ErrorCode, type Scalar } from "../model";
 import { MAX_COL, MAX_ROW, columnNumber } from "./references";
-import { FormulaSyntaxError, tokenize, type Token } from "./tokens";
+import { FormulaSyntaxError } from "../../functions/formula";
+import { tokenize, type Token } from "./tokens";
 
 export type Node =
   | { readonly type: "literal"; readonly value: Scalar }

@@ -1,6 +1,8 @@
 // The lexer of Excel formulas as an .xlsx stores them (A1 style, "," between arguments, "." decimals,
 // `_xlfn.` prefixes kept). Each token keeps its span of the source, so a formula can be rewritten token by
-// token (translate.ts) without touching its spacing.
+// token (translate.ts) without touching its spacing. A formula that cannot be read throws the one
+// FormulaSyntaxError (message and position) that FDQ's own formula parser throws too.
+import { FormulaSyntaxError } from "../../functions/formula";
 
 export type TokenKind =
   | "number"
@@ -34,16 +36,6 @@ export interface Token {
   readonly end: number;
   /** ref / structured / name: the sheet prefix without quotes and "!" ("My Sheet"); undefined when absent. */
   readonly sheet?: string;
-}
-
-export class FormulaSyntaxError extends Error {
-  constructor(
-    message: string,
-    readonly position: number,
-  ) {
-    super(message);
-    this.name = "FormulaSyntaxError";
-  }
 }
 
 const ERRORS = [

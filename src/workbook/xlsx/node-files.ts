@@ -20,12 +20,18 @@ import {
 } from "node:fs/promises";
 import path from "node:path";
 
-/** The input or output cannot be used; the message says what to do. Exit status 2 (bad input). */
+/**
+ * The input or output cannot be used; the message says what to do. Exit status 2 (bad input). A class of its
+ * own (not OutputWriteError) because the exit status it leads to differs: nothing was requested yet.
+ */
 export class FileProblem extends Error {
   override name = "FileProblem";
 }
 
-/** Writing the finished workbook failed (after the requests); nothing was written over anything. Exit 1. */
+/**
+ * Writing the finished workbook failed (after the requests); nothing was written over anything. Exit 1: a
+ * class of its own because, unlike FileProblem, quota was already spent.
+ */
 export class OutputWriteError extends Error {
   override name = "OutputWriteError";
 }

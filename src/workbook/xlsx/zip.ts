@@ -11,7 +11,10 @@
 // Excel writes needs them.
 import { deflateSync, inflateSync } from "fflate";
 
-/** The file is not a zip fdq can patch; the message says why (the caller adds what to do). */
+/**
+ * The file is not a zip fdq can patch; the message says why (the caller adds what to do). A class of its own
+ * because package.ts rewords exactly these (a zip's damage) and lets every other failure through.
+ */
 export class ZipError extends Error {
   override name = "ZipError";
 }

@@ -1,7 +1,7 @@
 // The gateway against a hostile upstream (test/support/hostile-server.ts on 127.0.0.1): headers that echo
 // the key or claim HTML, a 429 that only sounds like a spent quota, huge bodies to many keys at once, and a
 // body built to make redaction slow. Each rule is asserted with a figure, printed at the end.
-import { centralDay, nextMonthStart } from "../../../src/api";
+import { quotaResetsOn } from "../../../src/api";
 import { resetAtGateway } from "../../../src/gateway/usage-reset";
 import { startGateway, type GatewayOptions, type RunningGateway } from "../../../src/gateway";
 import { envelope, record, startHostile, type HostileServer, type Reply } from "../../support/hostile-server";
@@ -176,7 +176,7 @@ describe("Limit Exceeded: the vendor's answer exactly", () => {
     expect((await c.get("/v1/metrics/roic/NFLX?datapoint=ROIC&year=2023")).status).toBe(429);
     expect(await (await c.get("/usage")).json()).toMatchObject({ exhausted: true, resetsOn: "2026-04-01" });
     clock = Date.parse("2026-04-01T06:00:00Z"); // 01:00 in Chicago on April 1st
-    expect(nextMonthStart(centralDay(clock).slice(0, 7))).toBe("2026-05-01");
+    expect(quotaResetsOn(clock)).toBe("2026-05-01");
     spent = false;
     expect(await (await c.get("/usage")).json()).toMatchObject({ exhausted: false });
     expect((await c.get("/v1/metrics/roic/NFLX?datapoint=ROIC&year=2023")).status).toBe(200);

@@ -2,9 +2,9 @@
 // over two instances cost what one process costs, the ledger and its "Limit Exceeded" stop are shared, the
 // account's upstream requests stay within one bound across both, the team's key is in no Redis key or
 // value, and with Redis killed mid-run every cell is still right and the log says sharing is off, once.
-import { centralDay, nextMonthStart } from "../../../src/api";
+import { centralDay, quotaResetsOn } from "../../../src/api";
 import {
-  RedisUrlError,
+  GatewaySetupError,
   startGateway,
   tokenLine,
   type GatewayOptions,
@@ -152,7 +152,7 @@ describeRedis("fdq serve --redis: instances on one Redis act as one", () => {
 
     const stopped = await b.get("/v1/metrics/roic/MSFT?datapoint=NOPAT&year=2023");
     expect(stopped.status).toBe(429);
-    const resetsOn = nextMonthStart(centralDay(Date.now()).slice(0, 7));
+    const resetsOn = quotaResetsOn(Date.now());
     expect(await stopped.json()).toEqual({
       message: `Limit Exceeded (from the FDQ gateway): the account's quota was spent this month; it resets on ${resetsOn} (or with \`fdq usage --reset\` if the plan was raised).`,
     });
@@ -297,7 +297,7 @@ test("--redis must be a redis:// URL: the gateway does not start", async () => {
       redis: "http://127.0.0.1:6379",
       onWarning: () => {},
     }),
-  ).rejects.toThrow(new RedisUrlError('"http:" is not redis: or rediss:; give redis://HOST:PORT'));
+  ).rejects.toThrow(new GatewaySetupError('"http:" is not redis: or rediss:; give redis://HOST:PORT'));
 });
 
 /** 54 distinct single-datapoint requests. */

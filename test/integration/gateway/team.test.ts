@@ -4,7 +4,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseServeArgs, UsageError } from "../../../src/cli/options";
-import { hashToken, NO_UPSTREAM_KEY, startGateway, tokenLine, TokensFileError } from "../../../src/gateway";
+import { hashToken, NO_UPSTREAM_KEY, startGateway, tokenLine, GatewaySetupError } from "../../../src/gateway";
 import { runFdq } from "../cli/run-fdq";
 import { filesUnder, startRig, tempDir, type Rig } from "./helpers";
 
@@ -146,7 +146,7 @@ describe("fdq serve: team mode", () => {
       upstreamApiKey: UPSTREAM_KEY,
       onWarning: () => {},
     });
-    await expect(start).rejects.toThrow(TokensFileError);
+    await expect(start).rejects.toThrow(GatewaySetupError);
     await expect(start).rejects.not.toThrow(ALICE);
     await expect(
       startGateway({
@@ -156,7 +156,7 @@ describe("fdq serve: team mode", () => {
         upstreamApiKey: UPSTREAM_KEY,
         onWarning: () => {},
       }),
-    ).rejects.toThrow(TokensFileError);
+    ).rejects.toThrow(GatewaySetupError);
   });
 
   test("the flags: --tokens or FDQ_GATEWAY_TOKENS with FDQ_UPSTREAM_API_KEY; --hash-token", () => {

@@ -5,7 +5,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import https from "node:https";
 import path from "node:path";
 import { parseServeArgs } from "../../../src/cli/options";
-import { startGateway, TlsFilesError, type RunningGateway } from "../../../src/gateway";
+import { startGateway, GatewaySetupError, type RunningGateway } from "../../../src/gateway";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { BIN, ROOT, runFdq } from "../cli/run-fdq";
 import { tempDir } from "./helpers";
@@ -114,13 +114,13 @@ describeTls("fdq serve --cert --key: https", () => {
     const start = (certFile: string | undefined, keyFile: string | undefined): Promise<RunningGateway> =>
       startGateway({ upstream: "http://127.0.0.1:9/v1", port: 0, certFile, keyFile, onWarning: () => {} });
     await expect(start(missing, files.key)).rejects.toThrow(
-      new TlsFilesError(`--cert: ${missing} cannot be read (ENOENT).`),
+      new GatewaySetupError(`--cert: ${missing} cannot be read (ENOENT).`),
     );
     await expect(start(files.cert, missing)).rejects.toThrow(
-      new TlsFilesError(`--key: ${missing} cannot be read (ENOENT).`),
+      new GatewaySetupError(`--key: ${missing} cannot be read (ENOENT).`),
     );
     await expect(start(files.cert, undefined)).rejects.toThrow(
-      new TlsFilesError("--cert and --key go together: give the certificate and its private key (PEM)."),
+      new GatewaySetupError("--cert and --key go together: give the certificate and its private key (PEM)."),
     );
     const other = selfSigned();
     await expect(start(files.cert, other.key)).rejects.toThrow(

@@ -1,6 +1,6 @@
 // The quota calendar's day (US Central): what the time zone says, at every hour of the days around the
 // daylight-time changes and the turns of a month and a year, without Intl away from the ambiguous hour.
-import { centralDay } from "../../../src/api/usage-ledger";
+import { centralDay } from "../../../src/api/vendor-clock";
 
 const byTimeZone = new Intl.DateTimeFormat("en-CA", {
   timeZone: "America/Chicago",

@@ -23,7 +23,7 @@ import {
   EXCEL_HINTS,
   SPEC_ERROR_CLASSES,
 } from "../../../src/api";
-import { errorFromAnswer } from "../../../src/api/response-errors";
+import { errorFromAnswer } from "../../../src/api/errors";
 import { SPEC_ERRORS, type SpecErrorName } from "../../../src/catalog";
 import { API_KEY, FakeFetch, json, makeClient } from "./fake-fetch";
 

@@ -4,23 +4,8 @@ import { servedMetadata } from "../../../src/sandbox/beyond-cutoff";
 import { endpointGroup, groupNames } from "../../../src/sandbox/endpoint-groups";
 import { annual, quarter, quarterIndex } from "../../../src/sandbox/periods";
 import { Meter, usageTag } from "../../../src/sandbox/quota";
-import { inRefreshWindow } from "../../../src/sandbox/refresh-window";
 import { parseRestatement, restatedBefore, restatementFactor } from "../../../src/sandbox/restate";
 import { Evaluator } from "../../../src/sandbox/values";
-
-describe("inRefreshWindow", () => {
-  it.each([
-    ["2025-03-09T10:59:59Z", false], // DST starts at 02:00 that night: 05:59:59 CDT
-    ["2025-03-09T10:00:00Z", true], // 05:00 CDT
-    ["2025-03-08T11:00:00Z", true], // the day before: 05:00 CST
-    ["2025-11-02T10:00:00Z", false], // DST ends at 02:00 that night: 04:00 CST
-    ["2025-11-02T11:19:59Z", true], // 05:19:59 CST
-    ["2025-11-02T11:20:00Z", false],
-    ["2025-11-01T10:00:00Z", true], // the day before: 05:00 CDT
-  ])("%s -> %p", (iso, expected) => {
-    expect(inRefreshWindow(new Date(iso))).toBe(expected);
-  });
-});
 
 describe("restatements", () => {
   it("parseRestatement: the UTC day and the first quarter of DAY's year", () => {

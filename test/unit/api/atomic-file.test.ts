@@ -1,0 +1,56 @@
+// writeFileAtomic (src/api/atomic-file.ts): a file is replaced whole or not at all, keeps its permissions,
+// and no temporary file outlives a write.
+import { mkdtempSync, promises as fs, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { isTempOf, writeFileAtomic } from "../../../src/api/atomic-file";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "fdq-atomic-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const modeOf = (file: string): number => statSync(file).mode & 0o777;
+
+describe("writeFileAtomic", () => {
+  it("a new file holds the text, is private (0600) and leaves no temporary file beside it", async () => {
+    const file = path.join(dir, "usage.json");
+    await writeFileAtomic(file, '{"a":"1"}');
+    expect(await fs.readFile(file, "utf8")).toBe('{"a":"1"}');
+    expect(modeOf(file)).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(["usage.json"]);
+  });
+
+  it("an existing file is replaced whole and keeps its own permissions", async () => {
+    const file = path.join(dir, "cache.json");
+    writeFileSync(file, "old old old old");
+    await fs.chmod(file, 0o640);
+    await writeFileAtomic(file, new TextEncoder().encode("new"));
+    expect([await fs.readFile(file, "utf8"), modeOf(file)]).toEqual(["new", 0o640]);
+  });
+
+  it("makeFolder creates the missing folders with the given mode", async () => {
+    const file = path.join(dir, "a", "b", "answer.json");
+    await writeFileAtomic(file, "x", { makeFolder: { mode: 0o700 } });
+    expect([await fs.readFile(file, "utf8"), modeOf(path.join(dir, "a", "b"))]).toEqual(["x", 0o700]);
+  });
+
+  it("a failed rename (a folder in the way) leaves the target as it was and no temporary file", async () => {
+    const target = path.join(dir, "taken");
+    await fs.mkdir(target);
+    writeFileSync(path.join(target, "inside"), "kept");
+    await expect(writeFileAtomic(target, "x")).rejects.toThrow();
+    expect(readdirSync(dir)).toEqual(["taken"]);
+    expect(await fs.readFile(path.join(target, "inside"), "utf8")).toBe("kept");
+  });
+
+  it("isTempOf names the temporary files of one target only", () => {
+    const file = path.join(dir, "cache.json");
+    expect(
+      ["cache.json.123.abc.tmp", "cache.json", "other.json.1.a.tmp", "cache.json.123.abc"].map((n) =>
+        isTempOf(file, n),
+      ),
+    ).toEqual([true, false, false, false]);
+  });
+});
