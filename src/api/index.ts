@@ -43,12 +43,10 @@ export { probeReachable } from "./probe";
 
 // What the gateway shares with the client: how answers are decoded, priced, redacted and counted.
 export { UsageLedger, usageGroupOf, type UsageReport } from "./usage-ledger";
-export { nextMonthStart } from "./usage-ledger";
 export { pricedRequest } from "./pricing";
 export { LOCAL_HOSTS } from "./settings";
 export { decodeEnvelope, errorMessageOf, parseJson } from "./decode";
 export { Redactor, RedactionOverBudget, redactKey } from "./redact";
-export { errorFromAnswer } from "./response-errors";
 export { parseRetryAfter } from "./retry";
 export { sizeText } from "./body";
 export type { RecordStore } from "./cache-store/record-store";

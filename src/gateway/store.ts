@@ -11,7 +11,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { LRUCache } from "lru-cache";
 import { DAY_LABEL } from "../api";
-import { writeFileAtomic } from "../api/atomic-file";
+import { writeFileAtomic } from "../api/node";
 
 /** An upstream answer worth keeping: status, content type and body text. */
 export interface StoredAnswer {
