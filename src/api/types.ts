@@ -1,6 +1,7 @@
 // Public shapes of the request module: options, requests, decoded records, results, events, counters.
 import type { PeriodType, RelativePeriod, SecurityType } from "../catalog";
-import type { ErrorHints } from "./errors";
+import type { ErrorHints } from "./error-hints";
+import type { RefreshDayBoundary } from "./vendor-clock";
 import type { BillingModel } from "./pricing";
 import type { RequestKey } from "./request-key";
 import type { KeyValueStore } from "./storage";
@@ -16,13 +17,6 @@ export interface RetryOptions {
   maxRetryAfterMs: number;
   /** No retry starts when it would end later than this after the first attempt began. */
   maxElapsedMs: number;
-}
-
-export interface RefreshDayBoundary {
-  hour: number;
-  minute: number;
-  /** IANA time zone, e.g. "America/New_York". */
-  timeZone: string;
 }
 
 export interface ClientOptions {
@@ -249,3 +243,4 @@ export type ClientEvent =
 
 export type { SecurityType, BillingModel };
 export type { UsageReport } from "./usage-ledger";
+export type { RefreshDayBoundary } from "./vendor-clock";

@@ -3,13 +3,20 @@
 // day from 5:00 to 5:20 AM there (wire-notes 13), and a value fetched before 5:20 belongs to the previous
 // data day. Every function takes the instant from its caller (ms since the epoch), so each caller injects
 // its own clock (a test's, a server's, the sandbox's) and none reads the time itself.
-import type { RefreshDayBoundary } from "./types";
 
 /** The vendor's time zone: its quota calendar, its refresh window and its refresh day. */
 export const VENDOR_TIME_ZONE = "America/Chicago";
 
 /** The daily refresh, in minutes after midnight US Central: [5:00, 5:20). */
 export const REFRESH_WINDOW = { from: 5 * 60, until: 5 * 60 + 20 } as const;
+
+/** When a refresh day begins: a time of day in a time zone (the vendor's is 05:20 US Central). */
+export interface RefreshDayBoundary {
+  hour: number;
+  minute: number;
+  /** IANA time zone, e.g. "America/New_York". */
+  timeZone: string;
+}
 
 /** A data day starts when the refresh ends, 5:20 AM US Central. */
 export const VENDOR_REFRESH_DAY: RefreshDayBoundary = {
