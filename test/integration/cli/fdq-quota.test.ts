@@ -336,5 +336,6 @@ describe("a quota spent mid-run", () => {
     } finally {
       await limited.close();
     }
-  });
+    // Several fdq processes one after another: well under 30 s alone, more on a machine busy with the run.
+  }, 90_000);
 });
