@@ -72,6 +72,9 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
+/** Longer than any client's idle keep-alive (undici 4 s, Node's agent 5 s). */
+const SERVER_KEEP_ALIVE_MS = 65_000;
+
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = opts.host ?? "127.0.0.1";
   const seed = opts.seed ?? 1;
@@ -110,6 +113,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     serverOptions: { maxHeaderSize: MAX_HEADER_BYTES },
   }) as Server;
   answerClientErrors(server, cors);
+  // Clients (undici: 4 s) close an idle kept-alive connection before the server does, so a request is never
+  // written to a socket the server is closing at that moment (an ECONNRESET on a busy machine).
+  server.keepAliveTimeout = SERVER_KEEP_ALIVE_MS;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port ?? 0, host, () => resolve());

@@ -162,8 +162,10 @@ describeRedis("fdq serve --redis: instances on one Redis act as one", () => {
     expect(await (await b.get("/usage")).json()).toMatchObject({ units: 2, exhausted: true, resetsOn });
   });
 
+  // Each answer takes 250 ms at the sandbox, so every request of a wave is open at once even when the
+  // machine is busy (at 40 ms a slow test worker saw 11 of 12).
   test("the account's upstream requests stay within 6 at once across both instances", async () => {
-    sandbox = await startSandbox({ port: 0, latencyMs: 40 });
+    sandbox = await startSandbox({ port: 0, latencyMs: 250 });
     proxy = await startCountingProxy(sandbox.baseUrl.replace(/\/v1$/, ""));
     const [a, b] = await twoInstances({ upstream: proxy.baseUrl });
     const paths = distinctDatapoints();
@@ -175,7 +177,7 @@ describeRedis("fdq serve --redis: instances on one Redis act as one", () => {
 
   test("without Redis each instance has its own bound: the same load opens 12 at once", async () => {
     // The check above can tell: two instances that do not share Redis together exceed the bound.
-    sandbox = await startSandbox({ port: 0, latencyMs: 40 });
+    sandbox = await startSandbox({ port: 0, latencyMs: 250 });
     proxy = await startCountingProxy(sandbox.baseUrl.replace(/\/v1$/, ""));
     const a = await startInstance({ upstream: proxy.baseUrl });
     const b = await startInstance({ upstream: proxy.baseUrl });
