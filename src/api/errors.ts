@@ -5,11 +5,11 @@
 // the same data (FdqErrorOptions) and words its own message. The spec's error texts are owned by the
 // catalog (SPEC_ERRORS) and only read here.
 import { SPEC_ERRORS, type SpecErrorName } from "../catalog";
-import { EXCEL_HINTS, type ErrorHints } from "./error-hints";
+import { NEUTRAL_HINTS, type ErrorHints } from "./error-hints";
 import { redactKey } from "./redact";
 import { quotaResetsOn } from "./vendor-clock";
 
-export { EXCEL_HINTS, type ErrorHints } from "./error-hints";
+export { NEUTRAL_HINTS, type ErrorHints } from "./error-hints";
 
 /** Every error class of the request module, by its `name`. */
 export type FdqErrorName =
@@ -36,9 +36,10 @@ export type FdqErrorName =
 /**
  * The one constructor shape of every error class: each class words its message from these. `status`: of the
  * answer, when there was one; `serviceMessage`: what the service said, already without the key; `detail`: what
- * went wrong in our words where the service said nothing; `hints`: what messages tell the user to do (default
- * the task pane's); `retryAfterMs`: the wait the service asked for; `argument`: the one at fault; `message`:
- * the whole text, for errors whose text is the caller's or the spec's; `timeoutMs`: the limit that ran out.
+ * went wrong in our words where the service said nothing; `hints`: what messages tell the user to do (the
+ * surface's, else NEUTRAL_HINTS); `retryAfterMs`: the wait the service asked for; `argument`: the one at fault;
+ * `message`: the whole text, for errors whose text is the caller's or the spec's; `timeoutMs`: the limit that
+ * ran out.
  */
 export interface FdqErrorOptions {
   status?: number;
@@ -90,7 +91,7 @@ export class FdqError extends Error {
 
   /** The hints the message was worded with. */
   protected static hints(options: FdqErrorOptions): ErrorHints {
-    return options.hints ?? EXCEL_HINTS;
+    return options.hints ?? NEUTRAL_HINTS;
   }
 
   /** The same error worded for another surface (the CLI's flags instead of the task pane). */
