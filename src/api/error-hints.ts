@@ -16,6 +16,8 @@ export interface ErrorHints {
   arguments: string;
   /** After the monthly quota is spent: where the user says the plan was raised. */
   quota: string;
+  /** How the user asks again once a passing failure is over (a throttle, an outage, a timeout): a verb. */
+  retry: string;
 }
 
 /** The hints of a caller that names no surface: they say what to check, not where. */
@@ -26,4 +28,5 @@ export const NEUTRAL_HINTS: ErrorHints = {
   connection: "Check the network connection and the base URL.",
   arguments: "Check the request's arguments.",
   quota: "If the plan was raised, tell the client (planRaised).",
+  retry: "send the request again",
 };

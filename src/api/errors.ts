@@ -218,7 +218,7 @@ export class RateLimitedError extends FdqError {
     const own = said && !/^too many requests$/i.test(said) ? `: ${said}` : "";
     super(
       { status: 429, ...options },
-      `The FDQ service is limiting the request rate (429${own}) and the retries did not get through. Wait a minute, then recalculate.`,
+      `The FDQ service is limiting the request rate (429${own}) and the retries did not get through. Wait a minute, then ${FdqError.hints(options).retry}.`,
     );
   }
 }
@@ -248,7 +248,7 @@ export class ServiceUnavailableError extends FdqError {
     const said = options.serviceMessage ?? options.detail;
     super(
       options,
-      `The FDQ service is unavailable (${options.status}${said ? `: ${said}` : ""}). Try again later, then recalculate.`,
+      `The FDQ service is unavailable (${options.status}${said ? `: ${said}` : ""}). Try again later, then ${FdqError.hints(options).retry}.`,
     );
   }
 }
@@ -257,9 +257,10 @@ export class ServiceUnavailableError extends FdqError {
 export class ServiceRefreshingError extends FdqError {
   override name = "ServiceRefreshingError" as const;
   constructor(options: FdqErrorOptions = {}) {
+    const retry = FdqError.hints(options).retry;
     super(
       options,
-      "FDQ is refreshing its data until 5:20 AM CT (US Central) and may not answer until then. Recalculate after 5:20 AM CT.",
+      `FDQ is refreshing its data until 5:20 AM CT (US Central) and may not answer until then. ${retry.charAt(0).toUpperCase()}${retry.slice(1)} after 5:20 AM CT.`,
     );
   }
 }
@@ -281,7 +282,7 @@ export class TimeoutError extends FdqError {
   constructor(options: FdqErrorOptions & { timeoutMs: number }) {
     super(
       options,
-      `The FDQ service did not answer within ${options.timeoutMs / 1000} s. Try again later, then recalculate.`,
+      `The FDQ service did not answer within ${options.timeoutMs / 1000} s. Try again later, then ${FdqError.hints(options).retry}.`,
     );
   }
 }

@@ -11,4 +11,5 @@ export const EXCEL_HINTS: ErrorHints = {
   arguments: "Check the function's arguments.",
   quota:
     "Cells keep their last values until they are recalculated. If your plan was raised, say so in the FDQ task pane (Usage).",
+  retry: "recalculate",
 };

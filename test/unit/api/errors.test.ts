@@ -141,7 +141,7 @@ describe("every error class", () => {
     expect(new NetworkError({ detail: "fetch failed: ECONNRESET", hints: EXCEL_HINTS }).message).toBe(
       "Could not reach the FDQ service (fetch failed: ECONNRESET). Check the network connection and the base URL in the FDQ task pane.",
     );
-    expect(new TimeoutError({ timeoutMs: 30_000 }).message).toBe(
+    expect(new TimeoutError({ timeoutMs: 30_000, hints: EXCEL_HINTS }).message).toBe(
       "The FDQ service did not answer within 30 s. Try again later, then recalculate.",
     );
     expect(new NotConfiguredError({ hints: EXCEL_HINTS }).message).toBe(
@@ -157,6 +157,8 @@ describe("every error class", () => {
       new NetworkError({ detail: "fetch failed" }),
       new BadResponseError({ detail: "an empty body" }),
       new ServiceError({ status: 400, serviceMessage: "bad" }),
+      new TimeoutError({ timeoutMs: 30_000 }),
+      new ServiceRefreshingError(),
     ];
     expect(unhinted.map((e) => e.message)).toEqual([
       "The FDQ service refused the API key (403). Check the API key.",
@@ -165,6 +167,8 @@ describe("every error class", () => {
       "Could not reach the FDQ service (fetch failed). Check the network connection and the base URL.",
       "The FDQ service sent an answer that could not be read (an empty body). Check the base URL: it must end in /v1.",
       "The FDQ service answered 400 (bad). Check the request's arguments.",
+      "The FDQ service did not answer within 30 s. Try again later, then send the request again.",
+      "FDQ is refreshing its data until 5:20 AM CT (US Central) and may not answer until then. Send the request again after 5:20 AM CT.",
     ]);
     expect(new NotConfiguredError().message).toBe(new NotConfiguredError({ hints: NEUTRAL_HINTS }).message);
   });
