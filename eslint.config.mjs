@@ -37,6 +37,14 @@ export default tseslint.config(
               message:
                 "Import src/api through its surface: src/api/index.ts (or src/api/node.ts for Node-only stores).",
             },
+            {
+              // The request module serves Excel, the CLI and the gateway alike: it reads the catalog and nothing
+              // above it (no host wording, no Office, no cells).
+              target: "./src/api/**",
+              from: "./src/!(api|catalog)/**",
+              message:
+                "src/api depends on src/catalog only: pass host wording (hints) and stores in as options.",
+            },
           ],
         },
       ],

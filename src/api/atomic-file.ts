@@ -4,6 +4,10 @@
 // one, even after a crash or a full disk. The result keeps the target's permissions when it exists (a user
 // who opened up or narrowed a file keeps that), else the caller's (private by default: caches and ledgers
 // name accounts). On any failure the temporary file is removed and the target is untouched.
+//
+// In two steps where the caller must know the target can be written before it has the bytes (`fdq refresh`
+// checks its output before it spends any quota): `beginAtomicWrite` creates the temporary file at once and
+// `write` fills and renames it later; `writeFileAtomic` is both steps at once.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 
@@ -12,36 +16,64 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** Create the target's folder (and its parents) with this mode when missing. */
   makeFolder?: { mode: number };
+  /** Keep an existing target's owner too, where this process may set it (root refreshing a colleague's file). */
+  keepOwner?: boolean;
+}
+
+/** A replacement begun: its temporary file exists. Either `write` (once) or `discard` ends it. */
+export interface PendingWrite {
+  /** Fills, flushes and renames the temporary file over the target; on failure removes it and rethrows. */
+  write(data: string | Uint8Array): Promise<void>;
+  /** Removes the temporary file; the target is untouched. */
+  discard(): Promise<void>;
 }
 
 /** The temporary files of `file` are named `<file>.<pid>.<random>.tmp`, so a cleaner can find them. */
 export const isTempOf = (file: string, name: string): boolean =>
   name.startsWith(`${path.basename(file)}.`) && name.endsWith(".tmp");
 
+/** Creates the temporary file of `file` now (so a folder that cannot be written fails here). */
+export async function beginAtomicWrite(
+  file: string,
+  options: AtomicWriteOptions = {},
+): Promise<PendingWrite> {
+  if (options.makeFolder) await fs.mkdir(path.dirname(file), { recursive: true, ...options.makeFolder });
+  const existing = await fs.stat(file).catch(() => undefined);
+  const mode = existing ? existing.mode & 0o7777 : (options.mode ?? 0o600);
+  const owner = options.keepOwner && existing ? { uid: existing.uid, gid: existing.gid } : undefined;
+  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  let handle: fs.FileHandle | undefined = await fs.open(temp, "wx", mode);
+  const discard = async (): Promise<void> => {
+    const open = handle;
+    handle = undefined;
+    await open?.close().catch(() => undefined);
+    await fs.rm(temp, { force: true, recursive: true }).catch(() => undefined);
+  };
+  const write = async (data: string | Uint8Array): Promise<void> => {
+    const open = handle;
+    if (!open) throw new Error(`the replacement of ${file} has already ended`);
+    try {
+      await fs.writeFile(open, data);
+      await open.sync();
+      handle = undefined;
+      await open.close();
+      // open's mode passes through the umask; the kept permissions are set exactly.
+      await fs.chmod(temp, mode);
+      if (owner) await fs.chown(temp, owner.uid, owner.gid).catch(() => undefined);
+      await fs.rename(temp, file);
+    } catch (e) {
+      await open.close().catch(() => undefined);
+      await discard();
+      throw e;
+    }
+  };
+  return { write, discard };
+}
+
 export async function writeFileAtomic(
   file: string,
   data: string | Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
-  if (options.makeFolder) await fs.mkdir(path.dirname(file), { recursive: true, ...options.makeFolder });
-  const mode = await fs.stat(file).then(
-    (s) => s.mode & 0o7777,
-    () => options.mode ?? 0o600,
-  );
-  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(temp, "wx", mode);
-    await fs.writeFile(handle, data);
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    // open's mode passes through the umask; the kept permissions are set exactly.
-    await fs.chmod(temp, mode);
-    await fs.rename(temp, file);
-  } catch (e) {
-    await handle?.close().catch(() => undefined);
-    await fs.rm(temp, { force: true, recursive: true }).catch(() => undefined);
-    throw e;
-  }
+  await (await beginAtomicWrite(file, options)).write(data);
 }

@@ -5,11 +5,11 @@ import { DayCache } from "./day-cache";
 import { toValue } from "./decode";
 import { DEFAULTS } from "./defaults";
 import {
-  EXCEL_HINTS,
   FdqError,
   InvalidArgumentError,
   NotConfiguredError,
   QuotaExhaustedError,
+  NEUTRAL_HINTS,
   type ErrorHints,
 } from "./errors";
 import { PeriodResolutions } from "./period-resolutions";
@@ -54,7 +54,7 @@ export function buildClientParts(
   /** An error that stops a request before it is sent besides a spent quota (a cancelled refresh). */
   stopped?: () => FdqError | undefined,
 ): ClientParts {
-  const hints: ErrorHints = { ...EXCEL_HINTS, ...options.hints };
+  const hints: ErrorHints = { ...NEUTRAL_HINTS, ...options.hints };
   if (typeof options.apiKey !== "string" || options.apiKey.trim() === "")
     throw new NotConfiguredError({ hints });
   const baseUrl = checkBaseUrl(options.baseUrl);

@@ -1,5 +1,7 @@
 // What an error message tells the user to do depends on where the user configures the client: the task
-// pane in Excel, options and environment variables in the CLI. The client takes these as an option.
+// pane in Excel (src/host/excel-hints.ts), options and environment variables in the CLI (src/cli/hints.ts).
+// Each surface passes its own as the client's `hints` option; the request module owns only their shape and a
+// wording that names no surface, for callers that pass none (a script, the gateway's own reading of answers).
 
 export interface ErrorHints {
   /** After a refused API key. */
@@ -14,14 +16,17 @@ export interface ErrorHints {
   arguments: string;
   /** After the monthly quota is spent: where the user says the plan was raised. */
   quota: string;
+  /** How the user asks again once a passing failure is over (a throttle, an outage, a timeout): a verb. */
+  retry: string;
 }
 
-export const EXCEL_HINTS: ErrorHints = {
-  apiKey: "Check the key in the FDQ task pane.",
-  missingKey: "Enter the key in the FDQ task pane.",
-  baseUrl: "Check the base URL in the FDQ task pane: it must end in /v1.",
-  connection: "Check the network connection and the base URL in the FDQ task pane.",
-  arguments: "Check the function's arguments.",
-  quota:
-    "Cells keep their last values until they are recalculated. If your plan was raised, say so in the FDQ task pane (Usage).",
+/** The hints of a caller that names no surface: they say what to check, not where. */
+export const NEUTRAL_HINTS: ErrorHints = {
+  apiKey: "Check the API key.",
+  missingKey: "Set the API key.",
+  baseUrl: "Check the base URL: it must end in /v1.",
+  connection: "Check the network connection and the base URL.",
+  arguments: "Check the request's arguments.",
+  quota: "If the plan was raised, tell the client (planRaised).",
+  retry: "send the request again",
 };

@@ -5,11 +5,11 @@
 // the same data (FdqErrorOptions) and words its own message. The spec's error texts are owned by the
 // catalog (SPEC_ERRORS) and only read here.
 import { SPEC_ERRORS, type SpecErrorName } from "../catalog";
-import { EXCEL_HINTS, type ErrorHints } from "./error-hints";
+import { NEUTRAL_HINTS, type ErrorHints } from "./error-hints";
 import { redactKey } from "./redact";
 import { quotaResetsOn } from "./vendor-clock";
 
-export { EXCEL_HINTS, type ErrorHints } from "./error-hints";
+export { NEUTRAL_HINTS, type ErrorHints } from "./error-hints";
 
 /** Every error class of the request module, by its `name`. */
 export type FdqErrorName =
@@ -36,9 +36,10 @@ export type FdqErrorName =
 /**
  * The one constructor shape of every error class: each class words its message from these. `status`: of the
  * answer, when there was one; `serviceMessage`: what the service said, already without the key; `detail`: what
- * went wrong in our words where the service said nothing; `hints`: what messages tell the user to do (default
- * the task pane's); `retryAfterMs`: the wait the service asked for; `argument`: the one at fault; `message`:
- * the whole text, for errors whose text is the caller's or the spec's; `timeoutMs`: the limit that ran out.
+ * went wrong in our words where the service said nothing; `hints`: what messages tell the user to do (the
+ * surface's, else NEUTRAL_HINTS); `retryAfterMs`: the wait the service asked for; `argument`: the one at fault;
+ * `message`: the whole text, for errors whose text is the caller's or the spec's; `timeoutMs`: the limit that
+ * ran out.
  */
 export interface FdqErrorOptions {
   status?: number;
@@ -90,7 +91,7 @@ export class FdqError extends Error {
 
   /** The hints the message was worded with. */
   protected static hints(options: FdqErrorOptions): ErrorHints {
-    return options.hints ?? EXCEL_HINTS;
+    return options.hints ?? NEUTRAL_HINTS;
   }
 
   /** The same error worded for another surface (the CLI's flags instead of the task pane). */
@@ -217,7 +218,7 @@ export class RateLimitedError extends FdqError {
     const own = said && !/^too many requests$/i.test(said) ? `: ${said}` : "";
     super(
       { status: 429, ...options },
-      `The FDQ service is limiting the request rate (429${own}) and the retries did not get through. Wait a minute, then recalculate.`,
+      `The FDQ service is limiting the request rate (429${own}) and the retries did not get through. Wait a minute, then ${FdqError.hints(options).retry}.`,
     );
   }
 }
@@ -247,7 +248,7 @@ export class ServiceUnavailableError extends FdqError {
     const said = options.serviceMessage ?? options.detail;
     super(
       options,
-      `The FDQ service is unavailable (${options.status}${said ? `: ${said}` : ""}). Try again later, then recalculate.`,
+      `The FDQ service is unavailable (${options.status}${said ? `: ${said}` : ""}). Try again later, then ${FdqError.hints(options).retry}.`,
     );
   }
 }
@@ -256,9 +257,10 @@ export class ServiceUnavailableError extends FdqError {
 export class ServiceRefreshingError extends FdqError {
   override name = "ServiceRefreshingError" as const;
   constructor(options: FdqErrorOptions = {}) {
+    const retry = FdqError.hints(options).retry;
     super(
       options,
-      "FDQ is refreshing its data until 5:20 AM CT (US Central) and may not answer until then. Recalculate after 5:20 AM CT.",
+      `FDQ is refreshing its data until 5:20 AM CT (US Central) and may not answer until then. ${retry.charAt(0).toUpperCase()}${retry.slice(1)} after 5:20 AM CT.`,
     );
   }
 }
@@ -280,7 +282,7 @@ export class TimeoutError extends FdqError {
   constructor(options: FdqErrorOptions & { timeoutMs: number }) {
     super(
       options,
-      `The FDQ service did not answer within ${options.timeoutMs / 1000} s. Try again later, then recalculate.`,
+      `The FDQ service did not answer within ${options.timeoutMs / 1000} s. Try again later, then ${FdqError.hints(options).retry}.`,
     );
   }
 }

@@ -16,6 +16,7 @@ export {
   VENDOR_TIME_ZONE,
 } from "./vendor-clock";
 export { sleep } from "./sleep";
+export { Limiter } from "./limiter";
 export { SingleFlight, type Flight } from "./single-flight";
 export * from "./errors";
 export * from "./types";

@@ -60,7 +60,10 @@ export interface ClientOptions {
    * of datapoints not flagged (SP) are kept up to `keepDays` refresh days (default 7); see docs/quota-and-billing.md.
    */
   refreshPolicy?: RefreshPolicy;
-  /** What error messages tell the user to do; default the Excel task pane's wording (EXCEL_HINTS). */
+  /**
+   * What error messages tell the user to do, in the words of the surface the user configures the client in
+   * (Excel: src/host/excel-hints.ts; the CLI: src/cli/hints.ts); default NEUTRAL_HINTS, which name none.
+   */
   hints?: Partial<ErrorHints>;
 }
 

@@ -94,11 +94,7 @@ export async function runFreeze(command: Command, options: FreezeOptions): Promi
         `the workbook has no sheet "${options.sheet}"; its sheets are ${pkg.sheets.map((s) => `"${s.name}"`).join(", ")}`,
       );
     }
-    output = await AtomicOutput.prepare(
-      target,
-      bytes.length + 256 * 1024,
-      options.inPlace ? options.workbook : undefined,
-    );
+    output = await AtomicOutput.prepare(target, bytes.length + 256 * 1024, options.inPlace);
 
     let editor;
     let done: number;

@@ -14,5 +14,7 @@ export function cliHints(localSandbox: boolean): ErrorHints {
       : `Check the network connection and the base URL (${BASE_URL}).`,
     arguments: "Check the formula's arguments.",
     quota: 'If your plan was raised, run "fdq usage --plan-raised".',
+    // As fdq has always said it: fdq refresh recalculates the workbook's FDQ cells.
+    retry: "recalculate",
   };
 }

@@ -220,11 +220,7 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
     const { pkg, read } = open(options.workbook, bytes);
     checkExtension(pkg, target);
     // Room for the patched worksheets beside the copied parts.
-    output = await AtomicOutput.prepare(
-      target,
-      bytes.length + 64 * 1024,
-      options.inPlace ? options.workbook : undefined,
-    );
+    output = await AtomicOutput.prepare(target, bytes.length + 64 * 1024, options.inPlace);
 
     if (options.changes !== undefined) {
       changes = await ChangesOutput.prepare(options.changes, [options.workbook, target]);

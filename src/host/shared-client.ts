@@ -5,7 +5,8 @@
 // stays in memory unless options name a storage.
 //
 // Host code: the one place that reads Office's globals (Office.context, OfficeRuntime.storage). The request
-// module (src/api) is handed the storage it persists to and knows nothing of Office.
+// module (src/api) is handed the storage it persists to and the Excel wording of its errors (EXCEL_HINTS), and
+// knows nothing of Office.
 import {
   FdqClient,
   IndexedDbStore,
@@ -19,6 +20,7 @@ import {
   type FdqSettings,
   type KeyValueStore,
 } from "../api";
+import { EXCEL_HINTS } from "./excel-hints";
 
 export type SharedClientOptions = Partial<Omit<ClientOptions, "baseUrl" | "apiKey">>;
 
@@ -76,6 +78,7 @@ function clientOptions(settings: FdqSettings, options: SharedClientOptions): Cli
     ...(settings.billing ? { billing: settings.billing } : {}),
     ...(settings.refreshPolicy ? { refreshPolicy: settings.refreshPolicy } : {}),
     storage: options.storage ?? cacheStorage(),
+    hints: { ...EXCEL_HINTS, ...options.hints },
     onEvent: (e) => {
       options.onEvent?.(e);
       for (const listener of listeners) listener(e);
@@ -107,7 +110,7 @@ export function getSharedClient(): FdqClient {
       new FdqClient(async () => {
         const storage = officeRuntimeStorage();
         const settings = storage ? await loadSettings(storage) : undefined;
-        if (!settings?.apiKey) throw new NotConfiguredError();
+        if (!settings?.apiKey) throw new NotConfiguredError({ hints: EXCEL_HINTS });
         return clientOptions(settings, {});
       }),
     )

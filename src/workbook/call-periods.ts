@@ -5,7 +5,7 @@
 // values the refresh wrote (after). No call is made: the FDQ functions only record their resolved arguments,
 // and the period of each is read from the requests it makes (src/functions/requests.ts).
 import type { FdqRequest, ResolvedPeriod } from "../api";
-import { isRelativePeriod, relativeText } from "../catalog";
+import { ANNUAL, isRelativePeriod, periodLabel as labelOf, relativeText } from "../catalog";
 import type { FdqCall } from "../functions/formula";
 import { requestsOf } from "../functions/requests";
 import type { Host } from "./engine/context";
@@ -16,11 +16,11 @@ import { ExcelError, sheetKey, type FormulaCell, type Scalar, type WorkbookModel
 import { isFormulaCell, WorkbookIndex } from "./workbook-index";
 import type { CellWrites } from "./xlsx/cell-writes";
 
-/** "FY2023", "Q2 FY2023", "TTM to Q2 FY2023": how an analyst names a fiscal period. */
+/** "FY2023", "Q2 FY2023", "TTM to Q2 FY2023": how an analyst names a fiscal period (the catalog's words). */
 export function periodLabel(p: { year: number; quarter?: number | null; ttm?: number | null }): string {
-  if (p.ttm) return `TTM to Q${p.ttm} FY${p.year}`;
-  if (p.quarter) return `Q${p.quarter} FY${p.year}`;
-  return `FY${p.year}`;
+  if (p.ttm) return labelOf({ kind: "ttm", n: p.ttm }, p.year);
+  if (p.quarter) return labelOf({ kind: "quarter", n: p.quarter }, p.year);
+  return labelOf(ANNUAL, p.year);
 }
 
 /** "FY2025", "Q3 FY2025", "TTM to Q2 FY2025": what a relative period resolved to, named as above. */

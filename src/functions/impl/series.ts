@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from "../../api";
-import { relativeText, type RelativePeriod } from "../../catalog";
+import { isPeriodNumber, PERIOD_NUMBERS, relativeText, type RelativePeriod } from "../../catalog";
 import { choiceArg, fiscalYear, seriesBound, show } from "./args";
 import { forwarded, type FdqApi } from "./client";
 import { datapoint } from "./datapoint";
@@ -21,18 +21,23 @@ interface SeriesPeriod {
   ttm?: number;
 }
 
-/** "annual" (or omitted), "Q1".."Q4", "TTM1".."TTM4", any case. */
+/** The period's texts in messages, from the catalog's quarter numbers: "annual, Q1..Q4 or TTM1..TTM4". */
+const FIRST = PERIOD_NUMBERS[0];
+const LAST = PERIOD_NUMBERS[PERIOD_NUMBERS.length - 1];
+export const SERIES_PERIOD_WORDS = `annual, Q${FIRST}..Q${LAST} or TTM${FIRST}..TTM${LAST}`;
+
+/** "annual" (or omitted), "Q1".."Q4", "TTM1".."TTM4" (the catalog's period numbers), any case. */
 export function parseSeriesPeriod(value: unknown): SeriesPeriod {
   const text = choiceArg(value, "period");
   if (text === undefined || text === "annual") return {};
-  const match = /^(q|ttm)([1-4])$/.exec(text.replace(/\s+/g, ""));
-  if (!match) {
+  const match = /^(q|ttm)([1-9]\d*)$/.exec(text.replace(/\s+/g, ""));
+  const n = Number(match?.[2]);
+  if (!match || !isPeriodNumber(n)) {
     throw new InvalidArgumentError({
       argument: "period",
-      message: `period must be annual, Q1..Q4 or TTM1..TTM4 (got ${show(value)}).`,
+      message: `period must be ${SERIES_PERIOD_WORDS} (got ${show(value)}).`,
     });
   }
-  const n = Number(match[2]);
   return match[1] === "q" ? { quarter: n } : { ttm: n };
 }
 

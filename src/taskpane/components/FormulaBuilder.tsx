@@ -14,6 +14,7 @@ import {
   tokens,
 } from "@fluentui/react-components";
 import { useState } from "react";
+import { PERIOD_NUMBERS } from "../../catalog";
 import type { SearchEntry } from "../../catalog/search";
 import {
   BUILDER_WHEN,
@@ -161,7 +162,7 @@ export function FormulaBuilder({ entry, ticker, onTickerChange }: FormulaBuilder
                   onChange={(_, d) => setQuarter(Number(d.value))}
                   data-testid="builder-quarter"
                 >
-                  {[1, 2, 3, 4].map((q) => (
+                  {PERIOD_NUMBERS.map((q) => (
                     <option key={q} value={q}>
                       Q{q}
                     </option>

@@ -8,6 +8,7 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from "../../api";
+import { EXCEL_HINTS } from "../../host/excel-hints";
 import { messageOf } from "./message";
 
 export type ConnectionKind =
@@ -52,6 +53,7 @@ export async function testConnection(input: ConnectionTestInput): Promise<Connec
     fetch: fetchFn,
     retry: { attempts: 1 },
     timeoutMs: input.timeoutMs ?? 10_000,
+    hints: EXCEL_HINTS,
   });
   try {
     await client.datapointInfo(PROBE_DATAPOINT);

@@ -1,7 +1,7 @@
 // The FDQ.DATAPOINT formula the builder inserts, written by src/functions' own formatter. A new formula asks
 // for a relative period by default (FY0, FQ0 or LTM: the model then rolls forward by itself); a fixed fiscal
 // year, quarter or ttm window is one choice away.
-import { isFiscalYear, isPeriodNumber, type PeriodKind } from "../../catalog";
+import { isFiscalYear, isPeriodNumber, PERIOD_NUMBERS, type PeriodKind } from "../../catalog";
 import { formatFormula } from "../../functions/formula";
 
 export type { PeriodKind };
@@ -38,7 +38,9 @@ export function builderProblem(choice: BuilderChoice): string | undefined {
   if (!/^[A-Za-z0-9.:\-^/]+$/.test(choice.ticker.trim())) return "Enter a ticker, e.g. AAPL.";
   if (!isFixed(choice)) return undefined;
   if (!isFiscalYear(choice.year)) return "Enter a fiscal year.";
-  if (choice.kind !== "annual" && !isPeriodNumber(choice.quarter)) return "Choose a quarter from 1 to 4.";
+  if (choice.kind !== "annual" && !isPeriodNumber(choice.quarter)) {
+    return `Choose a quarter from ${PERIOD_NUMBERS[0]} to ${PERIOD_NUMBERS[PERIOD_NUMBERS.length - 1]}.`;
+  }
   return undefined;
 }
 

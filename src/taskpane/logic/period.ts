@@ -13,6 +13,7 @@ import {
   type RelativePeriod,
 } from "../../catalog";
 import type { ResolvedPeriod } from "../../api";
+import { optionalPeriodArg } from "../../functions/impl/args";
 
 export interface PeriodChoice {
   readonly year: number | RelativePeriod | string;
@@ -21,7 +22,8 @@ export interface PeriodChoice {
 }
 
 const periodOf = (p: PeriodChoice): Period => {
-  const period = periodOfArgs(p.quarter || null, p.ttm || null);
+  // The functions' own rule for the quarter and ttm arguments: 0 (an empty cell on Windows) is omitted.
+  const period = periodOfArgs(optionalPeriodArg(p.quarter), optionalPeriodArg(p.ttm));
   return "problem" in period ? ANNUAL : period;
 };
 

@@ -1,24 +1,15 @@
 // The file side of `fdq refresh` (Node only; the rest of src/workbook/xlsx works on bytes, for the browser too):
 // reading the input, and an output that is checked before the first request and written atomically.
 //
-// The output is a temporary file created next to it at once (so a missing, read-only or full folder is found
-// before any quota is spent), filled, flushed to disk, then renamed over the target: the target is either the
-// old file or the whole new one, never a cut-off zip. On any failure the temporary file is removed. Writing over
-// the input is only done when asked (--in-place), keeping its permissions.
+// The output is the project's one atomic write (src/api/atomic-file.ts), begun at once (its temporary file
+// created next to the target, so a missing, read-only or full folder is found before any quota is spent) and
+// finished with the bytes: the target is either the old file or the whole new one, never a cut-off zip. On any
+// failure the temporary file is removed. Writing over the input is only done when asked (--in-place), keeping
+// its permissions and owner.
 import { constants } from "node:fs";
-import {
-  access,
-  chmod,
-  chown,
-  open,
-  readFile,
-  rename,
-  stat,
-  statfs,
-  unlink,
-  type FileHandle,
-} from "node:fs/promises";
+import { access, readFile, stat, statfs } from "node:fs/promises";
 import path from "node:path";
+import { beginAtomicWrite, type PendingWrite } from "../../api/node";
 
 /**
  * The input or output cannot be used; the message says what to do. Exit status 2 (bad input). A class of its
@@ -81,17 +72,15 @@ export async function sameFile(a: string, b: string): Promise<boolean> {
 export class AtomicOutput {
   private constructor(
     readonly target: string,
-    private readonly temp: string,
-    private handle: FileHandle | undefined,
-    /** The permissions and owner the result keeps (the input's, in place). */
-    private readonly keep: { mode: number; uid: number; gid: number } | undefined,
+    private pending: PendingWrite | undefined,
   ) {}
 
   /**
-   * Checks that `target` can be written, by creating its temporary file now, and that its disk has room for
-   * about `expectedBytes`. `keepModeOf`: the file whose permissions the result keeps (the input, in place).
+   * Checks that `target` can be written, by beginning its atomic write now, and that its disk has room for
+   * about `expectedBytes`. The result keeps an existing target's permissions (the input's, in place), and in
+   * place its owner too; a new file gets the usual permissions (0666 less the umask).
    */
-  static async prepare(target: string, expectedBytes: number, keepModeOf?: string): Promise<AtomicOutput> {
+  static async prepare(target: string, expectedBytes: number, inPlace = false): Promise<AtomicOutput> {
     const dir = path.dirname(path.resolve(target));
     const cannot = `cannot write ${target}:`;
     try {
@@ -109,27 +98,16 @@ export class AtomicOutput {
       if (err instanceof FileProblem) throw err;
       throw new FileProblem(`${cannot} the folder ${dir} does not exist; create it or give another -o path`);
     }
-    const temp = path.join(
-      dir,
-      `.${path.basename(target)}.fdq-${process.pid}-${Date.now().toString(36)}.tmp`,
-    );
-    let handle: FileHandle;
+    let pending: PendingWrite;
     try {
       await access(dir, constants.W_OK);
-      handle = await open(temp, "wx", 0o600);
+      pending = await beginAtomicWrite(target, { mode: 0o666 & ~process.umask(), keepOwner: inPlace });
     } catch (err) {
       throw new FileProblem(
         `${cannot} the folder ${dir} is not writable (${reasonOf(err)}); give an -o path in a folder you can write to`,
       );
     }
-    const output = new AtomicOutput(
-      target,
-      temp,
-      handle,
-      keepModeOf
-        ? await stat(keepModeOf).then((s) => ({ mode: s.mode & 0o7777, uid: s.uid, gid: s.gid }))
-        : undefined,
-    );
+    const output = new AtomicOutput(target, pending);
     try {
       const fs = await statfs(dir);
       const free = fs.bavail * fs.bsize;
@@ -148,19 +126,12 @@ export class AtomicOutput {
 
   /** Writes, flushes and renames over the target; on failure the target is untouched and the temp removed. */
   async commit(bytes: Uint8Array): Promise<void> {
-    const handle = this.handle;
-    if (!handle) throw new OutputWriteError(`cannot write ${this.target}: the output was already closed`);
+    const pending = this.pending;
+    if (!pending) throw new OutputWriteError(`cannot write ${this.target}: the output was already closed`);
+    this.pending = undefined;
     try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-      await handle.close();
-      this.handle = undefined;
-      await chmod(this.temp, this.keep?.mode ?? 0o666 & ~process.umask());
-      // The owner too, where this process may set it (root refreshing a colleague's file in place).
-      if (this.keep) await chown(this.temp, this.keep.uid, this.keep.gid).catch(() => undefined);
-      await rename(this.temp, this.target);
+      await pending.write(bytes);
     } catch (err) {
-      await this.discard();
       throw new OutputWriteError(
         `cannot write ${this.target} (${reasonOf(err)}): nothing was written there, and the input is untouched`,
       );
@@ -169,9 +140,8 @@ export class AtomicOutput {
 
   /** Removes the temporary file (a run that stops before writing). */
   async discard(): Promise<void> {
-    const handle = this.handle;
-    this.handle = undefined;
-    await handle?.close().catch(() => undefined);
-    await unlink(this.temp).catch(() => undefined);
+    const pending = this.pending;
+    this.pending = undefined;
+    await pending?.discard();
   }
 }

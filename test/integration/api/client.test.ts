@@ -16,6 +16,7 @@ import { FileStorage } from "../../../src/api/node";
 import { findDataset } from "../../../src/catalog";
 import type { RunningSandbox, SandboxOptions } from "../../../src/sandbox";
 import { sandboxes } from "./sandboxes";
+import { EXCEL_HINTS } from "../../../src/host/excel-hints";
 
 const DAY1 = Date.parse("2024-03-15T10:30:00Z"); // 05:30 Chicago, after the vendor's refresh window
 const DAY2 = Date.parse("2024-03-16T10:30:00Z");
@@ -25,7 +26,7 @@ const YEAR = 2022;
 const sandbox = sandboxes({ now: sandboxNow });
 
 const client = (sb: RunningSandbox, options: Partial<ClientOptions> = {}) =>
-  new FdqClient({ baseUrl: sb.baseUrl, apiKey: sb.demoKey, now: () => DAY1, ...options });
+  new FdqClient({ baseUrl: sb.baseUrl, apiKey: sb.demoKey, now: () => DAY1, hints: EXCEL_HINTS, ...options });
 
 const failure = (p: Promise<unknown>) =>
   p.then(

@@ -11,6 +11,7 @@ import {
 import { findDataset } from "../../../src/catalog";
 import type { RunningSandbox } from "../../../src/sandbox";
 import { sandboxes } from "./sandboxes";
+import { EXCEL_HINTS } from "../../../src/host/excel-hints";
 
 const NOW = Date.parse("2024-03-15T15:00:00Z"); // 10:00 Chicago
 const sandboxNow = () => new Date(NOW);
@@ -21,7 +22,7 @@ const N = ROIC.datapoints.length;
 const sandbox = sandboxes({ now: sandboxNow });
 
 const client = (sb: RunningSandbox, options: Partial<ClientOptions> = {}) =>
-  new FdqClient({ baseUrl: sb.baseUrl, apiKey: sb.demoKey, now: () => NOW, ...options });
+  new FdqClient({ baseUrl: sb.baseUrl, apiKey: sb.demoKey, now: () => NOW, hints: EXCEL_HINTS, ...options });
 
 const ask = (fdq: FdqClient, name: string, ticker = "AAPL") =>
   fdq.datapoint({ ticker, dataset: "metrics/roic", name, year: YEAR });

@@ -8,6 +8,7 @@ import {
   type ClientOptions,
   type FdqError,
 } from "../../../src/api";
+import { EXCEL_HINTS } from "../../../src/host/excel-hints";
 import { startHostile } from "../../support/hostile-server";
 import { ECHOES, KEY, echoId, hostileScript, leaks, unreadableWith, useHostileService } from "./cases";
 
@@ -39,6 +40,7 @@ function harness(options: Partial<ClientOptions> = {}): Harness {
     storage,
     persistDelayMs: 0,
     onEvent: (e) => events.push(e),
+    hints: EXCEL_HINTS,
     ...options,
   });
   open.push(client);

@@ -1,9 +1,9 @@
-// writeFileAtomic (src/api/atomic-file.ts): a file is replaced whole or not at all, keeps its permissions,
-// and no temporary file outlives a write.
+// writeFileAtomic and beginAtomicWrite (src/api/atomic-file.ts): a file is replaced whole or not at all, keeps
+// its permissions, and no temporary file outlives a write.
 import { mkdtempSync, promises as fs, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { isTempOf, writeFileAtomic } from "../../../src/api/atomic-file";
+import { beginAtomicWrite, isTempOf, writeFileAtomic } from "../../../src/api/atomic-file";
 
 let dir: string;
 beforeEach(() => {
@@ -53,4 +53,42 @@ describe("writeFileAtomic", () => {
       ),
     ).toEqual([true, false, false, false]);
   });
+});
+
+describe("beginAtomicWrite", () => {
+  it("creates the temporary file at once, so an unwritable folder fails before the bytes exist", async () => {
+    const file = path.join(dir, "out.xlsx");
+    const pending = await beginAtomicWrite(file, { mode: 0o644 });
+    expect(readdirSync(dir).filter((n) => isTempOf(file, n))).toHaveLength(1);
+    await pending.write("whole");
+    expect([readdirSync(dir), await fs.readFile(file, "utf8"), modeOf(file)]).toEqual([
+      ["out.xlsx"],
+      "whole",
+      0o644,
+    ]);
+    await expect(beginAtomicWrite(path.join(dir, "missing", "out.xlsx"))).rejects.toThrow("ENOENT");
+  });
+
+  it("discard removes the temporary file and leaves the target as it was; a later write is refused", async () => {
+    const file = path.join(dir, "model.xlsx");
+    writeFileSync(file, "the old file");
+    const pending = await beginAtomicWrite(file);
+    await pending.discard();
+    expect([readdirSync(dir), await fs.readFile(file, "utf8")]).toEqual([["model.xlsx"], "the old file"]);
+    await expect(pending.write("new")).rejects.toThrow(`the replacement of ${file} has already ended`);
+    expect(await fs.readFile(file, "utf8")).toBe("the old file");
+  });
+
+  (process.getuid?.() === 0 ? it : it.skip)(
+    "keepOwner keeps an existing file's owner (run as root)",
+    async () => {
+      const file = path.join(dir, "colleague.xlsx");
+      writeFileSync(file, "old");
+      await fs.chown(file, 4321, 4321);
+      await (await beginAtomicWrite(file, { keepOwner: true })).write("new");
+      expect([statSync(file).uid, statSync(file).gid]).toEqual([4321, 4321]);
+      await writeFileAtomic(file, "newer");
+      expect(statSync(file).uid).toBe(0);
+    },
+  );
 });

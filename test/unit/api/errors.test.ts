@@ -1,4 +1,5 @@
-// Typed errors: one class per failure, matched on status + message, and one table to the Excel error.
+// Typed errors: one class per failure, matched on status + message, and one table to the Excel error. The
+// messages are worded with the Excel hints, as the add-in's clients word them, unless a test says otherwise.
 import { EXCEL_CODES, excelCodeOf } from "../../../src/functions/errors";
 import {
   BadResponseError,
@@ -20,15 +21,19 @@ import {
   ServiceUnavailableError,
   TimeoutError,
   UnauthorizedError,
-  EXCEL_HINTS,
+  NEUTRAL_HINTS,
   SPEC_ERROR_CLASSES,
 } from "../../../src/api";
 import { errorFromAnswer } from "../../../src/api/errors";
 import { SPEC_ERRORS, type SpecErrorName } from "../../../src/catalog";
+import { EXCEL_HINTS } from "../../../src/host/excel-hints";
 import { API_KEY, FakeFetch, json, makeClient } from "./fake-fetch";
 
 const answer = (status: number, message?: string) =>
-  errorFromAnswer({ status, message, detail: "a JSON body without a message", retryAfterMs: undefined });
+  errorFromAnswer(
+    { status, message, detail: "a JSON body without a message", retryAfterMs: undefined },
+    { hints: EXCEL_HINTS },
+  );
 
 describe("status + message to error class", () => {
   it.each(Object.keys(SPEC_ERRORS) as SpecErrorName[])("maps %s by its status and exact message", (name) => {
@@ -133,15 +138,39 @@ describe("every error class", () => {
   });
 
   it("says what failed and what to do for the transient failures", () => {
-    expect(new NetworkError({ detail: "fetch failed: ECONNRESET" }).message).toBe(
+    expect(new NetworkError({ detail: "fetch failed: ECONNRESET", hints: EXCEL_HINTS }).message).toBe(
       "Could not reach the FDQ service (fetch failed: ECONNRESET). Check the network connection and the base URL in the FDQ task pane.",
     );
-    expect(new TimeoutError({ timeoutMs: 30_000 }).message).toBe(
+    expect(new TimeoutError({ timeoutMs: 30_000, hints: EXCEL_HINTS }).message).toBe(
       "The FDQ service did not answer within 30 s. Try again later, then recalculate.",
     );
-    expect(new NotConfiguredError().message).toBe(
+    expect(new NotConfiguredError({ hints: EXCEL_HINTS }).message).toBe(
       "No FDQ API key is set. Enter the key in the FDQ task pane.",
     );
+  });
+
+  it("without hints names no surface: the request module's neutral words, never the task pane's", () => {
+    const unhinted = [
+      new UnauthorizedError({ status: 403 }),
+      new NotConfiguredError(),
+      new QuotaExhaustedError({ resetsOn: "2026-12-01" }),
+      new NetworkError({ detail: "fetch failed" }),
+      new BadResponseError({ detail: "an empty body" }),
+      new ServiceError({ status: 400, serviceMessage: "bad" }),
+      new TimeoutError({ timeoutMs: 30_000 }),
+      new ServiceRefreshingError(),
+    ];
+    expect(unhinted.map((e) => e.message)).toEqual([
+      "The FDQ service refused the API key (403). Check the API key.",
+      "No FDQ API key is set. Set the API key.",
+      "The monthly quota of this FDQ API key is used up (429: Limit Exceeded). It resets on 2026-12-01 (US Central). No request is sent until then. If the plan was raised, tell the client (planRaised).",
+      "Could not reach the FDQ service (fetch failed). Check the network connection and the base URL.",
+      "The FDQ service sent an answer that could not be read (an empty body). Check the base URL: it must end in /v1.",
+      "The FDQ service answered 400 (bad). Check the request's arguments.",
+      "The FDQ service did not answer within 30 s. Try again later, then send the request again.",
+      "FDQ is refreshing its data until 5:20 AM CT (US Central) and may not answer until then. Send the request again after 5:20 AM CT.",
+    ]);
+    expect(new NotConfiguredError().message).toBe(new NotConfiguredError({ hints: NEUTRAL_HINTS }).message);
   });
 
   it("passes the cause on and keeps every error an FdqError and an Error", () => {
@@ -165,7 +194,7 @@ describe("one constructor shape", () => {
   });
 
   it("rewords an error for another surface without losing its facts", () => {
-    const error = new BadResponseError({ detail: "an HTML page", status: 200 });
+    const error = new BadResponseError({ detail: "an HTML page", status: 200, hints: EXCEL_HINTS });
     const cli = error.withHints({ ...EXCEL_HINTS, baseUrl: "Check --base-url." });
     expect(cli).toBeInstanceOf(BadResponseError);
     expect(cli.message).toBe(

@@ -3,6 +3,7 @@
 import { FdqClient, type ClientOptions } from "../../../src/api";
 import { sleep } from "../../../src/api/sleep";
 import { SPEC_ERRORS, findDataset } from "../../../src/catalog";
+import { EXCEL_HINTS } from "../../../src/host/excel-hints";
 
 export interface SeenRequest {
   url: URL;
@@ -118,6 +119,8 @@ export function makeClient(fake: FakeFetch, extra: Partial<ClientOptions> = {}):
     sleep: async () => undefined,
     coalesceWindowMs: 1,
     billing: "per-request",
+    // Messages worded as the add-in's clients word them, so the tests read what an Excel user reads.
+    hints: EXCEL_HINTS,
     ...extra,
   });
 }

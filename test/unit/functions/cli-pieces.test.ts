@@ -21,6 +21,7 @@ import {
 } from "../../../src/cli/options";
 import { formatUsage } from "../../../src/cli/usage-command";
 import { describeFailure } from "../../../src/functions/errors";
+import { EXCEL_HINTS } from "../../../src/host/excel-hints";
 import { RELATIVE_GRAMMAR } from "../../../src/catalog";
 
 describe("describeFailure: the one mapping from a failure to an Excel error", () => {
@@ -40,7 +41,7 @@ describe("describeFailure: the one mapping from a failure to an Excel error", ()
       error: "#N/A",
       message: "The requested data was not found.",
     });
-    expect(describeFailure(new UnauthorizedError({ status: 403 }))).toEqual({
+    expect(describeFailure(new UnauthorizedError({ status: 403, hints: EXCEL_HINTS }))).toEqual({
       error: "#N/A",
       message: "The FDQ service refused the API key (403). Check the key in the FDQ task pane.",
     });

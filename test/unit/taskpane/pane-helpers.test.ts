@@ -74,6 +74,11 @@ describe("periods", () => {
       "Trailing twelve months ending with Q4 of fiscal year 2023: Q4, Q3, Q2, Q1 of 2023 (TTM, period 4).",
     );
   });
+  it("reads a quarter or ttm of 0 as the functions do: an empty cell, so omitted", () => {
+    expect(periodLabel({ year: 2023, quarter: 0 })).toBe("FY2023");
+    expect(periodLabel({ year: 2023, quarter: 0, ttm: 2 })).toBe("TTM to Q2 FY2023");
+    expect(periodLabel({ year: "FY-1", quarter: 2, ttm: 0 })).toBe("Q2 FY-1");
+  });
   it("labels relative periods and says what they count from, and what they resolved to", () => {
     expect(periodLabel({ year: "fy0" })).toBe("FY0");
     expect(periodLabel({ year: "FY-1", quarter: 2 })).toBe("Q2 FY-1");
