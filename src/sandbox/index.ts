@@ -72,7 +72,7 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-/** Longer than any client's idle keep-alive (undici 4 s, Node's agent 5 s). */
+/** How long an idle kept-alive connection stays open (advertised in the Keep-Alive header). */
 const SERVER_KEEP_ALIVE_MS = 65_000;
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
@@ -113,8 +113,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     serverOptions: { maxHeaderSize: MAX_HEADER_BYTES },
   }) as Server;
   answerClientErrors(server, cors);
-  // Clients (undici: 4 s) close an idle kept-alive connection before the server does, so a request is never
-  // written to a socket the server is closing at that moment (an ECONNRESET on a busy machine).
+  // Node's default (5 s) races undici, which reuses an idle socket until 1 s before the advertised timeout: on a
+  // busy machine a request was written to a socket the server was closing (ECONNRESET). At 65 s a test run's
+  // sockets are reused long before either side closes them; close() still ends every connection at once.
   server.keepAliveTimeout = SERVER_KEEP_ALIVE_MS;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
