@@ -43,6 +43,7 @@ import {
 } from "./errors";
 import type { FailedKeys } from "./failed-keys";
 import type { FlightOutcome, Flights } from "./flights";
+import { answerKey, localName } from "./keys";
 import type { AnswerStore, StoredAnswer } from "./store";
 import type { GatewayTokens } from "./tokens";
 import {
@@ -264,8 +265,8 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
         today = day;
         void o.store.dropBefore(day);
       }
-      const id = request.path;
-      const stored = await o.store.get(day, tag, id);
+      const key = answerKey(day, tag, request.path);
+      const stored = await o.store.get(key);
       if (stored) {
         c.set("cache", "hit");
         return relay(stored);
@@ -273,9 +274,9 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
       // Looked up with no await since the store's miss, so a flight cannot end unseen in between. A spent
       // quota is checked in the flight (send), where every waiter on the flight learns of it too.
       // Runs unless another instance's flight answers; then this instance counts no units.
-      const { promise: flight, joined } = flights.run(`${day}\n${tag}\n${id}`, () =>
-        o.flights.run(day, tag, id, async () => {
-          const kept = await o.store.get(day, tag, id);
+      const { promise: flight, joined } = flights.run(localName(key), () =>
+        o.flights.run(key, async () => {
+          const kept = await o.store.get(key);
           if (kept) return { answer: { ...kept, retryAfter: undefined }, fetchedHere: false };
           // Refused before waiting for a slot; checked again in the slot (send).
           await refuseIfSpent(tag);
@@ -286,7 +287,7 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
             await (await o.accounts.get(tag)).ledger.record(request.key, units);
             c.set("units", units);
           }
-          if (keep) await o.store.set(day, tag, id, answer);
+          if (keep) await o.store.set(key, answer);
           return { answer, fetchedHere: true };
         }),
       );
