@@ -49,6 +49,7 @@ export { decodeEnvelope, errorMessageOf, parseJson } from "./decode";
 export { Redactor, RedactionOverBudget, redactKey } from "./redact";
 export { parseRetryAfter } from "./retry";
 export { BodyTooLarge, readBody, sizeText } from "./body";
+export { keptForDay, outcomeOf, resultsOf, type Outcome, type WireAnswer } from "./answer-reading";
 export {
   fetchUnderPolicy,
   RedirectRefused,

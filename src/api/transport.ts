@@ -3,8 +3,8 @@
 // request waits out, and the translation of every failure into an FdqError without the key.
 // Redirects, the body's bound and the timeout are the upstream policy the gateway shares (upstream-policy.ts).
 // Nothing else in the add-in calls fetch (probe.ts aside).
-import { BodyTooLarge, readBody, sizeText } from "./body";
-import { decodeEnvelope, describeBody, errorMessageOf, parseJson } from "./decode";
+import { resultsOf } from "./answer-reading";
+import { BodyTooLarge, readBody } from "./body";
 import { inRefreshWindow } from "./vendor-clock";
 import {
   BadResponseError,
@@ -21,7 +21,6 @@ import { DEFAULTS } from "./defaults";
 import { Limiter } from "./limiter";
 import { redactorFor, type Redactor } from "./redact";
 import type { RequestKey } from "./request-key";
-import { errorFromAnswer } from "./errors";
 import { nextDelay, parseRetryAfter } from "./retry";
 import type { ClientEvent, RetryOptions } from "./types";
 import { fetchUnderPolicy, RedirectRefused, UPSTREAM_POLICY } from "./upstream-policy";
@@ -228,30 +227,12 @@ export class Transport {
 
   /** `text` undefined: an error body over the size bound, not read. */
   private interpret(response: Response, text: string | undefined): unknown {
-    const parsed = text === undefined ? undefined : parseJson(text);
-    const contentType = response.headers.get("content-type");
-    const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), this.o.now());
-    if (response.ok) {
-      if (!parsed) {
-        const detail = `${describeBody(text ?? "", contentType)} instead of JSON`;
-        throw new BadResponseError({ detail, hints: this.o.hints });
-      }
-      const envelope = decodeEnvelope(parsed.json);
-      if (envelope.ok) return envelope.results;
-      throw errorFromAnswer({ ...envelope, detail: "an error inside the envelope", retryAfterMs }, this.o);
-    }
-    throw errorFromAnswer(
-      {
-        status: response.status,
-        message: parsed ? errorMessageOf(parsed.json) : undefined,
-        detail: parsed
-          ? "a JSON body without a message"
-          : text === undefined
-            ? `a body larger than ${sizeText(this.maxBodyBytes)}`
-            : describeBody(text, contentType),
-        retryAfterMs,
-      },
-      this.o,
-    );
+    const answer = {
+      status: response.status,
+      contentType: response.headers.get("content-type"),
+      text,
+      retryAfterMs: parseRetryAfter(response.headers.get("retry-after"), this.o.now()),
+    };
+    return resultsOf(answer, { ...this.o, maxBodyBytes: this.maxBodyBytes });
   }
 }

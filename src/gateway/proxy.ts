@@ -13,12 +13,11 @@ import { Hono, type MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import {
   accountTag,
-  decodeEnvelope,
-  errorFromAnswer,
-  errorMessageOf,
   type FdqError,
+  keptForDay,
   NotInPortfolioError,
-  parseJson,
+  type Outcome,
+  outcomeOf,
   parseRetryAfter,
   pricedRequest,
   type PricingOptions,
@@ -27,6 +26,7 @@ import {
   redactKey,
   type RefreshDayClock,
   SingleFlight,
+  UPSTREAM_POLICY,
 } from "../api";
 import type { Accounts } from "./accounts";
 import { BudgetTicket, type BodyBudget } from "./body-budget";
@@ -84,32 +84,33 @@ export interface ProxyOptions extends UpstreamOptions, AuthOptions {
 }
 
 /**
- * What the request module makes of a failed answer (its one status-and-message table): a "does not exist"
- * answer is remembered for the day, "Limit Exceeded" is a spent quota.
+ * What the request module makes of an answer (its one reading, with the one factory of errors): the results,
+ * or the error it means ("does not exist", "Limit Exceeded", a refused key...).
  */
-const errorOf = (a: UpstreamAnswer): FdqError =>
-  errorFromAnswer({
-    status: a.status,
-    message: errorMessageOf(parseJson(a.body)?.json),
-    detail: "",
-    retryAfterMs: parseRetryAfter(a.retryAfter, Date.now()),
-  });
+const outcome = (a: UpstreamAnswer): Outcome =>
+  outcomeOf(
+    {
+      status: a.status,
+      contentType: a.contentType,
+      text: a.body,
+      retryAfterMs: parseRetryAfter(a.retryAfter, Date.now()),
+    },
+    { maxBodyBytes: UPSTREAM_POLICY.maxBodyBytes },
+  );
 
-/** Whether an answer of the service may be kept for the day, and the records of a data answer. */
+const errorOf = (a: UpstreamAnswer): FdqError | undefined => {
+  const o = outcome(a);
+  return "error" in o ? o.error : undefined;
+};
+
+/**
+ * Whether an answer of the service is kept for the day, by the rule the add-in's day cache keeps by
+ * (keptForDay: what it answered, and "does not exist" refusals), and the records of a data answer.
+ */
 export function keepable(answer: UpstreamAnswer): { keep: boolean; records?: number } {
-  const parsed = parseJson(answer.body);
-  if (!parsed) return { keep: false };
-  if (answer.status === 200) {
-    try {
-      const envelope = decodeEnvelope(parsed.json);
-      if (!envelope.ok) return { keep: false };
-      const results = envelope.results;
-      return { keep: true, ...(Array.isArray(results) ? { records: results.length } : {}) };
-    } catch {
-      return { keep: false }; // a malformed 200 is relayed, never kept
-    }
-  }
-  return { keep: answer.status >= 400 && answer.status < 500 && errorOf(answer).remembered };
+  const o = outcome(answer);
+  const records = "results" in o && Array.isArray(o.results) ? o.results.length : undefined;
+  return { keep: keptForDay(o), ...(records === undefined ? {} : { records }) };
 }
 
 const isLimitExceeded = (a: UpstreamAnswer): boolean =>

@@ -2,9 +2,9 @@
 // too (src/api/upstream-policy.ts: a same-origin redirect followed at most three times, never one to another
 // origin, the body read as a stream up to 4 MB), within the request's one deadline (from its arrival at the
 // gateway, below Excel's 60 s), each chunk also taken from a budget for all bodies in flight. Of the
-// service's headers only Location (by the policy) and two more are read, these only in a form that cannot carry anything else: Content-Type
-// (a JSON type, else application/json) and Retry-After (if valid by RFC 9110). Nothing else of the
-// upstream's headers is relayed, kept or logged. Answers the status, content type and body text, or
+// service's headers only Location (by the policy) and two more are read, these two only in a form that
+// cannot carry anything else: Content-Type (a JSON type, else application/json) and Retry-After (if valid
+// by RFC 9110). Nothing else of the upstream's headers is relayed, kept or logged. Answers the status, content type and body text, or
 // throws a GatewayError.
 import {
   BodyTooLarge,
