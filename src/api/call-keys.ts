@@ -32,15 +32,28 @@ export function wholeOf(key: RequestKey): RequestKey | undefined {
   return RequestKey.data(f.dataset, f.ticker, f.year, f.period);
 }
 
-/** The requests that can answer a datapoint call: its own, and its dataset's whole one where there is one. */
-export interface DatapointKeys {
-  readonly single: DataKey;
+/**
+ * The requests that can answer a datapoint call: its dataset's whole one where the spec documents one, and
+ * its own (built only when asked: a cell served by a cached whole answer never needs it).
+ */
+export class DatapointKeys {
   readonly whole: DataKey | undefined;
+  private own: DataKey | undefined;
+
+  constructor(private readonly t: DatapointTarget) {
+    this.whole = t.dataset.allDatapointsMode ? dataKey(t) : undefined;
+  }
+
+  get name(): string {
+    return this.t.name;
+  }
+
+  get single(): DataKey {
+    return (this.own ??= dataKey(this.t, this.t.name));
+  }
 }
 
-export function datapointKeys(t: DatapointTarget): DatapointKeys {
-  return { single: dataKey(t, t.name), whole: t.dataset.allDatapointsMode ? dataKey(t) : undefined };
-}
+export const datapointKeys = (t: DatapointTarget): DatapointKeys => new DatapointKeys(t);
 
 /**
  * The key a datapoint call asks alone: under `per-request` billing the whole dataset where there is one
@@ -59,7 +72,7 @@ export interface DatapointLook {
   /** Whether a request for `key` is scheduled or running today. */
   inFlight(key: DataKey): boolean;
   /** Per-datapoint billing: the calls of one recalculation gather; answers the key they settle on. */
-  gather(keys: DatapointKeys & { whole: DataKey }): Promise<DataKey>;
+  gather(name: string, whole: DataKey, single: DataKey): Promise<DataKey>;
 }
 
 /** The key a datapoint call reads, with its cached answer, or that it asks after the coalescing window. */
@@ -81,14 +94,15 @@ export function chooseDatapointKey(
   keys: DatapointKeys,
   look: DatapointLook,
 ): DatapointChoice | Promise<DatapointChoice> {
-  const { single, whole } = keys;
+  const whole = keys.whole;
   const wholeCached = whole && look.cached(whole);
   if (wholeCached) return { key: whole, cached: wholeCached, windowed: false };
+  const single = keys.single;
   const own = look.cached(single);
   if (own || !whole) return { key: single, cached: own, windowed: false };
   if (look.billing === "per-request") return { key: whole, cached: undefined, windowed: true };
   if (look.inFlight(whole)) return { key: whole, cached: undefined, windowed: false };
-  return look.gather({ single, whole }).then((key) => {
+  return look.gather(keys.name, whole, single).then((key) => {
     // A whole answer asked by another cell may have arrived during the window: it serves this one too.
     const arrived = key === whole ? undefined : look.cached(whole);
     return arrived

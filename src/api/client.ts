@@ -62,6 +62,7 @@ import { checkDatapointRequest, isRelativeCall } from "./validate";
 
 export class FdqClient extends ClientEngine {
   private resolverOf: { parts: ClientParts; resolver: PeriodResolver } | undefined;
+  private lookOf: { parts: ClientParts; refreshDay: string; look: DatapointLook } | undefined;
 
   /** One datapoint of a ticker for a fiscal year, quarter or TTM period, or a relative period (FY0...). */
   async datapoint(req: DatapointRequest): Promise<DatapointResult> {
@@ -71,7 +72,7 @@ export class FdqClient extends ClientEngine {
     // A loaded cache needs no await: a worksheet of cached cells then costs no extra promise per cell.
     const e = this.parts?.cache.loaded ? this.parts : await this.partsReady();
     const refreshDay = e.cache.today();
-    const chosen = chooseDatapointKey(datapointKeys(t), this.datapointLook(e, t.name, refreshDay));
+    const chosen = chooseDatapointKey(datapointKeys(t), this.datapointLook(e, refreshDay));
     const { key, cached, windowed } = chosen instanceof Promise ? await chosen : chosen;
     const answer = (cached ??
       (await this.flights.share(
@@ -92,14 +93,18 @@ export class FdqClient extends ClientEngine {
     };
   }
 
-  /** What a datapoint call of `name` asks call-keys.ts to choose by: the cache, the flights, the billing. */
-  private datapointLook(e: ClientParts, name: string, refreshDay: string): DatapointLook {
-    return {
+  /** What datapoint calls ask call-keys.ts to choose by (the cache, the flights, the billing), made once a day. */
+  private datapointLook(e: ClientParts, refreshDay: string): DatapointLook {
+    const made = this.lookOf;
+    if (made?.parts === e && made.refreshDay === refreshDay) return made.look;
+    const look: DatapointLook = {
       billing: e.pricing.billing,
       cached: (key) => this.cachedValue(e, key),
       inFlight: (key) => this.flights.has(key, refreshDay),
-      gather: ({ whole, single }) => this.flights.choose(name, whole, single, refreshDay, e.windowMs),
+      gather: (name, whole, single) => this.flights.choose(name, whole, single, refreshDay, e.windowMs),
     };
+    this.lookOf = { parts: e, refreshDay, look };
+    return look;
   }
 
   /** Every datapoint of a dataset for a ticker and period, in the answer's (catalog) order. */
