@@ -151,8 +151,11 @@ export function keyOfCall(
       return RequestKey.ratings(checkTicker(request.ticker));
     case "coverage":
       return RequestKey.coverage(checkSecurityType(request.type));
-    case "security":
-      return RequestKey.security(checkSecurityType(request.type), checkTicker(request.ticker));
+    case "security": {
+      // The ticker is checked first, as FDQ.SECURITY always has (its error is the one a cell shows).
+      const ticker = checkTicker(request.ticker);
+      return RequestKey.security(checkSecurityType(request.type), ticker);
+    }
     case "info":
       return RequestKey.metadata(checkName(request.name));
   }

@@ -2,8 +2,8 @@
 // mode, the gateway's key behind each analyst's gateway token (authenticate). Only requests the service
 // serves, each priced (pricedRequest), go upstream; any other path is answered 404 here. A request is
 // answered from the account's refresh day when it can be: identical requests in flight go upstream once
-// (of every instance on one Redis), and 200 answers and the spec's "does not exist" answers are kept for
-// the day under the account tag. Each request has one deadline from its arrival; it waits for a slot of
+// (of every instance on one Redis), and what the add-in's day cache keeps (keptForDay: answers and the
+// spec's "does not exist" answers) is kept for the day under the account tag (keys.ts names it). Each request has one deadline from its arrival; it waits for a slot of
 // its account fairly shared between analysts (fair-slots.ts), and its body counts against the gateway's
 // budget for bodies in flight (body-budget.ts).
 // The account's ledger counts the units of what went upstream; after "Limit Exceeded" the account
