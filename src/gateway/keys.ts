@@ -72,6 +72,9 @@ export function localName(k: AnswerKey): string {
   return partsOf({ kind: "answer", ...k }, asIs).join("\n");
 }
 
+/** The folder of the embedded store's answers, one folder per refresh day below it. */
+export const ANSWERS_FOLDER = "answers";
+
 const TAG = /^[0-9a-f]{1,64}$/;
 const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
 
@@ -87,9 +90,6 @@ export function answerFile(k: AnswerKey): string[] | undefined {
   );
   return [ANSWERS_FOLDER, day!, tag!, `${request}.json`];
 }
-
-/** The folder of the embedded store's answers, one folder per refresh day below it. */
-export const ANSWERS_FOLDER = "answers";
 
 /** The embedded ledger's storage key of an account (in the store's usage.json), as the add-in names its own. */
 export const ledgerStorageKey = (tag: string): string => `${DEFAULTS.usageKey}.${tag}`;
