@@ -20,8 +20,15 @@ export class BodyTooLarge extends Error {
  * The body of `response` as UTF-8 text (what Response.text() answers), or a BodyTooLarge once more than
  * `maxBytes` arrived (a declared Content-Length over the bound fails before reading). The stream is
  * cancelled when the read fails or `signal` aborts (the attempt timed out), so the connection is let go.
+ * `onChunk` is told of each chunk's bytes before it is kept, and may refuse it by throwing (the gateway's
+ * budget for all bodies in flight).
  */
-export async function readBody(response: Response, maxBytes: number, signal?: AbortSignal): Promise<string> {
+export async function readBody(
+  response: Response,
+  maxBytes: number,
+  signal?: AbortSignal,
+  onChunk?: (bytes: number) => void,
+): Promise<string> {
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   const body = response.body;
   if (declared > maxBytes) {
@@ -45,14 +52,15 @@ export async function readBody(response: Response, maxBytes: number, signal?: Ab
       const { done, value } = await reader.read();
       if (done) break;
       bytes += value.byteLength;
-      if (bytes > maxBytes) {
-        stop();
-        throw new BodyTooLarge(maxBytes);
-      }
+      if (bytes > maxBytes) throw new BodyTooLarge(maxBytes);
+      onChunk?.(value.byteLength);
       parts.push(decoder.decode(value, { stream: true }));
     }
     parts.push(decoder.decode());
     return parts.join("");
+  } catch (error) {
+    stop();
+    throw error;
   } finally {
     signal?.removeEventListener("abort", stop);
   }

@@ -1,5 +1,6 @@
 // Every default of the request module in one place; docs/architecture.md "The request module" explains each.
 import type { RetryOptions } from "./types";
+import { UPSTREAM_POLICY } from "./upstream-policy";
 import { VENDOR_REFRESH_DAY } from "./vendor-clock";
 
 export const DEFAULTS = {
@@ -7,14 +8,10 @@ export const DEFAULTS = {
   coalesceWindowMs: 4,
   /** The browsers' HTTP/1.1 connections per host; more only queues inside the webview. */
   concurrency: 6,
-  /** Below the 60 s after which some Excel platforms fail a fetch. It covers the body's arrival too. */
-  timeoutMs: 30_000,
-  /**
-   * The longest response body read. The largest answers are the coverage lists (the sandbox's 2,700 stocks
-   * are 0.4 MB; 6,450 mutual funds about 1 MB): 4 MB leaves room for four times that, and a hostile or
-   * broken server's 50 MB body costs 4 MB, read as a stream and cancelled.
-   */
-  maxBodyBytes: 4 * 1024 * 1024,
+  /** The upstream policy the gateway shares (upstream-policy.ts): 30 s per attempt, the body's arrival too. */
+  timeoutMs: UPSTREAM_POLICY.timeoutMs,
+  /** The longest response body read (upstream-policy.ts: 4 MB, four times the largest answer). */
+  maxBodyBytes: UPSTREAM_POLICY.maxBodyBytes,
   retry: {
     attempts: 4,
     baseDelayMs: 500,

@@ -49,7 +49,15 @@ export { LOCAL_HOSTS } from "./settings";
 export { decodeEnvelope, errorMessageOf, parseJson } from "./decode";
 export { Redactor, RedactionOverBudget, redactKey } from "./redact";
 export { parseRetryAfter } from "./retry";
-export { sizeText } from "./body";
+export { BodyTooLarge, readBody, sizeText } from "./body";
+export { keptForDay, outcomeOf, resultsOf, type Outcome, type WireAnswer } from "./answer-reading";
+export {
+  fetchUnderPolicy,
+  RedirectRefused,
+  redirectTarget,
+  UPSTREAM_POLICY,
+  type UpstreamPolicy,
+} from "./upstream-policy";
 export type { RecordStore } from "./cache-store/record-store";
 // What the task pane's saver and the functions' argument checks share with the client.
 export { RecordsAnswer } from "./cache-codec";

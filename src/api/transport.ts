@@ -1,9 +1,10 @@
 // One GET to the service: headers, per-attempt timeout (a timer raced against fetch and the body, plus an
 // abort for fetches that honour it), concurrency slot, retries with backoff, the 429 pause every queued
 // request waits out, and the translation of every failure into an FdqError without the key.
+// Redirects, the body's bound and the timeout are the upstream policy the gateway shares (upstream-policy.ts).
 // Nothing else in the add-in calls fetch (probe.ts aside).
-import { BodyTooLarge, readBody, sizeText } from "./body";
-import { decodeEnvelope, describeBody, errorMessageOf, parseJson } from "./decode";
+import { resultsOf } from "./answer-reading";
+import { BodyTooLarge, readBody } from "./body";
 import { inRefreshWindow } from "./vendor-clock";
 import {
   BadResponseError,
@@ -20,9 +21,9 @@ import { DEFAULTS } from "./defaults";
 import { Limiter } from "./limiter";
 import { redactorFor, type Redactor } from "./redact";
 import type { RequestKey } from "./request-key";
-import { errorFromAnswer } from "./errors";
 import { nextDelay, parseRetryAfter } from "./retry";
 import type { ClientEvent, RetryOptions } from "./types";
+import { fetchUnderPolicy, RedirectRefused, UPSTREAM_POLICY } from "./upstream-policy";
 
 export interface Counters {
   requestsSent: number;
@@ -55,9 +56,6 @@ export interface TransportOptions {
   /** The longest body read (default DEFAULTS.maxBodyBytes); a longer one is cancelled unread. */
   maxBodyBytes?: number;
 }
-
-/** Same-origin redirects followed for one attempt, at most. */
-const MAX_REDIRECTS = 3;
 
 /** Shortest per-attempt timeout when the retry budget is almost spent. */
 const MIN_ATTEMPT_TIMEOUT_MS = 1_000;
@@ -192,31 +190,27 @@ export class Transport {
     try {
       this.o.counters.requestsSent++;
       this.o.emit({ type: "request", url, attempt });
-      // Assigned by the loop's first fetch: every later use follows it (BodyTooLarge comes after one).
+      // Assigned before readBody can throw BodyTooLarge, the one cause read after it.
       let response!: Response;
       let text: string | undefined;
-      let target = url;
       try {
-        for (let hop = 0; ; hop++) {
-          // Redirects are never followed by fetch: it would resend x-api-key to wherever they point.
-          const fetched = this.o.fetch(target, {
-            method: "GET",
-            headers: this.headers,
-            signal: controller.signal,
-            redirect: "manual",
-          });
-          response = await Promise.race([fetched, timedOut]);
-          const next = this.redirectTarget(response, target, hop);
-          if (next === undefined) break;
-          await response.body?.cancel().catch(() => undefined);
-          target = next;
-          this.o.counters.requestsSent++;
-          this.o.counters.redirects++;
-          this.o.emit({ type: "request", url: target, attempt });
-        }
+        response = await fetchUnderPolicy(url, {
+          fetch: this.o.fetch,
+          headers: this.headers,
+          signal: controller.signal,
+          maxRedirects: UPSTREAM_POLICY.maxRedirects,
+          until: timedOut,
+          onRedirect: (target) => {
+            this.o.counters.requestsSent++;
+            this.o.counters.redirects++;
+            this.o.emit({ type: "request", url: target, attempt });
+          },
+        });
         // The timeout covers the body too: a body that trickles in is cut when the attempt's time is up.
         text = await Promise.race([readBody(response, this.maxBodyBytes, controller.signal), timedOut]);
       } catch (cause) {
+        if (cause instanceof RedirectRefused)
+          throw new BadResponseError({ detail: this.redact(cause.message), hints: this.o.hints });
         if (!(cause instanceof BodyTooLarge)) throw cause instanceof FdqError ? cause : fail(cause);
         // A 200 that large is no answer; an error status keeps its meaning (a 503 is still retried).
         if (response.ok)
@@ -231,64 +225,14 @@ export class Transport {
     }
   }
 
-  /**
-   * Where a redirect answer points, when it may be followed: the same origin (a small bounded number of
-   * times); undefined for an answer that is no redirect. Another origin, https to http, a browser's opaque
-   * redirect or too many hops are a BadResponse naming the target's origin, never the key.
-   */
-  private redirectTarget(response: Response, from: string, hop: number): string | undefined {
-    const hints = this.o.hints;
-    if (response.type === "opaqueredirect") {
-      throw new BadResponseError({ detail: "a redirect, which is not followed with the API key", hints });
-    }
-    if (response.status < 300 || response.status > 399 || response.status === 304) return undefined;
-    const location = response.headers.get("location");
-    if (!location) return undefined;
-    let next: URL;
-    try {
-      next = new URL(location, from);
-    } catch {
-      throw new BadResponseError({ detail: "a redirect to an unreadable location", hints });
-    }
-    const origin = new URL(from).origin;
-    if (next.origin !== origin) {
-      throw new BadResponseError({
-        detail: this.redact(`a redirect to ${next.origin}, another origin, where the API key is not sent`),
-        hints,
-      });
-    }
-    if (hop >= MAX_REDIRECTS) {
-      throw new BadResponseError({ detail: `more than ${MAX_REDIRECTS} redirects`, hints });
-    }
-    return next.href;
-  }
-
   /** `text` undefined: an error body over the size bound, not read. */
   private interpret(response: Response, text: string | undefined): unknown {
-    const parsed = text === undefined ? undefined : parseJson(text);
-    const contentType = response.headers.get("content-type");
-    const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), this.o.now());
-    if (response.ok) {
-      if (!parsed) {
-        const detail = `${describeBody(text ?? "", contentType)} instead of JSON`;
-        throw new BadResponseError({ detail, hints: this.o.hints });
-      }
-      const envelope = decodeEnvelope(parsed.json);
-      if (envelope.ok) return envelope.results;
-      throw errorFromAnswer({ ...envelope, detail: "an error inside the envelope", retryAfterMs }, this.o);
-    }
-    throw errorFromAnswer(
-      {
-        status: response.status,
-        message: parsed ? errorMessageOf(parsed.json) : undefined,
-        detail: parsed
-          ? "a JSON body without a message"
-          : text === undefined
-            ? `a body larger than ${sizeText(this.maxBodyBytes)}`
-            : describeBody(text, contentType),
-        retryAfterMs,
-      },
-      this.o,
-    );
+    const answer = {
+      status: response.status,
+      contentType: response.headers.get("content-type"),
+      text,
+      retryAfterMs: parseRetryAfter(response.headers.get("retry-after"), this.o.now()),
+    };
+    return resultsOf(answer, { ...this.o, maxBodyBytes: this.maxBodyBytes });
   }
 }

@@ -18,6 +18,7 @@ import {
   type UsageReport,
 } from "../api";
 import { FairSlots, type UpstreamSlots } from "./fair-slots";
+import { ledgerStorageKey } from "./keys";
 import { LocalLedger, type AccountLedger } from "./ledger";
 import type { RedisKeyParts } from "./redis-keys";
 import { RedisLedger } from "./redis-ledger";
@@ -105,7 +106,7 @@ export class Accounts {
     const redis = this.o.redis;
     if (!redis) return undefined;
     const month = centralMonth(this.o.now());
-    const name = redis.keys.ledger(tag, month);
+    const name = redis.keys.name({ kind: "ledger", tag, month });
     const marked = await redis.link.use(
       async (r) => redis.keys.open(name, await r.hget(name, "exhausted")) === "exhausted",
       () => false,
@@ -167,7 +168,7 @@ export class Accounts {
   private ownLedger(tag: string): UsageLedger {
     return new UsageLedger({
       storage: this.o.storage,
-      storageKey: `${DEFAULTS.usageKey}.${tag}`,
+      storageKey: ledgerStorageKey(tag),
       now: this.o.now,
       persistDelayMs: DEFAULTS.persistDelayMs,
       onWarning: this.o.onWarning,

@@ -1,6 +1,7 @@
 // Who fetches a request that is not in the day's store. Within one instance the proxy joins identical
 // requests in flight itself (one promise per request); across instances (Redis) the one that takes the
 // request's lock fetches and the others wait for its answer. Without Redis every flight is this instance's.
+import type { AnswerKey } from "./keys";
 import type { UpstreamAnswer } from "./upstream";
 
 export interface FlightOutcome {
@@ -17,8 +18,8 @@ export type Fly = () => Promise<FlightOutcome>;
 
 export interface Flights {
   /** Runs `fly` for the request unless another instance is flying it now; then answers what it got. */
-  run(day: string, tag: string, id: string, fly: Fly): Promise<FlightOutcome>;
+  run(key: AnswerKey, fly: Fly): Promise<FlightOutcome>;
 }
 
 /** One instance on its own: every flight is flown here. */
-export const localFlights: Flights = { run: (_day, _tag, _id, fly) => fly() };
+export const localFlights: Flights = { run: (_key, fly) => fly() };

@@ -20,6 +20,7 @@ import {
   type PricingOptions,
   type RefreshDayBoundary,
   RefreshDayClock,
+  UPSTREAM_POLICY,
 } from "../api";
 import { FileStorage } from "../api/node";
 import { Accounts } from "./accounts";
@@ -55,9 +56,9 @@ export const GATEWAY_DEFAULTS = {
   port: 8080,
   /** Upstream requests open at once per account: the browsers' six connections per host. */
   concurrency: DEFAULTS.concurrency,
-  /** Below the 60 s after which some Excel platforms fail a fetch. */
-  timeoutMs: DEFAULTS.timeoutMs,
-  maxBodyBytes: 8 * 1024 * 1024,
+  /** The upstream policy the add-in's client applies too (src/api/upstream-policy.ts): 30 s, 4 MB a body. */
+  timeoutMs: UPSTREAM_POLICY.timeoutMs,
+  maxBodyBytes: UPSTREAM_POLICY.maxBodyBytes,
   /** All upstream bodies in flight together, each charged 3 times its size (body-budget.ts). */
   maxInFlightBodyBytes: 128 * 1024 * 1024,
   maxMemoryBytes: 256 * 1024 * 1024,

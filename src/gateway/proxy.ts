@@ -2,8 +2,8 @@
 // mode, the gateway's key behind each analyst's gateway token (authenticate). Only requests the service
 // serves, each priced (pricedRequest), go upstream; any other path is answered 404 here. A request is
 // answered from the account's refresh day when it can be: identical requests in flight go upstream once
-// (of every instance on one Redis), and 200 answers and the spec's "does not exist" answers are kept for
-// the day under the account tag. Each request has one deadline from its arrival; it waits for a slot of
+// (of every instance on one Redis), and what the add-in's day cache keeps (keptForDay: answers and the
+// spec's "does not exist" answers) is kept for the day under the account tag (keys.ts names it). Each request has one deadline from its arrival; it waits for a slot of
 // its account fairly shared between analysts (fair-slots.ts), and its body counts against the gateway's
 // budget for bodies in flight (body-budget.ts).
 // The account's ledger counts the units of what went upstream; after "Limit Exceeded" the account
@@ -13,12 +13,11 @@ import { Hono, type MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import {
   accountTag,
-  decodeEnvelope,
-  errorFromAnswer,
-  errorMessageOf,
   type FdqError,
+  keptForDay,
   NotInPortfolioError,
-  parseJson,
+  type Outcome,
+  outcomeOf,
   parseRetryAfter,
   pricedRequest,
   type PricingOptions,
@@ -27,6 +26,7 @@ import {
   redactKey,
   type RefreshDayClock,
   SingleFlight,
+  UPSTREAM_POLICY,
 } from "../api";
 import type { Accounts } from "./accounts";
 import { BudgetTicket, type BodyBudget } from "./body-budget";
@@ -43,6 +43,7 @@ import {
 } from "./errors";
 import type { FailedKeys } from "./failed-keys";
 import type { FlightOutcome, Flights } from "./flights";
+import { answerKey, localName } from "./keys";
 import type { AnswerStore, StoredAnswer } from "./store";
 import type { GatewayTokens } from "./tokens";
 import {
@@ -83,32 +84,33 @@ export interface ProxyOptions extends UpstreamOptions, AuthOptions {
 }
 
 /**
- * What the request module makes of a failed answer (its one status-and-message table): a "does not exist"
- * answer is remembered for the day, "Limit Exceeded" is a spent quota.
+ * What the request module makes of an answer (its one reading, with the one factory of errors): the results,
+ * or the error it means ("does not exist", "Limit Exceeded", a refused key...).
  */
-const errorOf = (a: UpstreamAnswer): FdqError =>
-  errorFromAnswer({
-    status: a.status,
-    message: errorMessageOf(parseJson(a.body)?.json),
-    detail: "",
-    retryAfterMs: parseRetryAfter(a.retryAfter, Date.now()),
-  });
+const outcome = (a: UpstreamAnswer): Outcome =>
+  outcomeOf(
+    {
+      status: a.status,
+      contentType: a.contentType,
+      text: a.body,
+      retryAfterMs: parseRetryAfter(a.retryAfter, Date.now()),
+    },
+    { maxBodyBytes: UPSTREAM_POLICY.maxBodyBytes },
+  );
 
-/** Whether an answer of the service may be kept for the day, and the records of a data answer. */
+const errorOf = (a: UpstreamAnswer): FdqError | undefined => {
+  const o = outcome(a);
+  return "error" in o ? o.error : undefined;
+};
+
+/**
+ * Whether an answer of the service is kept for the day, by the rule the add-in's day cache keeps by
+ * (keptForDay: what it answered, and "does not exist" refusals), and the records of a data answer.
+ */
 export function keepable(answer: UpstreamAnswer): { keep: boolean; records?: number } {
-  const parsed = parseJson(answer.body);
-  if (!parsed) return { keep: false };
-  if (answer.status === 200) {
-    try {
-      const envelope = decodeEnvelope(parsed.json);
-      if (!envelope.ok) return { keep: false };
-      const results = envelope.results;
-      return { keep: true, ...(Array.isArray(results) ? { records: results.length } : {}) };
-    } catch {
-      return { keep: false }; // a malformed 200 is relayed, never kept
-    }
-  }
-  return { keep: answer.status >= 400 && answer.status < 500 && errorOf(answer).remembered };
+  const o = outcome(answer);
+  const records = "results" in o && Array.isArray(o.results) ? o.results.length : undefined;
+  return { keep: keptForDay(o), ...(records === undefined ? {} : { records }) };
 }
 
 const isLimitExceeded = (a: UpstreamAnswer): boolean =>
@@ -264,8 +266,8 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
         today = day;
         void o.store.dropBefore(day);
       }
-      const id = request.path;
-      const stored = await o.store.get(day, tag, id);
+      const key = answerKey(day, tag, request.path);
+      const stored = await o.store.get(key);
       if (stored) {
         c.set("cache", "hit");
         return relay(stored);
@@ -273,9 +275,9 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
       // Looked up with no await since the store's miss, so a flight cannot end unseen in between. A spent
       // quota is checked in the flight (send), where every waiter on the flight learns of it too.
       // Runs unless another instance's flight answers; then this instance counts no units.
-      const { promise: flight, joined } = flights.run(`${day}\n${tag}\n${id}`, () =>
-        o.flights.run(day, tag, id, async () => {
-          const kept = await o.store.get(day, tag, id);
+      const { promise: flight, joined } = flights.run(localName(key), () =>
+        o.flights.run(key, async () => {
+          const kept = await o.store.get(key);
           if (kept) return { answer: { ...kept, retryAfter: undefined }, fetchedHere: false };
           // Refused before waiting for a slot; checked again in the slot (send).
           await refuseIfSpent(tag);
@@ -286,7 +288,7 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
             await (await o.accounts.get(tag)).ledger.record(request.key, units);
             c.set("units", units);
           }
-          if (keep) await o.store.set(day, tag, id, answer);
+          if (keep) await o.store.set(key, answer);
           return { answer, fetchedHere: true };
         }),
       );

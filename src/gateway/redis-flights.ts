@@ -7,6 +7,7 @@
 // flight's) without an answer means that flight failed: the waiter tries to lead itself.
 import { randomUUID } from "node:crypto";
 import type { FlightOutcome, Flights, Fly } from "./flights";
+import type { AnswerKey } from "./keys";
 import type { RedisKeyParts } from "./redis-keys";
 import type { RedisLink } from "./redis-link";
 import { parseStoredAnswer } from "./redis-store";
@@ -50,8 +51,8 @@ export class RedisFlights implements Flights {
     private readonly keys: RedisKeyParts,
   ) {}
 
-  async run(day: string, tag: string, id: string, fly: Fly): Promise<FlightOutcome> {
-    const lock = this.keys.flight(day, tag, id);
+  async run(key: AnswerKey, fly: Fly): Promise<FlightOutcome> {
+    const lock = this.keys.name({ kind: "flight", ...key });
     for (;;) {
       const me = randomUUID();
       const holder = await this.redis.use(
@@ -59,15 +60,15 @@ export class RedisFlights implements Flights {
         () => undefined,
       );
       if (holder === undefined) return fly();
-      if (holder === "") return this.lead(day, tag, id, me, fly);
-      const seen = await this.wait(day, tag, id, holder);
+      if (holder === "") return this.lead(key, me, fly);
+      const seen = await this.wait(key, holder);
       if (seen === "unshared") return fly();
       if (seen !== "free") return { answer: seen.answer, fetchedHere: false };
     }
   }
 
-  private async lead(day: string, tag: string, id: string, me: string, fly: Fly): Promise<FlightOutcome> {
-    const lock = this.keys.flight(day, tag, id);
+  private async lead(key: AnswerKey, me: string, fly: Fly): Promise<FlightOutcome> {
+    const lock = this.keys.name({ kind: "flight", ...key });
     const renew = setInterval(() => {
       void this.redis.use(
         (r) => r.eval(RENEW, 1, lock, me, LOCK_TTL_MS),
@@ -80,7 +81,7 @@ export class RedisFlights implements Flights {
       const outcome = await fly();
       await this.redis.use(
         (r) => {
-          const name = this.keys.landed(day, tag, id, me);
+          const name = this.keys.name({ kind: "landed", ...key, flight: me });
           return r.set(name, this.keys.seal(name, landedText(outcome.answer)), "PX", LANDED_TTL_MS);
         },
         () => undefined,
@@ -97,9 +98,13 @@ export class RedisFlights implements Flights {
   }
 
   /** Waits until the holder's flight has an answer, or its lock is gone without one. */
-  private async wait(day: string, tag: string, id: string, holder: string): Promise<Seen> {
-    const lock = this.keys.flight(day, tag, id);
-    const keys = [this.keys.answer(day, tag, id), this.keys.landed(day, tag, id, holder), lock];
+  private async wait(key: AnswerKey, holder: string): Promise<Seen> {
+    const lock = this.keys.name({ kind: "flight", ...key });
+    const keys = [
+      this.keys.name({ kind: "answer", ...key }),
+      this.keys.name({ kind: "landed", ...key, flight: holder }),
+      lock,
+    ];
     for (;;) {
       const { woken, cancel } = this.wakeups.arm(lock, LOOK_AGAIN_MS);
       const seen = await this.redis.use(

@@ -1,6 +1,6 @@
-// The names of everything the gateway keeps in Redis, and the seal on every value it reads back. Anyone
-// who can read or write the Redis (a shared instance, a leaked password) must learn nothing and plant
-// nothing, so, under the secret all instances share (FDQ_GATEWAY_REDIS_SECRET, never stored in Redis):
+// The secret behind the names of everything the gateway keeps in Redis (their format is keys.ts's), and the
+// seal on every value it reads back. Anyone who can read or write the Redis (a shared instance, a leaked
+// password) must learn nothing and plant nothing, so, under the secret all instances share (FDQ_GATEWAY_REDIS_SECRET, never stored in Redis):
 // - every name part that comes from a request or a key (the account tag, the request's path) is an
 //   HMAC-SHA256 of it: no plain path, and no unsalted hash of the key that would confirm a guessed key
 //   offline;
@@ -10,8 +10,7 @@
 // node:crypto's HMAC: the standard construction, no dependency.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { GatewaySetupError } from "./errors";
-
-const PREFIX = "fdq:gw:";
+import { redisName, type GatewayKey } from "./keys";
 
 /** Kept answers outlive their refresh day by a margin, then Redis drops them (old days go first). */
 export const ANSWER_TTL_MS = 36 * 60 * 60 * 1000;
@@ -52,29 +51,9 @@ export class RedisKeyParts {
     return createHmac("sha256", this.secret).update(`${kind}\0${text}`).digest("hex").slice(0, 32);
   }
 
-  /** A kept answer of one refresh day (sealed JSON of StoredAnswer). */
-  answer(day: string, tag: string, id: string): string {
-    return `${PREFIX}answer:${day}:${this.part("account", tag)}:${this.part("request", id)}`;
-  }
-
-  /** The lock of the one instance fetching this request now (value: that instance's flight id). */
-  flight(day: string, tag: string, id: string): string {
-    return `${PREFIX}flight:${day}:${this.part("account", tag)}:${this.part("request", id)}`;
-  }
-
-  /** What one flight (by its id) answered, kept or not (a 503 too), for the instances waiting on it. */
-  landed(day: string, tag: string, id: string, flight: string): string {
-    return `${PREFIX}landed:${day}:${this.part("account", tag)}:${this.part("request", id)}:${flight}`;
-  }
-
-  /** The account's upstream requests open now, across instances (sorted set: holder -> expiry ms). */
-  slots(tag: string): string {
-    return `${PREFIX}slots:${this.part("account", tag)}`;
-  }
-
-  /** The account's ledger of one US Central month (hash: d:<day>, g:<group> -> units; exhausted). */
-  ledger(tag: string, month: string): string {
-    return `${PREFIX}ledger:${this.part("account", tag)}:${month}`;
+  /** The Redis name of `k` (keys.ts owns the format), its account and request parts under the secret. */
+  name(k: GatewayKey): string {
+    return redisName(k, (kind, text) => this.part(kind, text));
   }
 
   private mac(name: string, value: string): string {

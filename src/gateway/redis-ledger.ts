@@ -58,7 +58,11 @@ export class RedisLedger implements AccountLedger {
     const month = this.month();
     if (this.pending.get(month)?.exhausted) return true; // met here, not yet in Redis
     const shared = await this.redis.use(
-      async (r) => this.isMark(month, await r.hget(this.keys.ledger(this.tag, month), "exhausted")),
+      async (r) =>
+        this.isMark(
+          month,
+          await r.hget(this.keys.name({ kind: "ledger", tag: this.tag, month }), "exhausted"),
+        ),
       () => undefined,
     );
     if (shared === undefined) return this.local.exhausted;
@@ -92,7 +96,7 @@ export class RedisLedger implements AccountLedger {
   async report(): Promise<UsageReport> {
     const month = this.month();
     const fields = await this.redis.use(
-      (r) => r.hgetall(this.keys.ledger(this.tag, month)),
+      (r) => r.hgetall(this.keys.name({ kind: "ledger", tag: this.tag, month })),
       () => undefined,
     );
     if (fields === undefined) return this.local.report();
@@ -121,7 +125,7 @@ export class RedisLedger implements AccountLedger {
   /** Whether `value` is the sealed "quota spent" mark of the month's ledger (anything else is not). */
   private isMark(month: string, value: string | null | undefined): boolean {
     if (value === null || value === undefined) return false;
-    return this.keys.open(this.keys.ledger(this.tag, month), value) === "exhausted";
+    return this.keys.open(this.keys.name({ kind: "ledger", tag: this.tag, month }), value) === "exhausted";
   }
 
   private month(): string {
@@ -146,7 +150,7 @@ export class RedisLedger implements AccountLedger {
       async (r) => {
         const multi = r.multi();
         for (const [month, delta] of sending) {
-          const key = this.keys.ledger(this.tag, month);
+          const key = this.keys.name({ kind: "ledger", tag: this.tag, month });
           for (const [field, units] of delta.counts) multi.hincrbyfloat(key, field, units);
           if (delta.reset) multi.hdel(key, "exhausted");
           if (delta.exhausted) multi.hset(key, "exhausted", this.keys.seal(key, "exhausted"));

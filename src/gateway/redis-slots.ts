@@ -51,7 +51,7 @@ export class RedisSlots implements UpstreamSlots {
         return await task();
       } finally {
         if (holder !== undefined) {
-          const key = this.o.keys.slots(this.o.tag);
+          const key = this.o.keys.name({ kind: "slots", tag: this.o.tag });
           await this.o.redis.use(
             (r) => r.zrem(key, holder),
             () => 0,
@@ -65,7 +65,7 @@ export class RedisSlots implements UpstreamSlots {
   /** A slot's holder id, or undefined when Redis is unreachable (the local bound then holds alone). */
   private async acquire(deadline: number): Promise<string | undefined> {
     const holder = randomUUID();
-    const key = this.o.keys.slots(this.o.tag);
+    const key = this.o.keys.name({ kind: "slots", tag: this.o.tag });
     const ttl = this.o.timeoutMs + MARGIN_MS;
     for (;;) {
       const left = deadline - performance.now();

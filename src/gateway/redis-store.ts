@@ -3,6 +3,7 @@
 // a local copy is never stale and saves a round trip, and while Redis is unreachable it is what answers
 // (without sharing). Redis drops a day's answers by their expiry, so dropBefore is local only. Values are
 // sealed (redis-keys.ts): one that is not is ignored, never served.
+import type { AnswerKey } from "./keys";
 import { ANSWER_TTL_MS, type RedisKeyParts } from "./redis-keys";
 import type { RedisLink } from "./redis-link";
 import type { AnswerStore, EmbeddedStore, StoredAnswer } from "./store";
@@ -32,21 +33,21 @@ export class RedisAnswerStore implements AnswerStore {
     private readonly keys: RedisKeyParts,
   ) {}
 
-  async get(day: string, account: string, key: string): Promise<StoredAnswer | undefined> {
-    const own = await this.local.get(day, account, key);
+  async get(key: AnswerKey): Promise<StoredAnswer | undefined> {
+    const own = await this.local.get(key);
     if (own) return own;
-    const name = this.keys.answer(day, account, key);
+    const name = this.keys.name({ kind: "answer", ...key });
     const shared = await this.redis.use(
       async (r) => parseStoredAnswer(this.keys.open(name, await r.get(name))),
       () => undefined,
     );
-    if (shared) await this.local.set(day, account, key, shared);
+    if (shared) await this.local.set(key, shared);
     return shared;
   }
 
-  async set(day: string, account: string, key: string, answer: StoredAnswer): Promise<void> {
-    await this.local.set(day, account, key, answer);
-    const name = this.keys.answer(day, account, key);
+  async set(key: AnswerKey, answer: StoredAnswer): Promise<void> {
+    await this.local.set(key, answer);
+    const name = this.keys.name({ kind: "answer", ...key });
     await this.redis.use(
       async (r) => {
         await r.set(name, this.keys.seal(name, answerText(answer)), "PX", ANSWER_TTL_MS);

@@ -1,11 +1,20 @@
-// One request to the FDQ service: GET only, no body, no redirect followed (a redirect could carry the key
-// to another origin), within the request's one deadline (from its arrival at the gateway, below Excel's
-// 60 s), and the body read as a stream up to a cap per body and a budget for all bodies in flight. Of the
-// service's headers only two are read, and only in a form that cannot carry anything else: Content-Type
-// (a JSON type, else application/json) and Retry-After (if valid by RFC 9110). Nothing else of the
-// upstream's headers is relayed, kept or logged. Answers the status, content type and body text, or
+// One request to the FDQ service: GET only, no body, under the upstream policy the add-in's client applies
+// too (src/api/upstream-policy.ts: a same-origin redirect followed at most three times, never one to another
+// origin, the body read as a stream up to 4 MB), within the request's one deadline (from its arrival at the
+// gateway, below Excel's 60 s), each chunk also taken from a budget for all bodies in flight. Of the
+// service's headers only Location (by the policy) and two more are read, these two only in a form that
+// cannot carry anything else: Content-Type (a JSON type, else application/json) and Retry-After (if valid
+// by RFC 9110). Nothing else of the upstream's headers is relayed, kept or logged. Answers the status, content type and body text, or
 // throws a GatewayError.
-import { parseRetryAfter, sizeText } from "../api";
+import {
+  BodyTooLarge,
+  fetchUnderPolicy,
+  parseRetryAfter,
+  readBody,
+  RedirectRefused,
+  redactKey,
+  UPSTREAM_POLICY,
+} from "../api";
 import type { BudgetTicket } from "./body-budget";
 import { deadlinePassed, GATEWAY_SUFFIX, GatewayError } from "./errors";
 
@@ -50,42 +59,6 @@ export function validRetryAfter(raw: string | null | undefined): string | undefi
   return parseRetryAfter(raw, 0) === undefined ? undefined : raw.trim();
 }
 
-const tooLarge = (maxBytes: number): GatewayError =>
-  new GatewayError(502, `The FDQ service's answer is larger than ${sizeText(maxBytes)}${GATEWAY_SUFFIX}`);
-
-/**
- * The body as UTF-8 text, read as a stream: each chunk is counted against the body's cap and taken from the
- * budget before it is kept; the stream is cancelled when either is exceeded or the deadline passes.
- */
-async function readBounded(res: Response, maxBytes: number, ticket: BudgetTicket): Promise<string> {
-  const declared = Number(res.headers.get("content-length") ?? Number.NaN);
-  const body = res.body;
-  if (declared > maxBytes) {
-    await body?.cancel().catch(() => undefined);
-    throw tooLarge(maxBytes);
-  }
-  if (!body) return "";
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const parts: string[] = [];
-  let bytes = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.byteLength;
-      if (bytes > maxBytes) throw tooLarge(maxBytes);
-      ticket.take(value.byteLength);
-      parts.push(decoder.decode(value, { stream: true }));
-    }
-  } catch (e) {
-    void reader.cancel().catch(() => undefined);
-    throw e;
-  }
-  parts.push(decoder.decode());
-  return parts.join("");
-}
-
 export async function fetchUpstream(
   url: string,
   apiKey: string,
@@ -96,20 +69,13 @@ export async function fetchUpstream(
   if (left <= 0) throw deadlinePassed(o.timeoutMs, true);
   const signal = AbortSignal.timeout(Math.ceil(left)); // a whole number of ms, or it throws
   try {
-    const res = await fetch(url, {
-      method: "GET",
+    const res = await fetchUnderPolicy(url, {
+      fetch,
       headers: { "x-api-key": apiKey, accept: "application/json" },
-      redirect: "manual",
       signal,
+      maxRedirects: UPSTREAM_POLICY.maxRedirects,
     });
-    if (res.status >= 300 && res.status < 400) {
-      await res.body?.cancel();
-      throw new GatewayError(
-        502,
-        `The FDQ service answered a redirect (${res.status}), which the gateway does not follow with the key${GATEWAY_SUFFIX}`,
-      );
-    }
-    const body = await readBounded(res, o.maxBodyBytes, call.ticket);
+    const body = await readBody(res, o.maxBodyBytes, signal, (bytes) => call.ticket.take(bytes));
     return {
       status: res.status,
       contentType: jsonContentType(res.headers.get("content-type")),
@@ -119,6 +85,11 @@ export async function fetchUpstream(
   } catch (e) {
     if (signal.aborted) throw deadlinePassed(o.timeoutMs, false);
     if (e instanceof GatewayError) throw e;
+    // The policy's own words, as the add-in's client says them (a redirect's origin without the key).
+    if (e instanceof RedirectRefused || e instanceof BodyTooLarge) {
+      const detail = e instanceof BodyTooLarge ? `an answer ${e.message}` : redactKey(e.message, apiKey);
+      throw new GatewayError(502, `The FDQ service answered ${detail}${GATEWAY_SUFFIX}`);
+    }
     throw new GatewayError(502, `The FDQ service could not be reached${GATEWAY_SUFFIX}`);
   }
 }

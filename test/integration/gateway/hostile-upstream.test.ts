@@ -186,9 +186,9 @@ describe("Limit Exceeded: the vendor's answer exactly", () => {
 });
 
 describe("memory: one budget for every body in flight", () => {
-  it("60 keys at once, each answered 6 MB and more: bodies in flight stay within the budget, the rest 503 with Retry-After", async () => {
-    // 6 MB at once, then the rest slowly: every answer is held in flight together.
-    const big = "x".repeat(6 * 1024 * 1024);
+  it("60 keys at once, each answered 3.5 MB and more: bodies in flight stay within the budget, the rest 503 with Retry-After", async () => {
+    // 3.5 MB at once (under the 4 MB a body may have), then the rest slowly: every answer is held in flight together.
+    const big = "x".repeat(3.5 * 1024 * 1024);
     hostile = await startHostile(() => ({ trickle: { chunks: [big, " ", " ", " "], everyMs: 300 } }));
     // The gateway in a process of its own, so that its peak RSS is its own (not the test's or the upstream's).
     const rssFile = path.join(tempDir(), "max-rss");
@@ -254,7 +254,8 @@ describe("memory: one budget for every body in flight", () => {
   it("team mode: a body that takes too long to redact is a 503, and /healthz beside it is not held up", async () => {
     const c = await start(
       () => ({ repeat: { chunk: UPSTREAM_KEY.slice(0, 12).repeat(5_000), times: 110 } }),
-      { ...teamOptions(), redactionBudgetMs: 300 },
+      // A body larger than the upstream policy allows by default, so that its redaction takes long.
+      { ...teamOptions(), redactionBudgetMs: 300, maxBodyBytes: 8 * 1024 * 1024 },
     );
     const started = performance.now();
     let healthMs = 0;

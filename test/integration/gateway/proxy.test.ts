@@ -258,24 +258,28 @@ describe("fdq serve: hygiene", () => {
     await sandbox.close();
   });
 
-  test("a redirect from upstream is refused, not followed with the key", async () => {
+  test("a redirect from upstream to another origin is refused, not followed with the key", async () => {
     const { createServer } = await import("node:http");
     let followed = 0;
-    const server = createServer((req, res) => {
-      if (req.url?.startsWith("/elsewhere")) {
-        followed++;
-        res.end("{}");
-        return;
-      }
-      res.writeHead(302, { Location: "/elsewhere" }).end();
+    const other = createServer((_req, res) => {
+      followed++;
+      res.end("{}");
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const elsewhere = `http://127.0.0.1:${(other.address() as { port: number }).port}`;
+    const server = createServer((_req, res) => {
+      res.writeHead(302, { Location: `${elsewhere}/elsewhere` }).end();
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as { port: number }).port;
     rig = await startRig({}, { upstream: `http://127.0.0.1:${port}/v1` });
     const res = await rig.get(ROIC);
     expect(res.status).toBe(502);
-    expect(((await res.json()) as { message: string }).message).toContain("redirect");
+    expect(((await res.json()) as { message: string }).message).toContain(
+      `a redirect to ${elsewhere}, another origin, where the API key is not sent`,
+    );
     expect(followed).toBe(0);
+    other.close();
     server.close();
   });
 });
