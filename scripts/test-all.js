@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: the type check, lint and format checks, the manifest's validation, then jest over the three tiers
-// (unit, integration, browser), stopping at the first that fails, as the `&&` chain it replaces did. At the end it
-// prints how long the whole took and the peak memory of all its processes together, beside jest's closing line
+// `npm test`: the type check, lint and format checks and the manifest's validation (side by side), then, if all
+// passed, jest over the three tiers (unit, integration, browser). At the end it prints how long the whole took (each
+// part's own time: the checks overlap) and the peak memory of all its processes together, beside jest's closing line
 // `tests: N passed, N failed`:
 //
 //   npm test: 15 min 38 s (typecheck 41 s, lint 51 s, validate 2 s, jest 14 min 4 s); peak memory 1.59 GB (...)
@@ -11,6 +11,7 @@
 // proportional set sizes summed, which count a page several processes share once (Chromium's processes share
 // much); the sum of their resident sizes, which counts it in each, is printed beside it as an upper bound. Where /proc
 // is missing (not Linux) the memory is not given. Arguments go to jest (`npm test -- test/unit/api`).
+const { Buffer } = require("node:buffer");
 const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
@@ -19,12 +20,26 @@ const { setInterval, clearInterval } = require("node:timers");
 const ROOT = path.resolve(__dirname, "..");
 const SAMPLE_MS = 500;
 
-/** The steps, in order: [name, command, args]. */
-const STEPS = [
-  ["typecheck", "npm", ["run", "--silent", "typecheck"]],
-  ["lint", "npm", ["run", "--silent", "lint"]],
-  ["validate", "npm", ["run", "--silent", "validate"]],
-  ["jest", process.execPath, [path.join(ROOT, "node_modules/jest/bin/jest.js"), ...process.argv.slice(2)]],
+/**
+ * The stages, in order, each a list of steps [name, command, args, quiet] run at once: the checks side by side (one
+ * core each of the 2-core machine: the type check and lint are each about half a minute), then jest. A quiet step's
+ * output (prettier's "Checking formatting...", the validator's report, npm's own warnings) is kept and printed only
+ * when the step fails, so a green run prints jest's lines and the closing ones.
+ */
+const STAGES = [
+  [
+    ["typecheck", "npm", ["run", "--silent", "typecheck"], true],
+    ["lint", "npm", ["run", "--silent", "lint"], true],
+    ["validate", "npm", ["run", "--silent", "validate"], true],
+  ],
+  [
+    [
+      "jest",
+      process.execPath,
+      [path.join(ROOT, "node_modules/jest/bin/jest.js"), ...process.argv.slice(2)],
+      false,
+    ],
+  ],
 ];
 
 /**
@@ -90,21 +105,34 @@ const sampler = setInterval(() => {
   }
 }, SAMPLE_MS);
 
-let child;
+const children = new Set();
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
-    if (child) child.kill(signal);
+    for (const child of children) child.kill(signal);
   });
 }
 
-function run(command, args) {
+/** Runs a step; a `quiet` one's output (stdout and stderr, in the order written) is printed only if it fails. */
+function run(command, args, quiet) {
   return new Promise((resolve) => {
-    child = spawn(command, args, { cwd: ROOT, stdio: "inherit" });
+    const output = [];
+    const child = spawn(command, args, { cwd: ROOT, stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit" });
+    children.add(child);
+    if (quiet) {
+      child.stdout.on("data", (chunk) => output.push(chunk));
+      child.stderr.on("data", (chunk) => output.push(chunk));
+    }
     child.on("error", (err) => {
       process.stderr.write(`npm test: could not start ${command}: ${err.message}\n`);
       resolve(1);
     });
-    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    // "close", not "exit": the pipes are drained by then.
+    child.on("close", (code, signal) => {
+      children.delete(child);
+      const status = code ?? (signal ? 1 : 0);
+      if (status !== 0 && output.length > 0) process.stderr.write(Buffer.concat(output));
+      resolve(status);
+    });
   });
 }
 
@@ -112,11 +140,17 @@ async function main() {
   const started = Date.now();
   const times = [];
   let status = 0;
-  for (const [name, command, args] of STEPS) {
-    current = name;
-    const t = Date.now();
-    status = await run(command, args);
-    times.push(`${name} ${duration(Date.now() - t)}${status === 0 ? "" : " (failed)"}`);
+  for (const stage of STAGES) {
+    current = stage.map(([name]) => name).join(" + ");
+    const results = await Promise.all(
+      stage.map(async ([name, command, args, quiet]) => {
+        const t = Date.now();
+        const code = await run(command, args, quiet);
+        return { code, time: `${name} ${duration(Date.now() - t)}${code === 0 ? "" : " (failed)"}` };
+      }),
+    );
+    times.push(...results.map((r) => r.time));
+    status = results.find((r) => r.code !== 0)?.code ?? 0;
     if (status !== 0) break;
   }
   clearInterval(sampler);

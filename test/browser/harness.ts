@@ -1,6 +1,6 @@
 // Browser-test harness: serves the shared-runtime page (built once per run by test/support/browser-page.ts)
 // from 127.0.0.1, and opens it in headless Chromium with office.js replaced by the Office test double.
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize, resolve } from "node:path";
@@ -74,8 +74,16 @@ export async function serveFolder(folder: string): Promise<StaticSite> {
   };
 }
 
+/**
+ * Debian's chromium-headless-shell (the old headless mode, what Playwright itself runs headless): the same Blink
+ * and V8 as /usr/bin/chromium without the full browser's start-up, so a new context and page cost about half.
+ * scripts/ensure-chromium.sh installs it; where it is missing, the full browser in its headless mode.
+ */
+const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
+
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const executablePath = existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium";
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }
 
 /** The workbook as Excel opens it: formulas with the values saved in the file (not recalculated). */
@@ -124,19 +132,57 @@ export function takeCspViolations(): string[] {
   return cspViolations.splice(0);
 }
 
-/** A fresh browser context (empty storage) with the pane loaded at the task pane's width. */
+/** A context made ready for a pane ahead of time, with its first page open (its renderer process started). */
+interface SpareContext {
+  readonly context: BrowserContext;
+  readonly page: Page;
+}
+
+/** Per browser, the context the next openPane takes: made while the test before it runs. */
+const spares = new WeakMap<Browser, Promise<SpareContext | undefined>>();
+
+/**
+ * A new context (empty storage, nothing shared with any other) at the task pane's width, with office.js routed
+ * to the Office double and CSP violations reported, and a blank page in it. Most of a pane's opening is this
+ * (Chromium starts a renderer process for the context's first page), so openPane makes the next one while the
+ * test runs. Undefined when the browser closed meanwhile.
+ */
+async function newPaneContext(browser: Browser): Promise<SpareContext | undefined> {
+  try {
+    const context = await browser.newContext({ viewport: { width: PANE_WIDTH, height: 900 } });
+    await context.route("**/office.js", (route) =>
+      route.fulfill({ status: 200, contentType: "text/javascript", body: OFFICE_DOUBLE }),
+    );
+    await context.exposeBinding("__reportCspViolation", (_source, violation: string) =>
+      cspViolations.push(violation),
+    );
+    return { context, page: await context.newPage() };
+  } catch (err) {
+    if (browser.isConnected()) throw err;
+    return undefined;
+  }
+}
+
+/** The spare context of `browser` (a new one if none is ready), and a next one started. */
+async function takePaneContext(browser: Browser): Promise<SpareContext> {
+  const spare = (await spares.get(browser)) ?? (await newPaneContext(browser));
+  if (spare === undefined) throw new Error("the browser closed");
+  const next = newPaneContext(browser);
+  next.catch(() => undefined); // awaited (and thrown) by the next openPane
+  spares.set(browser, next);
+  return spare;
+}
+
+/**
+ * A fresh browser context (empty storage) with the pane loaded at the task pane's width. The context is new
+ * for each call (made ahead of time: see newPaneContext); closing it is the test's.
+ */
 export async function openPane(
   browser: Browser,
   site: StaticSite,
   options: PaneOptions = {},
 ): Promise<OpenPane> {
-  const context = await browser.newContext({ viewport: { width: PANE_WIDTH, height: 900 } });
-  await context.route("**/office.js", (route) =>
-    route.fulfill({ status: 200, contentType: "text/javascript", body: OFFICE_DOUBLE }),
-  );
-  await context.exposeBinding("__reportCspViolation", (_source, violation: string) =>
-    cspViolations.push(violation),
-  );
+  const { context, page } = await takePaneContext(browser);
   await context.addInitScript(
     ({ storage }) => {
       const w = window as unknown as { __reportCspViolation(violation: string): void };
@@ -157,7 +203,7 @@ export async function openPane(
     },
     { storage: options.storage ?? {} },
   );
-  return openPage(context, site, options);
+  return openPage(context, site, options, page);
 }
 
 /**
@@ -176,8 +222,9 @@ async function openPage(
   context: BrowserContext,
   site: StaticSite,
   options: WorkbookOptions,
+  blank?: Page,
 ): Promise<OpenPane> {
-  const page = await context.newPage();
+  const page = blank ?? (await context.newPage());
   await page.addInitScript(
     ({ theme, workbook, platform }) => {
       const w = window as unknown as {

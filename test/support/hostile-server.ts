@@ -71,7 +71,16 @@ async function send(res: http.ServerResponse, reply: Reply): Promise<void> {
     for (const chunk of reply.trickle.chunks) {
       if (res.destroyed) return;
       res.write(chunk);
-      await new Promise((resolve) => setTimeout(resolve, reply.trickle.everyMs));
+      // The wait ends early when the client goes: a pending minute-long timer would keep jest's worker alive.
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          res.off("close", done);
+          resolve();
+        };
+        const timer = setTimeout(done, reply.trickle.everyMs);
+        res.on("close", done);
+      });
     }
     res.end();
   }
