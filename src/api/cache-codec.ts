@@ -103,8 +103,13 @@ export class RecordsAnswer {
     e: readonly unknown[],
     toValue: (datavalue: string) => number | string,
   ): RecordsAnswer | undefined {
-    const [, header, names, datavalues, filing, odd] = e;
     if (e.length !== 5 && e.length !== 6) return undefined;
+    // Indexed, not destructured (the iterator protocol): this runs once per stored answer in a cold process.
+    const header = e[1];
+    const names = e[2];
+    const datavalues = e[3];
+    const filing = e[4];
+    const odd = e[5];
     if (!isHeader(header) || !isStringList(names) || !isStringList(datavalues, names.length))
       return undefined;
     if (!isFiling(filing, names.length)) return undefined;
@@ -138,13 +143,13 @@ export class RecordsAnswer {
   record(i: number): DatapointRecord {
     let record = this.built[i];
     if (record === undefined) {
-      const [ticker, year, period, periodtype, periodstring] = this.odd?.[i] ?? this.header;
+      const h = this.odd?.[i] ?? this.header;
       record = {
-        ticker,
-        year,
-        period,
-        periodtype,
-        periodstring,
+        ticker: h[0],
+        year: h[1],
+        period: h[2],
+        periodtype: h[3],
+        periodstring: h[4],
         datapoint: this.names[i]!,
         datavalue: this.datavalues[i]!,
       };
@@ -203,7 +208,11 @@ export function decodeValue(
   toValue: (datavalue: string) => number | string,
 ): CacheValue | undefined {
   if (!Array.isArray(encoded)) return undefined;
-  const [kind, a, b, c] = encoded as unknown[];
+  // Indexed, not destructured (the iterator protocol): this runs once per stored answer in a cold process.
+  const kind: unknown = encoded[0];
+  const a: unknown = encoded[1];
+  const b: unknown = encoded[2];
+  const c: unknown = encoded[3];
   if (kind === 4) return RecordsAnswer.decode(encoded, toValue);
   if (kind === 2 && encoded.length === 2) return { kind: "json", data: a };
   if (kind === 3 && typeof a === "string" && typeof b === "string" && (c === null || typeof c === "number")) {
