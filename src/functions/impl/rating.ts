@@ -11,11 +11,23 @@ export interface RatingArgs {
 const OVERALL = RATING_FIELDS.find((f) => f.short === "overall") as RatingField;
 const TYPE_NAMES: Readonly<Record<RatedType, string>> = { stock: "stocks", etf: "ETFs", mf: "mutual funds" };
 
+/**
+ * Each field by its short name, record field name and definition number, built once: a worksheet asks one
+ * per FDQ.RATING cell. Where two fields shared a key, the first in catalog order would win, as a search would.
+ */
+const BY_KEY: ReadonlyMap<string, RatingField> = (() => {
+  const byKey = new Map<string, RatingField>();
+  for (const f of RATING_FIELDS) {
+    for (const key of [f.short, f.field, String(f.definition)]) if (!byKey.has(key)) byKey.set(key, f);
+  }
+  return byKey;
+})();
+
 /** A rating field by short name, record field name or data-definition number 1..9; overall when omitted. */
 export function parseRatingField(value: unknown): RatingField {
   const key = choiceArg(value, "field");
   if (key === undefined) return OVERALL;
-  const found = RATING_FIELDS.find((f) => f.short === key || f.field === key || String(f.definition) === key);
+  const found = BY_KEY.get(key);
   if (found) return found;
   const names = RATING_FIELDS.map((f) => f.short).join(", ");
   throw new InvalidArgumentError({
