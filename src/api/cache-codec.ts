@@ -55,14 +55,17 @@ function isOddHeaders(odd: unknown, count: number): odd is Record<string, Header
 
 /** Answers up to this many datapoints are searched name by name (a Map would cost more than it saves). */
 const SHORT_ANSWER = 8;
+/** Look-ups of a longer answer searched name by name before its name index is built. */
+const SCANNED_LOOKUPS = 4;
 
 /** The datapoint records of one answer, in the answer's order. */
 export class RecordsAnswer {
   readonly kind = "records";
   private readonly built: (DatapointRecord | undefined)[];
   private readonly converted: (number | string | undefined)[];
-  /** Built on the first look-up of a long answer: a linear search would compare every name per cell. */
+  /** Built once a long answer is looked up often: a linear search would compare every name per cell. */
   private positions: Map<string, number> | undefined;
+  private lookups = 0;
 
   private constructor(
     readonly names: readonly string[],
@@ -130,7 +133,10 @@ export class RecordsAnswer {
 
   /** Index of datapoint `name`, or -1. */
   indexOf(name: string): number {
-    if (this.names.length <= SHORT_ANSWER) return this.names.indexOf(name);
+    // A short answer, or the first few look-ups of a long one (a warm run often reads one or two names of an
+    // answer: a map of every name would cost more than it saves), search name by name.
+    if (this.names.length <= SHORT_ANSWER || this.lookups++ < SCANNED_LOOKUPS)
+      return this.names.indexOf(name);
     let positions = this.positions;
     if (positions === undefined) {
       positions = this.positions = new Map();
