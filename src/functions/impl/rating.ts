@@ -1,4 +1,4 @@
-import { FdqError, InvalidArgumentError } from "../../api";
+import { FdqError, InvalidArgumentError, type RatingsRecord } from "../../api";
 import { RATING_FIELDS, type RatedType, type RatingField } from "../../catalog";
 import { choiceArg, show } from "./args";
 import { forwarded, type FdqApi } from "./client";
@@ -44,10 +44,8 @@ function notApplicable(field: RatingField, ticker: string): FdqError {
   });
 }
 
-/** FDQ.RATING: a component rating 1 (very attractive) .. 5 (very unattractive), or the name for field 9. */
-export async function rating(client: FdqApi, args: RatingArgs): Promise<number | string> {
-  const field = parseRatingField(args.field);
-  const { data } = await client.ratings(forwarded(args.ticker));
+/** The value of `field` in a security's ratings record, or why there is none. */
+function ratingOf(field: RatingField, data: RatingsRecord): number | string {
   if (field.field === "name") return data.name;
   const value = data.ratings[field.field];
   if (value !== undefined) return value;
@@ -58,4 +56,17 @@ export async function rating(client: FdqApi, args: RatingArgs): Promise<number |
   throw new FdqError({
     message: `The service sent no ${field.short} rating (${field.label}) for ${data.ticker}.`,
   });
+}
+
+/**
+ * FDQ.RATING: a component rating 1 (very attractive) .. 5 (very unattractive), or the name for field 9. Not
+ * `async`, as FDQ.DATAPOINT: one promise fewer per cell of a sheet of thousands of ratings.
+ */
+export function rating(client: FdqApi, args: RatingArgs): Promise<number | string> {
+  try {
+    const field = parseRatingField(args.field);
+    return client.ratings(forwarded(args.ticker)).then((result) => ratingOf(field, result.data));
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }
