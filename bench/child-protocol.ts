@@ -21,6 +21,10 @@ export interface PassResult {
   readonly seconds: number;
   /** User + system CPU of the process over the evaluation. */
   readonly cpuUs: number;
+  /** Of which system CPU: in a new process mostly the kernel's page faults as the heap grows. */
+  readonly systemUs: number;
+  /** Minor page faults over the evaluation (memory touched for the first time). */
+  readonly pageFaults: number;
   readonly cells: number;
   readonly errors: number;
   /** A few error texts, to say why cells failed. */

@@ -37,7 +37,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --seed N              seed of the baselines' random samples (default 1)
   --no-write            do not update bench/results/latest.md and latest.jsonl
   --verbose             print each evaluating process's report (passes, CPU, peak RSS) on stderr
-Environment: FDQ_BENCH_CPU_PROF=DIR writes a .cpuprofile of every evaluating process into DIR.`;
+Environment: FDQ_BENCH_CPU_PROF=DIR writes a .cpuprofile of every evaluating process into DIR;
+FDQ_BENCH_EVAL_PROF=DIR one of each measured evaluation only (no start-up or module loading).`;
 
 function positive(name: string, text: string | undefined, fallback: number, allowZero = false): number {
   if (text === undefined) return fallback;

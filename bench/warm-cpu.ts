@@ -2,7 +2,8 @@
 // each workload once against the sandbox at 1 ms a request, then starts `--runs` warm evaluating processes on
 // the same cache (as `npm run bench` does once) and prints each run's CPU µs per cell and their median: on a
 // shared machine one warm run is noisy, the median of several compares a change before and after.
-// FDQ_BENCH_CPU_PROF=DIR profiles the warm processes only.
+// FDQ_BENCH_CPU_PROF=DIR profiles the warm processes only (whole processes); FDQ_BENCH_EVAL_PROF=DIR profiles
+// only their measured evaluation (see evaluate-child.ts).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -34,7 +35,9 @@ async function main(): Promise<void> {
   }
   const runs = Math.max(1, Math.floor(Number(values.runs ?? "5")));
   const profileDir = process.env.FDQ_BENCH_CPU_PROF;
+  const evalProfileDir = process.env.FDQ_BENCH_EVAL_PROF;
   delete process.env.FDQ_BENCH_CPU_PROF; // the cold run is not profiled
+  delete process.env.FDQ_BENCH_EVAL_PROF;
   const sandbox = await startSandbox({ port: 0, latencyMs: 1, maxConcurrent: 6, apiKeys: [KEY] });
   const workDir = mkdtempSync(path.join(tmpdir(), "fdq-bench-warm-"));
   try {
@@ -56,6 +59,7 @@ async function main(): Promise<void> {
       };
       await runEvaluator(config, KEY);
       if (profileDir) process.env.FDQ_BENCH_CPU_PROF = profileDir;
+      if (evalProfileDir) process.env.FDQ_BENCH_EVAL_PROF = evalProfileDir;
       const before = sandbox.stats().requests;
       const perCell: number[] = [];
       for (let i = 0; i < runs; i++) {
@@ -65,6 +69,7 @@ async function main(): Promise<void> {
         perCell.push(Math.round((pass.cpuUs / cells) * 10) / 10);
       }
       delete process.env.FDQ_BENCH_CPU_PROF;
+      delete process.env.FDQ_BENCH_EVAL_PROF;
       const requests = sandbox.stats().requests - before;
       console.log(
         `${id}: ${cells} cells, ${requests} warm requests, CPU µs per cached cell ${perCell.join(", ")}; median ${median(perCell)}`,

@@ -55,14 +55,17 @@ function isOddHeaders(odd: unknown, count: number): odd is Record<string, Header
 
 /** Answers up to this many datapoints are searched name by name (a Map would cost more than it saves). */
 const SHORT_ANSWER = 8;
+/** Look-ups of a longer answer searched name by name before its name index is built. */
+const SCANNED_LOOKUPS = 4;
 
 /** The datapoint records of one answer, in the answer's order. */
 export class RecordsAnswer {
   readonly kind = "records";
   private readonly built: (DatapointRecord | undefined)[];
   private readonly converted: (number | string | undefined)[];
-  /** Built on the first look-up of a long answer: a linear search would compare every name per cell. */
+  /** Built once a long answer is looked up often: a linear search would compare every name per cell. */
   private positions: Map<string, number> | undefined;
+  private lookups = 0;
 
   private constructor(
     readonly names: readonly string[],
@@ -103,8 +106,13 @@ export class RecordsAnswer {
     e: readonly unknown[],
     toValue: (datavalue: string) => number | string,
   ): RecordsAnswer | undefined {
-    const [, header, names, datavalues, filing, odd] = e;
     if (e.length !== 5 && e.length !== 6) return undefined;
+    // Indexed, not destructured (the iterator protocol): this runs once per stored answer in a cold process.
+    const header = e[1];
+    const names = e[2];
+    const datavalues = e[3];
+    const filing = e[4];
+    const odd = e[5];
     if (!isHeader(header) || !isStringList(names) || !isStringList(datavalues, names.length))
       return undefined;
     if (!isFiling(filing, names.length)) return undefined;
@@ -125,7 +133,10 @@ export class RecordsAnswer {
 
   /** Index of datapoint `name`, or -1. */
   indexOf(name: string): number {
-    if (this.names.length <= SHORT_ANSWER) return this.names.indexOf(name);
+    // A short answer, or the first few look-ups of a long one (a warm run often reads one or two names of an
+    // answer: a map of every name would cost more than it saves), search name by name.
+    if (this.names.length <= SHORT_ANSWER || this.lookups++ < SCANNED_LOOKUPS)
+      return this.names.indexOf(name);
     let positions = this.positions;
     if (positions === undefined) {
       positions = this.positions = new Map();
@@ -138,13 +149,13 @@ export class RecordsAnswer {
   record(i: number): DatapointRecord {
     let record = this.built[i];
     if (record === undefined) {
-      const [ticker, year, period, periodtype, periodstring] = this.odd?.[i] ?? this.header;
+      const h = this.odd?.[i] ?? this.header;
       record = {
-        ticker,
-        year,
-        period,
-        periodtype,
-        periodstring,
+        ticker: h[0],
+        year: h[1],
+        period: h[2],
+        periodtype: h[3],
+        periodstring: h[4],
         datapoint: this.names[i]!,
         datavalue: this.datavalues[i]!,
       };
@@ -203,7 +214,11 @@ export function decodeValue(
   toValue: (datavalue: string) => number | string,
 ): CacheValue | undefined {
   if (!Array.isArray(encoded)) return undefined;
-  const [kind, a, b, c] = encoded as unknown[];
+  // Indexed, not destructured (the iterator protocol): this runs once per stored answer in a cold process.
+  const kind: unknown = encoded[0];
+  const a: unknown = encoded[1];
+  const b: unknown = encoded[2];
+  const c: unknown = encoded[3];
   if (kind === 4) return RecordsAnswer.decode(encoded, toValue);
   if (kind === 2 && encoded.length === 2) return { kind: "json", data: a };
   if (kind === 3 && typeof a === "string" && typeof b === "string" && (c === null || typeof c === "number")) {

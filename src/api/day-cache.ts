@@ -108,10 +108,10 @@ export class DayCache {
   today(): string {
     const day = this.o.clock.label(this.o.now());
     if (day !== this.day) {
-      const changed = this.day !== undefined;
+      const previous = this.day;
       this.day = day;
-      if (changed) {
-        this.dropOutdated(day);
+      if (previous !== undefined) {
+        this.dropOutdated(day, previous);
         this.markDirty();
       }
     }
@@ -131,12 +131,14 @@ export class DayCache {
    * A new refresh day: drops every answer, or under the saver those its rule does not keep. One by one, not
    * as a clear: a shared store may already hold another workbook's answers of the new day, which must stay.
    */
-  private dropOutdated(today: string): void {
+  private dropOutdated(today: string, previous: string): void {
     const keep = this.o.keep;
     for (const rel of [...this.entries.keys()]) {
       const value = this.entries.peek(rel);
-      const fetchedOn = this.fetched.get(rel);
-      if (!keep || !value || !fetchedOn || !keep(rel, value, fetchedOn, today)) this.delete(rel);
+      // An entry without its own day was fetched on the cache's day until now (see load).
+      const fetchedOn = this.fetched.get(rel) ?? previous;
+      if (!keep || !value || !keep(rel, value, fetchedOn, today)) this.delete(rel);
+      else this.fetched.set(rel, fetchedOn); // kept past its day: its day is no longer the cache's
     }
   }
 
@@ -248,10 +250,14 @@ export class DayCache {
     // Calls made while loading win over the store; the store's older entries go first in LRU order.
     const during = this.entries;
     this.entries = this.newEntries();
-    for (const { rel, value, fetched } of result.entries) {
-      if (during.has(rel)) continue;
+    const { entries } = result;
+    const empty = during.size === 0;
+    for (let i = 0; i < entries.length; i++) {
+      const { rel, value, fetched } = entries[i]!;
+      if (!empty && during.has(rel)) continue;
       this.entries.set(rel, value);
-      this.fetched.set(rel, fetched);
+      // Today's answers (a warm run's every one) need no entry: `fetched` defaults to the cache's day.
+      if (fetched !== today) this.fetched.set(rel, fetched);
     }
     for (const rel of during.rkeys()) this.entries.set(rel, during.peek(rel)!);
     this.o.emit({ type: "cache-loaded", entries: this.entries.calculatedSize, refreshDay: today });

@@ -55,25 +55,33 @@ function start(client: FdqApi, call: FdqCall): Promise<Outcome> {
   }
 }
 
+/** The filing type every record shares, or undefined when they differ. */
+function sharedFiling(records: readonly DatapointRecord[]): string | undefined {
+  const filing = records[0]?.filingtype;
+  for (let i = 1; i < records.length; i++) if (records[i]!.filingtype !== filing) return undefined;
+  return filing;
+}
+
+/**
+ * Where one answer came from: `first` is its (first) record, `filingtype` the one its records share. Built
+ * field by field, in the order --json prints them, without the spreads' temporary objects (one per cell).
+ */
 function provenanceOf(
   result: Pick<DatapointResult, "refreshDay" | "resolved">,
-  records: readonly DatapointRecord[],
-): Provenance | undefined {
-  const [first] = records;
-  if (!first) return undefined;
-  // One record (a DATAPOINT cell, the usual case) needs no set to know its filing type is the only one.
-  const filing = records.length === 1 ? undefined : new Set(records.map((r) => r.filingtype));
-  const filingtype = !filing || filing.size === 1 ? first.filingtype : undefined;
-  return {
-    year: first.year,
-    period: first.period,
-    periodtype: first.periodtype,
-    ...(filingtype !== undefined && { filingtype }),
-    refreshDay: result.refreshDay,
-    ...(result.resolved && {
-      resolved: `${result.resolved.words}, resolved on refresh day ${result.resolved.resolvedOn}`,
-    }),
-  };
+  first: DatapointRecord | undefined,
+  filingtype: string | undefined,
+): Provenance | null {
+  if (!first) return null;
+  const { year, period, periodtype } = first;
+  const { refreshDay } = result;
+  const p: { -readonly [K in keyof Provenance]: Provenance[K] } =
+    filingtype === undefined
+      ? { year, period, periodtype, refreshDay }
+      : { year, period, periodtype, filingtype, refreshDay };
+  if (result.resolved) {
+    p.resolved = `${result.resolved.words}, resolved on refresh day ${result.resolved.resolvedOn}`;
+  }
+  return p;
 }
 
 /**
@@ -83,17 +91,22 @@ function provenanceOf(
 class Noting implements FdqApi {
   constructor(
     private readonly client: FdqApi,
-    readonly sources: (Provenance | undefined)[],
+    /** null until that answer arrives, and where it fails. */
+    readonly sources: (Provenance | null)[],
   ) {}
 
   datapoint(req: DatapointRequest): Promise<DatapointResult> {
-    const i = this.sources.push(undefined) - 1;
-    return this.client.datapoint(req).then((r) => ((this.sources[i] = provenanceOf(r, [r.record])), r));
+    const i = this.sources.push(null) - 1;
+    return this.client
+      .datapoint(req)
+      .then((r) => ((this.sources[i] = provenanceOf(r, r.record, r.record.filingtype)), r));
   }
 
   dataset(req: DatasetRequest): Promise<DatasetResult> {
-    const i = this.sources.push(undefined) - 1;
-    return this.client.dataset(req).then((r) => ((this.sources[i] = provenanceOf(r, r.records)), r));
+    const i = this.sources.push(null) - 1;
+    return this.client
+      .dataset(req)
+      .then((r) => ((this.sources[i] = provenanceOf(r, r.records[0], sharedFiling(r.records))), r));
   }
 
   datapointInfo(name: string): ReturnType<FdqApi["datapointInfo"]> {
@@ -122,7 +135,7 @@ function startNoting(client: FdqApi, call: FdqCall): Promise<Outcome> {
   return start(noting, call).then((outcome) => {
     const { sources } = noting;
     if (!outcome.ok || sources.length === 0) return outcome;
-    return { ...outcome, sources: sources.map((s) => s ?? null) };
+    return { ok: true, value: outcome.value, sources };
   });
 }
 

@@ -8,7 +8,7 @@
 //   the refresh day, and what a relative period resolved to (one answer: beside the value; several: "sources").
 // A line of a formula file that could not be evaluated prints its usage error, with its line number, in its place.
 import type { ExcelErrorValue } from "../functions/errors";
-import { isErrorValue, type Outcome, type Provenance } from "./evaluate";
+import { isErrorValue, type Outcome } from "./evaluate";
 
 type Cell = number | string | boolean | ExcelErrorValue;
 
@@ -77,13 +77,11 @@ export function formatJsonResult(result: FormulaResult): string {
   }
   const { outcome } = result;
   if (!outcome.ok) return JSON.stringify({ formula, ...(jsonCell(outcome.error) as object) });
-  return JSON.stringify({ formula, value: jsonValue(outcome.value), ...provenanceFields(outcome.sources) });
-}
-
-/** One answer's provenance beside the value; several (SERIES) as a list in call order, null where one failed. */
-function provenanceFields(sources: readonly (Provenance | null)[] | undefined): object {
-  if (!sources || sources.length === 0) return {};
-  return sources.length === 1 ? { ...sources[0] } : { sources };
+  const head = { formula, value: jsonValue(outcome.value) };
+  const { sources } = outcome;
+  // One answer's provenance beside the value; several (SERIES) as a list in call order, null where one failed.
+  if (!sources || sources.length === 0) return JSON.stringify(head);
+  return JSON.stringify(sources.length === 1 ? Object.assign(head, sources[0]) : { ...head, sources });
 }
 
 function valuesOnly(result: FormulaResult, json: boolean): string {

@@ -33,8 +33,13 @@ export class RecordPersistence implements CachePersistence {
   private readonly prefix: string;
   private readonly metaKey: string;
   private readonly entryPrefix: string;
-  /** Stored records this cache knows of, oldest first, with their lengths: what a shrink removes first. */
-  private readonly known = new Map<string, number>();
+  /**
+   * Stored records this cache knows of, oldest first: what a shrink removes first. Built from the loaded
+   * records at the first save (`known()`): a warm run that saves nothing never builds it.
+   */
+  private knownSet: Set<string> | undefined;
+  /** The loaded records' store keys, oldest first, until `known()` takes them over. */
+  private loadedKeys: readonly string[] = [];
   /** Records to remove at the next save (an earlier day's, damaged ones, over the budget). */
   private pendingRemoves = new Set<string>();
   /** The stored cache failed its checks: the next save replaces all of it. */
@@ -89,7 +94,9 @@ export class RecordPersistence implements CachePersistence {
       return undefined;
     }
     if (records.length === 0) return this.importLegacy();
-    const metaText = records.find(([k]) => k === this.metaKey)?.[1];
+    // In key order "meta" follows every "e:" entry: usually the last record, found without a scan.
+    const last = records[records.length - 1]!;
+    const metaText = last[0] === this.metaKey ? last[1] : records.find(([k]) => k === this.metaKey)?.[1];
     const problem = metaText === undefined ? "has no meta record" : this.metaIssue(metaText);
     if (problem) {
       ctx.warn(`The saved FDQ cache ${problem} and was discarded.`);
@@ -103,9 +110,12 @@ export class RecordPersistence implements CachePersistence {
     let damaged = 0;
     let chars = 0;
     let ordered = true;
-    for (const [key, text] of records) {
+    // Indexed, not destructured: this loop runs once per stored answer in a process whose code is still cold.
+    for (let r = 0; r < records.length; r++) {
+      const record = records[r]!;
+      const key = record[0];
       if (!key.startsWith(this.entryPrefix)) continue;
-      const entry = this.decode(key, text, today, now);
+      const entry = this.decode(key, record[1], today, now);
       if (entry === "damaged") damaged++;
       if (typeof entry !== "object") {
         this.pendingRemoves.add(key);
@@ -130,7 +140,9 @@ export class RecordPersistence implements CachePersistence {
       this.pendingRemoves.add(e.key);
     }
     const kept = first === 0 ? loaded : loaded.slice(first);
-    for (const e of kept) this.known.set(e.key, e.chars);
+    const keys = new Array<string>(kept.length);
+    for (let i = 0; i < kept.length; i++) keys[i] = kept[i]!.key;
+    this.loadedKeys = keys;
     return { entries: kept, stale: this.pendingRemoves.size > 0 || this.metaStale };
   }
 
@@ -153,14 +165,21 @@ export class RecordPersistence implements CachePersistence {
       return "damaged";
     }
     if (!Array.isArray(item) || item.length !== 3) return "damaged";
-    const [encoded, fetched, at] = item as unknown[];
-    if (typeof fetched !== "string" || !DAY_LABEL.test(fetched) || fetched > today) return "damaged";
+    // Indexed rather than destructured: array destructuring runs the iterator protocol, which costs a fresh
+    // process milliseconds per function that does it thousands of times (once per stored answer here).
+    const encoded: unknown = item[0];
+    const fetched: unknown = item[1];
+    const at: unknown = item[2];
+    if (typeof fetched !== "string") return "damaged";
+    // Today's answers (nearly all) share one day string instead of keeping one parsed copy each.
+    const day = fetched === today ? today : fetched;
+    if (day !== today && (!DAY_LABEL.test(day) || day > today)) return "damaged";
     if (typeof at !== "number" || !Number.isFinite(at) || at > now + DAY_MS) return "damaged";
     const value = decodeValue(encoded, this.ctx.toValue);
     if (!value) return "damaged";
     const rel = key.slice(this.entryPrefix.length);
-    if (fetched !== today && !this.ctx.keep?.(rel, value, fetched, today)) return "gone";
-    return { rel, value, fetched, at, key, chars: text.length };
+    if (day !== today && !this.ctx.keep?.(rel, value, day, today)) return "gone";
+    return { rel, value, fetched: day, at, key, chars: text.length };
   }
 
   async save(s: CacheSnapshot): Promise<SaveResult> {
@@ -195,14 +214,25 @@ export class RecordPersistence implements CachePersistence {
     this.imported = undefined;
     // Frees the shared OfficeRuntime.storage (office-js#2901); a failure only leaves a copy behind.
     await imported?.removeAll().catch(() => undefined);
-    if (replaceAll) this.known.clear();
-    for (const k of change.removes) this.known.delete(k);
-    for (const [k, v] of puts) {
+    const known = this.known();
+    if (replaceAll) known.clear();
+    for (const k of change.removes) known.delete(k);
+    for (const k of puts.keys()) {
       if (k === this.metaKey) continue;
-      this.known.delete(k); // re-inserted last: now the newest
-      this.known.set(k, v.length);
+      known.delete(k); // re-inserted last: now the newest
+      known.add(k);
     }
     return { entries: puts.size - 1, chars };
+  }
+
+  /** The stored records this cache knows of, oldest first (the loaded ones, then those saved since). */
+  private known(): Set<string> {
+    if (!this.knownSet) {
+      this.knownSet = new Set();
+      for (const key of this.loadedKeys) this.knownSet.add(key);
+      this.loadedKeys = [];
+    }
+    return this.knownSet;
   }
 
   /** Commits; when the store refuses, removes the oldest half of the records this cache knows and tries once more. */
@@ -211,7 +241,8 @@ export class RecordPersistence implements CachePersistence {
       await this.store.commit(change);
       return;
     } catch (first) {
-      const oldest = [...this.known.keys()].filter((k) => !change.puts.has(k));
+      const known = this.known();
+      const oldest = [...known].filter((k) => !change.puts.has(k));
       const evict = oldest.slice(0, Math.ceil(oldest.length / 2));
       if (evict.length === 0) throw first;
       try {
@@ -220,7 +251,7 @@ export class RecordPersistence implements CachePersistence {
       } catch {
         throw first;
       }
-      for (const k of evict) this.known.delete(k);
+      for (const k of evict) known.delete(k);
       this.ctx.warn(
         `The FDQ cache was full (${(first as Error).message}): its ${evict.length} oldest ${evict.length === 1 ? "answer was" : "answers were"} removed to save the new ones.`,
       );

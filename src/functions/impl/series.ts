@@ -65,10 +65,9 @@ async function seriesYears(
       offset: from.offset + i,
     }));
   }
-  for (const [bound, argument] of [
-    [from, "from_year"],
-    [to, "to_year"],
-  ] as const) {
+  // Two plain checks rather than a destructuring loop (the iterator protocol, once per cell).
+  for (const argument of ["from_year", "to_year"] as const) {
+    const bound = argument === "from_year" ? from : to;
     if (typeof bound !== "number" && bound.basis !== "FY") {
       throw new InvalidArgumentError({
         argument,

@@ -61,6 +61,25 @@ describe("the quota saver", () => {
     expect(m.sb.usage()).toBe(2);
   });
 
+  it("counts keepDays from the day an answer was fetched when one session runs over several days after loading it", async () => {
+    const m = await month();
+    m.day(0);
+    const first = m.session(saver);
+    await ask(first, PLAIN_NAME, CLOSED);
+    await first.close();
+    // Loaded on the day it was fetched, then kept by the same session day after day.
+    const fdq = m.session(saver);
+    await fdq.ready();
+    const sources: string[] = [];
+    for (let d = 0; d < 9; d++) {
+      m.day(d);
+      sources.push((await ask(fdq, PLAIN_NAME, CLOSED)).source);
+    }
+    await fdq.close();
+    expect(sources).toEqual([...Array(7).fill("cache"), "network", "cache"]);
+    expect(m.sb.usage()).toBe(2);
+  });
+
   it("fetches (SP) datapoints and open periods every refresh day", async () => {
     const m = await month();
     for (let d = 0; d < 3; d++) {

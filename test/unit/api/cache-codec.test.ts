@@ -53,6 +53,21 @@ describe("records answer codec", () => {
     expect(restored.records()[1]).not.toHaveProperty("filingtype");
   });
 
+  it("finds a name of a long answer at its first position, before and after the answer indexes its names", () => {
+    const names = Array.from({ length: 20 }, (_, i) => `N${i}`);
+    names[15] = "N3"; // a repeated name: the first one answers, as a search would
+    const records = names.map((n, i) => record(n, String(i)));
+    const answer = roundTrip(
+      RecordsAnswer.fromRecords(
+        records,
+        records.map((_, i) => i),
+        toValue,
+      ),
+    );
+    const asked = ["N3", "N19", "MISSING", "N0", "N3", "N19", "MISSING", "N0", "N3"];
+    expect(asked.map((n) => answer.indexOf(n))).toEqual([3, 19, -1, 0, 3, 19, -1, 0, 3]);
+  });
+
   it.each([
     ["a names list longer than the values", [4, ["T", 2023, 5, "ANNUAL", "ANNUAL"], ["A", "B"], ["1"], null]],
     ["an unknown period type", [4, ["T", 2023, 5, "WEEKLY", "WEEKLY"], ["A"], ["1"], null]],
