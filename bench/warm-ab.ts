@@ -3,27 +3,13 @@
 // node_modules link), warm process by warm process in alternating order on one cache per workload. On a
 // shared machine the load changes from minute to minute; interleaving puts both trees under the same load,
 // which two `warm-cpu.ts` runs one after the other do not. The cache is filled by the base tree.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { startSandbox } from "../src/sandbox";
 import type { ChildConfig } from "./child-protocol";
 import { runEvaluator, type EvaluatorRun } from "./measure";
-import { sandboxUniverse } from "./universe";
-import { buildWorkload, formulaText, WORKLOAD_IDS, workloadCells, type WorkloadId } from "./workloads";
-
-const KEY = "fdq-bench-warm";
+import { forEachWarmWorkload, median, WARM_KEY, workloadIds } from "./warm-workloads";
 
 type Run = (config: ChildConfig, apiKey: string) => Promise<EvaluatorRun>;
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -33,53 +19,28 @@ async function main(): Promise<void> {
   if (!values.base)
     throw new Error("Usage: npx tsx bench/warm-ab.ts --base DIR [--workloads W3,W4] [--pairs 10]");
   const baseMeasure = (await import(path.resolve(values.base, "bench/measure.ts"))) as { runEvaluator: Run };
-  const ids = (values.workloads ?? "W3,W4").split(",").map((w) => w.trim().toUpperCase());
-  for (const id of ids) {
-    if (!(WORKLOAD_IDS as readonly string[]).includes(id)) throw new Error(`Unknown workload ${id}`);
-  }
+  const ids = workloadIds(values.workloads ?? "W3,W4");
   const pairs = Math.max(1, Math.floor(Number(values.pairs ?? "10")));
-  const sandbox = await startSandbox({ port: 0, latencyMs: 1, maxConcurrent: 6, apiKeys: [KEY] });
-  const workDir = mkdtempSync(path.join(tmpdir(), "fdq-bench-ab-"));
-  try {
-    const universe = sandboxUniverse(1, new Date());
-    for (const id of ids as WorkloadId[]) {
-      const workload = buildWorkload(id, universe);
-      const cells = workloadCells(workload).length;
-      const formulasFile = path.join(workDir, `${id}.txt`);
-      writeFileSync(formulasFile, workload.formulas.map(formulaText).join("\n") + "\n");
-      const cacheDir = path.join(workDir, `${id}-cache`);
-      mkdirSync(cacheDir);
-      const config: ChildConfig = {
-        formulasFile,
-        baseUrl: sandbox.baseUrl,
-        cacheDir,
-        concurrency: 6,
-        billing: "per-request",
-        passes: 1,
-      };
-      await baseMeasure.runEvaluator(config, KEY);
-      const perCell = { base: [] as number[], this: [] as number[] };
-      for (let i = 0; i < pairs; i++) {
-        const order = i % 2 === 0 ? (["base", "this"] as const) : (["this", "base"] as const);
-        for (const tree of order) {
-          const run = tree === "base" ? baseMeasure.runEvaluator : runEvaluator;
-          const { report } = await run(config, KEY);
-          const pass = report.passes[0];
-          if (!pass || pass.errors > 0) throw new Error(`${id}: a warm run failed: ${JSON.stringify(pass)}`);
-          perCell[tree].push(Math.round((pass.cpuUs / cells) * 10) / 10);
-        }
+  await forEachWarmWorkload(ids, async ({ id, cells, config }) => {
+    await baseMeasure.runEvaluator(config, WARM_KEY);
+    const perCell = { base: [] as number[], this: [] as number[] };
+    for (let i = 0; i < pairs; i++) {
+      const order = i % 2 === 0 ? (["base", "this"] as const) : (["this", "base"] as const);
+      for (const tree of order) {
+        const run = tree === "base" ? baseMeasure.runEvaluator : runEvaluator;
+        const { report } = await run(config, WARM_KEY);
+        const pass = report.passes[0];
+        if (!pass || pass.errors > 0) throw new Error(`${id}: a warm run failed: ${JSON.stringify(pass)}`);
+        perCell[tree].push(Math.round((pass.cpuUs / cells) * 10) / 10);
       }
-      const round = (x: number): number => Math.round(x * 10) / 10;
-      const [base, self] = [round(median(perCell.base)), round(median(perCell.this))];
-      console.log(
-        `${id}: CPU µs per cached cell, base ${perCell.base.join(", ")} (median ${base}); this tree ` +
-          `${perCell.this.join(", ")} (median ${self}); this / base ${(self / base).toFixed(2)}`,
-      );
     }
-  } finally {
-    rmSync(workDir, { recursive: true, force: true });
-    await sandbox.close();
-  }
+    const round = (x: number): number => Math.round(x * 10) / 10;
+    const [base, self] = [round(median(perCell.base)), round(median(perCell.this))];
+    console.log(
+      `${id}: CPU µs per cached cell, base ${perCell.base.join(", ")} (median ${base}); this tree ` +
+        `${perCell.this.join(", ")} (median ${self}); this / base ${(self / base).toFixed(2)}`,
+    );
+  });
 }
 
 main().catch((error: unknown) => {
