@@ -16,11 +16,11 @@ import {
   parseFreezeArgs,
   parseRefreshArgs,
   parseSearchArgs,
-  parseServeArgs,
   parseUsageArgs,
   UsageError,
   wantsHelp,
 } from "./options";
+import { parseServeArgs } from "./serve-options";
 
 export { USAGE } from "./help";
 

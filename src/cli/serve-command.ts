@@ -6,7 +6,8 @@
 import { InvalidArgumentError } from "../api";
 import { GatewaySetupError, redisWhere, startGateway, tokenLine } from "../gateway";
 import { CommandFailed } from "./exit-codes";
-import { UsageError, type ServeOptions } from "./options";
+import { UsageError } from "./options";
+import type { ServeOptions } from "./serve-options";
 
 /** What the system said when the gateway could not listen, turned into what to do about it. */
 function listenFailure(e: unknown, o: ServeOptions): unknown {

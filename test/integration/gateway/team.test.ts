@@ -3,7 +3,8 @@
 // request for an unknown token, tokens added without a restart, and the key in no answer, log or file.
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { parseServeArgs, UsageError } from "../../../src/cli/options";
+import { UsageError } from "../../../src/cli/options";
+import { parseServeArgs } from "../../../src/cli/serve-options";
 import { hashToken, NO_UPSTREAM_KEY, startGateway, tokenLine, GatewaySetupError } from "../../../src/gateway";
 import { runFdq } from "../cli/run-fdq";
 import { filesUnder, startRig, tempDir, type Rig } from "./helpers";

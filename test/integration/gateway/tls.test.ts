@@ -4,7 +4,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import https from "node:https";
 import path from "node:path";
-import { parseServeArgs } from "../../../src/cli/options";
+import { parseServeArgs } from "../../../src/cli/serve-options";
 import { startGateway, GatewaySetupError, type RunningGateway } from "../../../src/gateway";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { BIN, ROOT, runFdq } from "../cli/run-fdq";

@@ -1,11 +1,6 @@
-// How fdq answers a command line it cannot use: one sentence that says what to do (src/cli/options.ts).
-import {
-  parseEvalArgs,
-  parseSearchArgs,
-  parseServeArgs,
-  parseUsageArgs,
-  UsageError,
-} from "../../../src/cli/options";
+// How fdq answers a command line it cannot use: one sentence that says what to do (src/cli/options.ts, src/cli/serve-options.ts).
+import { parseEvalArgs, parseSearchArgs, parseUsageArgs, UsageError } from "../../../src/cli/options";
+import { parseServeArgs } from "../../../src/cli/serve-options";
 
 /** The UsageError message `parse` throws. */
 function refusal(parse: () => unknown): string {
