@@ -1,10 +1,21 @@
 // From a request's results to the cache value that stores its answer.
 import { RecordsAnswer, type CacheValue } from "./cache-codec";
 import type { DataKey } from "./call-keys";
-import { decodeDatapointRecords, deepFreeze, toValue } from "./decode";
+import {
+  decodeCoverageList,
+  decodeDatapointRecords,
+  decodeMetadata,
+  decodeMetadataList,
+  decodeRatings,
+  decodeSecurity,
+  decodeSector,
+  deepFreeze,
+  toValue,
+} from "./decode";
 import { periodType } from "../catalog";
 import { BadResponseError, DataNotFoundError } from "./errors";
 import { checkTicker, clipName } from "./share-class";
+import type { RequestKey } from "./request-key";
 import type { DatapointRecord } from "./types";
 
 /**
@@ -67,4 +78,36 @@ function numberOf(record: DatapointRecord): number {
   throw new BadResponseError({
     detail: `datapoint ${clipName(record.datapoint)} has no finite decimal value (got "${shown}")`,
   });
+}
+
+/**
+ * Reads `results` as the answer to `key`, by the decoding the client's call of that endpoint applies, and
+ * throws the FdqError the client would meet: an answer for another ticker, year, period, datapoint or sector
+ * is a BadResponse, an empty data answer DataNotFound. A relay (the gateway) keeps for the day only what
+ * passes, or what fails with an error the day keeps (keptForDay), so that one answer that does not match its
+ * request is not served from its store all day to every analyst.
+ */
+export function checkAnswer(key: RequestKey, results: unknown): void {
+  const f = key.fields;
+  switch (f.endpoint) {
+    case "data":
+      recordsAnswerOf(results, key as DataKey, f.datapoint);
+      return;
+    case "sector":
+      decodeSector(results, f.datapoint, f.id);
+      return;
+    case "ratings":
+      decodeRatings(results, f.ticker);
+      return;
+    case "security":
+      decodeSecurity(results, f.ticker);
+      return;
+    case "coverage":
+      decodeCoverageList(results);
+      return;
+    case "metadata":
+      if (f.name === undefined) decodeMetadataList(results);
+      else decodeMetadata(results);
+      return;
+  }
 }

@@ -51,6 +51,7 @@ export { Redactor, RedactionOverBudget, redactKey } from "./redact";
 export { parseRetryAfter } from "./retry";
 export { BodyTooLarge, readBody, sizeText } from "./body";
 export { keptForDay, outcomeOf, resultsOf, type Outcome, type WireAnswer } from "./answer-reading";
+export { checkAnswer } from "./answers";
 export {
   fetchUnderPolicy,
   RedirectRefused,

@@ -13,7 +13,8 @@ import { Hono, type MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import {
   accountTag,
-  type FdqError,
+  checkAnswer,
+  FdqError,
   keptForDay,
   NotInPortfolioError,
   type Outcome,
@@ -23,6 +24,7 @@ import {
   type PricingOptions,
   QuotaExhaustedError,
   RedactionOverBudget,
+  type RequestKey,
   redactKey,
   type RefreshDayClock,
   SingleFlight,
@@ -105,11 +107,22 @@ const errorOf = (a: UpstreamAnswer): FdqError | undefined => {
 
 /**
  * Whether an answer of the service is kept for the day, by the rule the add-in's day cache keeps by
- * (keptForDay: what it answered, and "does not exist" refusals), and the records of a data answer.
+ * (keptForDay: what it answered, and "does not exist" refusals), and the records of a data answer. With the
+ * request's key, its results are read as the client reads them (checkAnswer): an answer that does not match
+ * its request (another ticker, year or datapoint) is relayed to this caller, whose client refuses it, but not
+ * stored, so the next caller asks the service again rather than meeting it all day.
  */
-export function keepable(answer: UpstreamAnswer): { keep: boolean; records?: number } {
-  const o = outcome(answer);
+export function keepable(answer: UpstreamAnswer, key?: RequestKey): { keep: boolean; records?: number } {
+  let o = outcome(answer);
   const records = "results" in o && Array.isArray(o.results) ? o.results.length : undefined;
+  if (key && "results" in o) {
+    try {
+      checkAnswer(key, o.results);
+    } catch (error) {
+      if (!(error instanceof FdqError)) throw error;
+      o = { error };
+    }
+  }
   return { keep: keptForDay(o), ...(records === undefined ? {} : { records }) };
 }
 
@@ -282,7 +295,11 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
           // Refused before waiting for a slot; checked again in the slot (send).
           await refuseIfSpent(tag);
           const answer = await send(sending);
-          const { keep, records } = keepable(answer);
+          // ratings/overall (beyond the spec, priced as a rating) is not read by the client: its envelope decides.
+          const { keep, records } = keepable(
+            answer,
+            request.path === request.key.path ? request.key : undefined,
+          );
           if (answer.status === 200) {
             const units = request.units(records);
             await (await o.accounts.get(tag)).ledger.record(request.key, units);

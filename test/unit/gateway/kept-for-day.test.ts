@@ -1,7 +1,7 @@
 // What a refresh day keeps: one rule (keptForDay, src/api/answer-reading.ts) for the add-in's day cache and
 // the gateway's store. Each answer of the table is given to a client (over an injected fetch) and to the
 // gateway's keepable; both keep it, or neither does.
-import { FdqClient, type FdqRequest } from "../../../src/api";
+import { FdqClient, RequestKey, type FdqRequest } from "../../../src/api";
 import { SPEC_ERRORS } from "../../../src/catalog";
 import { keepable } from "../../../src/gateway/proxy";
 import { BASE_URL, defaultAnswer } from "../api/fake-fetch";
@@ -10,6 +10,8 @@ const ROIC = { ticker: "AAPL", dataset: "metrics/roic", name: "ROIC", year: 2023
 const REQUEST: FdqRequest = { kind: "datapoint", request: ROIC };
 
 const ROIC_PATH = "/metrics/roic/AAPL?datapoint=ROIC&year=2023";
+/** The request's key, as the gateway reads it from the path it relays. */
+const ROIC_KEY = RequestKey.parse(ROIC_PATH.slice(1))!;
 
 interface Answer<Body = string | (() => Promise<string>)> {
   status: number;
@@ -28,6 +30,17 @@ const envelope = (statusCode: number, body: unknown): Answer => ({
   body: JSON.stringify({ statusCode, headers: {}, body: JSON.stringify(body) }),
 });
 
+/** A good answer's one record, changed: an answer that does not match its request. */
+const changed = (change: Record<string, unknown>) => async (): Promise<string> => {
+  const good = (await defaultAnswer(new URL(`${BASE_URL}${ROIC_PATH}`)).json()) as {
+    body: string;
+    [field: string]: unknown;
+  };
+  const body = JSON.parse(good.body) as { results: Record<string, unknown>[] };
+  body.results = body.results.map((r) => ({ ...r, ...change }));
+  return JSON.stringify({ ...good, body: JSON.stringify(body) });
+};
+
 const TABLE: [string, Answer, boolean][] = [
   [
     "a good answer",
@@ -45,6 +58,10 @@ const TABLE: [string, Answer, boolean][] = [
   ],
   ["a refused key (403)", { status: 403, body: '{"message":"Forbidden"}' }, false],
   ["an HTML page with 200", { status: 200, body: "<html></html>", contentType: "text/html" }, false],
+  ["an answer for another year", { status: 200, body: changed({ year: 2022 }) }, false],
+  ["an answer for another ticker", { status: 200, body: changed({ ticker: "MSFT" }) }, false],
+  ["an answer for another datapoint", { status: 200, body: changed({ datapoint: "NOPAT" }) }, false],
+  ["a good envelope with no record (does not exist)", envelope(200, { results: [] }), true],
 ];
 
 /** Whether the client's day cache holds the request after the service gave `a`. */
@@ -76,12 +93,15 @@ describe("what a refresh day keeps, in the client and the gateway alike", () => 
     async (_name, kept, given) => {
       const answer = { ...given, body: typeof given.body === "string" ? given.body : await given.body() };
       expect(await clientKeeps(answer)).toBe(kept);
-      const gateway = keepable({
-        status: answer.status,
-        contentType: answer.contentType ?? "application/json",
-        body: answer.body,
-        retryAfter: answer.retryAfter,
-      });
+      const gateway = keepable(
+        {
+          status: answer.status,
+          contentType: answer.contentType ?? "application/json",
+          body: answer.body,
+          retryAfter: answer.retryAfter,
+        },
+        ROIC_KEY,
+      );
       expect(gateway.keep).toBe(kept);
     },
   );
