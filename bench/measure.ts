@@ -19,11 +19,34 @@ export interface EvaluatorRun {
   readonly processSeconds: number;
 }
 
-export function runEvaluator(config: ChildConfig, apiKey: string): Promise<EvaluatorRun> {
+/** How the evaluating process is started, for bench/warm-instructions.ts (defaults: as `fdq` starts). */
+export interface Launch {
+  /** A command the process runs under (`valgrind --tool=callgrind ...`): its stderr is then `EvaluatorRun.stderr`. */
+  readonly wrapper?: readonly string[];
+  /** Node's own flags (`--single-threaded`). */
+  readonly nodeFlags?: readonly string[];
+  /** The checkout whose bench/evaluate-child.ts (and so whose src/) is run: this one by default. */
+  readonly tree?: string;
+}
+
+export function runEvaluator(
+  config: ChildConfig,
+  apiKey: string,
+  launch: Launch = {},
+): Promise<EvaluatorRun & { stderr: string }> {
   const start = performance.now();
+  const tree = launch.tree ?? path.join(__dirname, "..");
+  const loader =
+    launch.tree === undefined
+      ? LOADER
+      : `require("tsx/cjs/api").register(); require(${JSON.stringify(path.join(tree, "bench/evaluate-child.ts"))});`;
+  const argv = [...(launch.nodeFlags ?? []), ...profileFlags(), "-e", loader];
+  const [command, ...args] = launch.wrapper?.length
+    ? [...launch.wrapper, process.execPath, ...argv]
+    : [process.execPath, ...argv];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...profileFlags(), "-e", LOADER], {
-      cwd: path.join(__dirname, ".."),
+    const child = spawn(command!, args, {
+      cwd: tree,
       env: { ...process.env, [CONFIG_ENV]: JSON.stringify(config), [KEY_ENV]: apiKey },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -41,6 +64,7 @@ export function runEvaluator(config: ChildConfig, apiKey: string): Promise<Evalu
       resolve({
         report: JSON.parse(line.slice(REPORT_PREFIX.length)) as ChildReport,
         processSeconds: (performance.now() - start) / 1000,
+        stderr,
       });
     });
   });

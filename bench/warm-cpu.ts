@@ -26,17 +26,22 @@ async function main(): Promise<void> {
     if (evalProfileDir) process.env.FDQ_BENCH_EVAL_PROF = evalProfileDir;
     const before = sandbox.stats().requests;
     const perCell: number[] = [];
+    const faultsPerCell: number[] = [];
+    const systemShare: number[] = [];
     for (let i = 0; i < runs; i++) {
       const { report } = await runEvaluator(config, WARM_KEY);
       const pass = report.passes[0];
       if (!pass || pass.errors > 0) throw new Error(`${id}: the warm run failed: ${JSON.stringify(pass)}`);
       perCell.push(Math.round((pass.cpuUs / cells) * 10) / 10);
+      faultsPerCell.push(Math.round((pass.pageFaults / cells) * 100) / 100);
+      systemShare.push(Math.round((pass.systemUs / pass.cpuUs) * 100));
     }
     delete process.env.FDQ_BENCH_CPU_PROF;
     delete process.env.FDQ_BENCH_EVAL_PROF;
     const requests = sandbox.stats().requests - before;
     console.log(
-      `${id}: ${cells} cells, ${requests} warm requests, CPU µs per cached cell ${perCell.join(", ")}; median ${median(perCell)}`,
+      `${id}: ${cells} cells, ${requests} warm requests, CPU µs per cached cell ${perCell.join(", ")}; median ${median(perCell)}; ` +
+        `page faults per cell ${faultsPerCell.join(", ")}; system CPU ${systemShare.join("%, ")}%`,
     );
   });
 }

@@ -1,0 +1,74 @@
+// `npx tsx bench/warm-instructions.ts [--workloads W1,W3] [--base DIR]`: instructions per cached cell, counted by
+// valgrind's callgrind, which counts instructions rather than time: the same figure whatever the load, and
+// whatever the machine's memory costs. On the project's machine the CPU per cell of the same code moved by a
+// factor of three to four between days (a page fault there costs about 16 µs, bench/README.md); instruction
+// counts are how two trees, or two days, compare.
+//
+// For each workload: the cache filled once (by this tree), then two warm processes under callgrind, one that
+// stops before evaluating (`passes: 0`: Node's start-up and module loading) and one that evaluates once; the
+// difference is the evaluation's, divided by the cells. Both run with `node --single-threaded`: under callgrind
+// every thread runs in turn, so V8's background compiler would finish its work at other points of the program
+// than it does natively, and the interpreter would run more or less of it from one run to the next; one thread
+// makes the count nearly repeatable (within about 8% from run to run: V8's heuristics still vary). --base DIR
+// counts another checkout the same way, on a cache its own cold run fills (a checkout made by
+// `git archive <commit> | tar -x -C DIR` with a node_modules link).
+// Slow: callgrind runs Node about fifty times slower (W3 about 2 minutes per process).
+import { spawnSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import type { ChildConfig } from "./child-protocol";
+import { runEvaluator } from "./measure";
+import { forEachWarmWorkload, WARM_KEY, workloadIds } from "./warm-workloads";
+
+const CALLGRIND = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"];
+
+/** Instructions of one warm process of `tree` evaluating `passes` times. */
+async function instructions(config: ChildConfig, passes: number, tree?: string): Promise<number> {
+  const { report, stderr } = await runEvaluator({ ...config, passes }, WARM_KEY, {
+    wrapper: CALLGRIND,
+    nodeFlags: ["--single-threaded"],
+    ...(tree === undefined ? {} : { tree }),
+  });
+  const errors = report.passes.reduce((sum, p) => sum + p.errors, 0);
+  if (errors > 0) throw new Error(`a warm run under callgrind failed: ${JSON.stringify(report.passes[0])}`);
+  const collected = /Collected : (\d+)/.exec(stderr)?.[1];
+  if (!collected) throw new Error(`callgrind printed no count:\n${stderr.slice(-2000)}`);
+  return Number(collected);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { workloads: { type: "string" }, base: { type: "string" } },
+    strict: true,
+  });
+  if (spawnSync("valgrind", ["--version"]).status !== 0)
+    throw new Error("valgrind is not installed (Debian: apt-get install valgrind)");
+  const ids = workloadIds(values.workloads ?? "W1,W3");
+  const trees: [string, string | undefined][] = [["this tree", undefined]];
+  if (values.base) trees.push([`base ${values.base}`, path.resolve(values.base)]);
+  await forEachWarmWorkload(ids, async ({ id, cells, config, sandbox }) => {
+    for (const [name, tree] of trees) {
+      // Each tree fills a cache of its own (its cold run): another tree's cache format may differ.
+      const own: ChildConfig = { ...config, cacheDir: path.join(config.cacheDir, name.replace(/\W+/g, "-")) };
+      mkdirSync(own.cacheDir, { recursive: true });
+      await runEvaluator(own, WARM_KEY, tree === undefined ? {} : { tree });
+      const before = sandbox.stats().requests;
+      const startUp = await instructions(own, 0, tree);
+      const evaluated = await instructions(own, 1, tree);
+      // A tree that could not read its cache would fetch: its count would not be a warm run's.
+      const requests = sandbox.stats().requests - before;
+      if (requests > 0) throw new Error(`${id} ${name}: the warm run sent ${requests} requests`);
+      const perCell = Math.round((evaluated - startUp) / cells);
+      console.log(
+        `${id} ${name}: ${cells} cells; start-up ${(startUp / 1e6).toFixed(0)} M instructions, evaluation ` +
+          `${((evaluated - startUp) / 1e6).toFixed(0)} M: ${(perCell / 1000).toFixed(1)} k instructions per cached cell`,
+      );
+    }
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.stack : String(error));
+  process.exit(1);
+});
