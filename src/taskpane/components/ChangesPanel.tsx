@@ -1,5 +1,6 @@
 // "What changed": the change report of this workbook's last refreshes (kept, bounded, in the add-in's storage):
-// counts by kind, the changes sorted by size, and a click that selects the cell.
+// counts by kind, the changes sorted by size (each with its cell, kind, period, old and new value and formula),
+// and a click that selects the cell.
 import {
   Badge,
   Button,
@@ -52,6 +53,7 @@ const useStyles = makeStyles({
     width: "100%",
   },
   head: { display: "flex", gap: tokens.spacingHorizontalS, alignItems: "center", flexWrap: "wrap" },
+  period: { color: tokens.colorNeutralForeground2, fontSize: tokens.fontSizeBase200 },
   pct: { marginLeft: "auto", fontVariantNumeric: "tabular-nums" },
   values: { fontVariantNumeric: "tabular-nums", overflowWrap: "anywhere" },
   formula: {
@@ -104,6 +106,12 @@ function ChangeItem({ change, onSelect }: { change: Change; onSelect: (address: 
             <Badge color={KIND_COLORS[change.kind]} appearance="tint" size="small" data-testid="change-kind">
               {change.kind}
             </Badge>
+            {change.period && (
+              // The period the value is for (after the refresh): for a "new period", the one it rolled to.
+              <span className={styles.period} data-testid="change-period">
+                {change.period}
+              </span>
+            )}
             <span className={styles.pct} data-testid="change-pct">
               {percentText(change.relativeChange)}
             </span>
