@@ -3,7 +3,10 @@
 // the sandbox with production-like latency (80 ms a request, 6 served at a time), next to the lower bound's
 // request time measured on the same sandbox. Targets: wall time <= 1.3 x the lower bound's, peak RSS under
 // 400 MB. Prints one JSON line and writes it, with a table, to bench/results/latest-refresh.{jsonl,md}.
-// Flags: --tickers N (default 250: 250 x 10 years x 20 names = 50,000 cells), --no-record.
+// Then what the change report costs (`--changes FILE`: the cells' values before the refresh are read and compared
+// with the new ones): the refreshed workbook is refreshed again from a warm cache (no request, so no latency hides
+// the work), with and without --changes, in alternating order, and the medians' difference is printed.
+// Flags: --tickers N (default 250: 250 x 10 years x 20 names = 50,000 cells), --pairs N (default 3), --no-record.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
@@ -105,7 +108,11 @@ function runRefresh(
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { tickers: { type: "string" }, "no-record": { type: "boolean", default: false } },
+    options: {
+      tickers: { type: "string" },
+      pairs: { type: "string" },
+      "no-record": { type: "boolean", default: false },
+    },
     strict: true,
   });
   const tickerCount = Number(values.tickers ?? 250);
@@ -164,17 +171,81 @@ async function main(): Promise<void> {
       max_concurrent: cap,
       summary: run.stdout.trim(),
     };
-    const line = JSON.stringify(result);
+    const changes = await changeReportCost(model.file, dir, sandbox.baseUrl, sandbox.demoKey, {
+      pairs: Math.max(1, Number(values.pairs ?? 3)),
+      rssFile,
+    });
+    const line = JSON.stringify({ ...result, change_report: changes });
     console.log(line);
-    if (!values["no-record"]) record(result, line);
+    if (!values["no-record"]) record({ ...result, change_report: changes }, line);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await sandbox.close();
   }
 }
 
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+
+/**
+ * Warm refreshes of the refreshed model (its cache filled by one refresh first), with and without `--changes`,
+ * alternating: the wall time of each (a warm refresh sends no request: its time is its work) and the report's rows.
+ */
+async function changeReportCost(
+  model: string,
+  dir: string,
+  baseUrl: string,
+  apiKey: string,
+  o: { pairs: number; rssFile: string },
+): Promise<{ without_s: number; with_s: number; extra_s: number; changes: number; pairs: number }> {
+  const cacheDir = path.join(dir, "cache");
+  const refreshed = path.join(dir, "refreshed.xlsx");
+  const args = (input: string, out: string): string[] => [
+    "refresh",
+    input,
+    "-o",
+    out,
+    "--base-url",
+    baseUrl,
+    "--api-key",
+    apiKey,
+    "--cache-dir",
+    cacheDir,
+    "--billing",
+    "per-request",
+  ];
+  const first = await runRefresh(args(model, refreshed), o.rssFile);
+  if (first.code !== 0) throw new Error(`fdq refresh exited ${first.code}: ${first.stderr.slice(-2000)}`);
+  const times = { without: [] as number[], with: [] as number[] };
+  let changes = 0;
+  for (let i = 0; i < o.pairs; i++) {
+    for (const report of i % 2 === 0 ? [false, true] : [true, false]) {
+      const file = path.join(dir, "changes.json");
+      const extra = report ? ["--changes", file] : [];
+      const run = await runRefresh([...args(refreshed, path.join(dir, "again.xlsx")), ...extra], o.rssFile);
+      if (run.code !== 0) throw new Error(`fdq refresh exited ${run.code}: ${run.stderr.slice(-2000)}`);
+      (report ? times.with : times.without).push(run.seconds);
+      if (report) changes = (JSON.parse(readFileSync(file, "utf8")) as unknown[]).length;
+    }
+  }
+  const [without, withReport] = [median(times.without), median(times.with)];
+  return {
+    without_s: round(without, 2),
+    with_s: round(withReport, 2),
+    extra_s: round(withReport - without, 2),
+    changes,
+    pairs: o.pairs,
+  };
+}
+
 /** bench/results/latest-refresh.{jsonl,md}: the figures beside W1-W4's (bench/results/latest.md). */
 function record(r: Record<string, unknown>, line: string): void {
+  const changes = r.change_report as {
+    without_s: number;
+    with_s: number;
+    extra_s: number;
+    changes: number;
+    pairs: number;
+  };
   const results = path.join(__dirname, "results");
   writeFileSync(path.join(results, "latest-refresh.jsonl"), `${line}\n`);
   const cpus = os.cpus();
@@ -199,7 +270,10 @@ function record(r: Record<string, unknown>, line: string): void {
     `| R1 | wall <= ${TARGET.factor} x lower-bound time | ${round(Number(r.seconds) / Number(r.lower_bound_s), 2)}x | ` +
     `${Number(r.seconds) <= Number(r.bound_seconds) ? "yes" : "**no**"} |\n` +
     `| R1 | peak RSS < ${TARGET.rssMb} MB | ${String(r.peak_rss_mb)} MB | ${Number(r.peak_rss_mb) < TARGET.rssMb ? "yes" : "**no**"} |\n\n` +
-    `Summary line: ${String(r.summary)}\n`;
+    `Summary line: ${String(r.summary)}\n\n` +
+    `What the change report costs (\`--changes FILE\`, warm refreshes of the refreshed workbook, no request, ` +
+    `alternating, medians of ${String(changes.pairs)} each): without ${String(changes.without_s)} s, with ` +
+    `${String(changes.with_s)} s (${String(changes.changes)} changes reported): ${String(changes.extra_s)} s more.\n`;
   writeFileSync(path.join(results, "latest-refresh.md"), md);
 }
 

@@ -15,11 +15,18 @@ export type ServiceRequest = FdqRequest;
  */
 class Recorded extends DataNotFoundError {}
 
+/**
+ * The one "not found" every recording ends with: a signal, not a failure anyone reads, so it is made once
+ * rather than once per request with a stack trace each (`fdq refresh --changes` records every FDQ cell's calls
+ * twice: 20,000 errors in a 10,000-cell refresh, about 0.2 s of its profile).
+ */
+const RECORDED = new Recorded();
+
 export async function requestsOf(call: FdqCall): Promise<ServiceRequest[]> {
   const recorded: ServiceRequest[] = [];
   const record = (request: ServiceRequest): Promise<never> => {
     recorded.push(request);
-    return Promise.reject(new Recorded());
+    return Promise.reject(RECORDED);
   };
   const recorder: FdqApi = {
     datapoint: (request) => record({ kind: "datapoint", request }),
