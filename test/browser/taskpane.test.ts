@@ -548,15 +548,17 @@ describe("task pane in the browser", () => {
 
   it("shows a datapoint description that contains HTML as text", async () => {
     const injected = '<img src=x onerror="window.__pwned=1"><b>bold</b> Return on capital';
-    const { context, page } = await openPane(rig.browser, rig.site, { storage: savedSettings(rig.sandbox) });
-    await context.route(`${rig.sandbox.baseUrl}/datapoint`, async (route) => {
-      const response = await route.fetch();
-      const envelope = (await response.json()) as { body: string };
-      const body = JSON.parse(envelope.body) as { results: { name: string; description: string }[] };
-      for (const r of body.results) if (r.name === "ROIC") r.description = injected;
-      await route.fulfill({ response, json: { ...envelope, body: JSON.stringify(body) } });
+    const { context, page } = await openPane(rig.browser, rig.site, {
+      storage: savedSettings(rig.sandbox),
+      prepare: (ctx) =>
+        ctx.route(`${rig.sandbox.baseUrl}/datapoint`, async (route) => {
+          const response = await route.fetch();
+          const envelope = (await response.json()) as { body: string };
+          const body = JSON.parse(envelope.body) as { results: { name: string; description: string }[] };
+          for (const r of body.results) if (r.name === "ROIC") r.description = injected;
+          await route.fulfill({ response, json: { ...envelope, body: JSON.stringify(body) } });
+        }),
     });
-    await page.reload();
     await tab(page, "Find");
     await search(page, "roic");
     const row = page.getByTestId("datapoint-result").first();
@@ -747,7 +749,8 @@ describe("task pane in the browser", () => {
     await page.getByTestId("refresh-button").click();
     const dialog = page.getByTestId("refresh-confirm");
     await dialog.waitFor();
-    await sleep(500); // the dialog's opening animation, for the screenshot
+    // The dialog's opening animation ends before the screenshot.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
     await expect(page.getByTestId("refresh-confirm-text").textContent()).resolves.toBe(
       `This refresh drops today's cache and sends every request again: 2 units, more than the 0 units left of ` +
         `your 3-unit monthly plan (${used} used this month). Once the quota is spent the service answers ` +
@@ -1028,22 +1031,24 @@ describe("task pane in the browser", () => {
 
   it("shows HTML in an error reason and in an explanation as text", async () => {
     const injected = '<img src=x onerror="window.__pwned=1"><b>bold</b> no such ticker';
-    const { context, page } = await rig.openConnected();
-    await context.route(
-      `${rig.sandbox.baseUrl}/metrics/roic/EVIL?datapoint=ROIC&year=2022`,
-      async (route) => {
-        const response = await route.fetch();
-        await route.fulfill({ response, json: { message: injected } });
+    const { context, page } = await rig.openConnected({
+      prepare: async (ctx) => {
+        await ctx.route(
+          `${rig.sandbox.baseUrl}/metrics/roic/EVIL?datapoint=ROIC&year=2022`,
+          async (route) => {
+            const response = await route.fetch();
+            await route.fulfill({ response, json: { message: injected } });
+          },
+        );
+        await ctx.route(`${rig.sandbox.baseUrl}/datapoint`, async (route) => {
+          const response = await route.fetch();
+          const envelope = (await response.json()) as { body: string };
+          const body = JSON.parse(envelope.body) as { results: { name: string; description: string }[] };
+          for (const r of body.results) if (r.name === "NOPAT") r.description = injected;
+          await route.fulfill({ response, json: { ...envelope, body: JSON.stringify(body) } });
+        });
       },
-    );
-    await context.route(`${rig.sandbox.baseUrl}/datapoint`, async (route) => {
-      const response = await route.fetch();
-      const envelope = (await response.json()) as { body: string };
-      const body = JSON.parse(envelope.body) as { results: { name: string; description: string }[] };
-      for (const r of body.results) if (r.name === "NOPAT") r.description = injected;
-      await route.fulfill({ response, json: { ...envelope, body: JSON.stringify(body) } });
     });
-    await page.reload();
     await enterCells(page, {
       "Sheet1!A1": '=FDQ.DATAPOINT("EVIL","roic","ROIC",2022)',
       "Sheet1!A2": '=FDQ.DATAPOINT("AAPL","roic","NOPAT",2022)',
