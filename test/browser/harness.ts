@@ -109,6 +109,8 @@ export interface WorkbookOptions {
 export interface PaneOptions extends WorkbookOptions {
   /** OfficeRuntime.storage entries present before the first page loads (JSON-encoded values as strings). */
   readonly storage?: Record<string, string>;
+  /** Runs on the pane's new context before the page loads (e.g. context.route to alter the service's answers). */
+  readonly prepare?: (context: BrowserContext) => Promise<unknown>;
 }
 
 export interface OpenPane {
@@ -203,6 +205,7 @@ export async function openPane(
     },
     { storage: options.storage ?? {} },
   );
+  await options.prepare?.(context);
   return openPage(context, site, options, page);
 }
 
@@ -298,9 +301,12 @@ export interface BrowserRig {
   openConnected(options?: ConnectedOptions): Promise<OpenPane>;
 }
 
-export interface ConnectedOptions extends Pick<WorkbookOptions, "theme" | "platform"> {
+/** A service the pane can be connected to: its base URL and key (a sandbox, or a proxy in front of one). */
+export type ServiceAddress = Pick<RunningSandbox, "baseUrl" | "demoKey">;
+
+export interface ConnectedOptions extends Pick<PaneOptions, "theme" | "platform" | "prepare"> {
   /** The service whose URL and key are saved (default: the rig's sandbox). */
-  readonly service?: RunningSandbox;
+  readonly service?: ServiceAddress;
   /** The workbook as opened (its settings say it was calculated today). */
   readonly workbook?: Omit<OpenedWorkbook, "documentSettings">;
 }
@@ -386,12 +392,12 @@ export function calculatedToday(): Record<string, unknown> {
 }
 
 /** The settings entry the pane stores after "Save" (its OfficeRuntime.storage value) for `service`. */
-export function connectionSettings(service: RunningSandbox): string {
+export function connectionSettings(service: ServiceAddress): string {
   return JSON.stringify({ baseUrl: service.baseUrl, apiKey: service.demoKey });
 }
 
 /** What the pane stores after "Save": OfficeRuntime.storage's settings entry. */
-export function savedSettings(service: RunningSandbox): Record<string, string> {
+export function savedSettings(service: ServiceAddress): Record<string, string> {
   return { "fdq.settings": connectionSettings(service) };
 }
 

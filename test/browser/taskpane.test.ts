@@ -4,11 +4,9 @@ import { copyFileSync, mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { DEFAULTS, FdqClient, MemoryStorage, quotaResetsOn, RefreshDayClock, sleep } from "../../src/api";
 import { findDataset } from "../../src/catalog";
 import { startGateway } from "../../src/gateway";
-import { rating } from "../../src/functions/impl";
 import { startSandbox } from "../../src/sandbox";
 import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
 import {
@@ -23,10 +21,10 @@ import {
   todayLabel,
   useBrowserRig,
   waitForConsole,
-  type ConnectedOptions,
-  type OpenPane,
   type OpenedWorkbook,
 } from "./harness";
+import { fmt, openWithCells, resultNames, search, tab, waitAnswered } from "./pane-steps";
+import { referenceCases } from "./reference-cases";
 
 jest.setTimeout(60_000);
 
@@ -36,47 +34,11 @@ beforeAll(() => {
   mkdirSync(ARTIFACTS, { recursive: true });
 });
 
-/** Connected, with these cells typed into the workbook and calculated (inputs before the formulas that read them). */
-async function openWithCells(
-  cells: Record<string, string | number>,
-  options: ConnectedOptions = {},
-): Promise<OpenPane> {
-  const pane = await rig.openConnected(options);
-  await enterCells(pane.page, cells);
-  return pane;
-}
-
 /** A workbook saved on an earlier refresh day: a formula with its stale saved value, that day in its settings. */
 const SAVED_EARLIER: OpenedWorkbook = {
   cells: { "Sheet1!A1": { formula: '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)', value: 1.5 } },
   documentSettings: { [CALCULATED_DAY_SETTING]: "2020-01-02" },
 };
-
-/** Units as the pane writes them: 9,973. */
-const fmt = (n: number): string => n.toLocaleString("en-US");
-
-/** Waits until the page's GET of `url` has been answered. */
-async function waitAnswered(pane: OpenPane, url: string, timeoutMs = 10_000): Promise<void> {
-  for (const started = Date.now(); !pane.answered.includes(url);) {
-    if (Date.now() - started > timeoutMs) throw new Error(`no answer to ${url} in ${timeoutMs} ms`);
-    await sleep(20);
-  }
-}
-
-async function tab(page: Page, name: "Find" | "Cell" | "Workbook" | "Connect"): Promise<void> {
-  await page.getByRole("tab", { name }).click();
-}
-
-async function resultNames(page: Page, count: number): Promise<string[]> {
-  const rows = page.getByTestId("datapoint-result");
-  await rows.first().waitFor();
-  const names = await rows.evaluateAll((els) => els.map((e) => e.firstElementChild?.textContent ?? ""));
-  return names.slice(0, count);
-}
-
-async function search(page: Page, query: string): Promise<void> {
-  await page.getByTestId("datapoint-query").fill(query);
-}
 
 describe("task pane in the browser", () => {
   it("saves the key in OfficeRuntime.storage (masked in the form) and uses it for the functions' requests", async () => {
@@ -345,7 +307,7 @@ describe("task pane in the browser", () => {
   });
 
   it("explains the selected cell: dataset, datapoint, period, cache day and the request without the key", async () => {
-    const { context, page } = await openWithCells({
+    const { context, page } = await openWithCells(rig, {
       "Sheet1!B2": '=FDQ.DATAPOINT("AAPL","roic","ROIC",2023,,3)',
     });
     await settled(page);
@@ -526,7 +488,7 @@ describe("task pane in the browser", () => {
   });
 
   it("lists the FDQ cells in error with their reason and selects a cell when it is chosen", async () => {
-    const { context, page } = await openWithCells({
+    const { context, page } = await openWithCells(rig, {
       "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
       "Sheet1!D4": '=FDQ.DATAPOINT("NOSUCHTICKER","metrics/roic","ROIC",2022)',
       "Sheet1!D5": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022,7)',
@@ -557,7 +519,7 @@ describe("task pane in the browser", () => {
   });
 
   it("freezes the FDQ formulas of the selection to their values after a confirmation", async () => {
-    const { context, page } = await openWithCells({
+    const { context, page } = await openWithCells(rig, {
       "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
       "Sheet1!A2": "note",
       "Sheet1!A3": '=FDQ.DATAPOINT("MSFT","metrics/roic","ROIC",2022)',
@@ -586,15 +548,17 @@ describe("task pane in the browser", () => {
 
   it("shows a datapoint description that contains HTML as text", async () => {
     const injected = '<img src=x onerror="window.__pwned=1"><b>bold</b> Return on capital';
-    const { context, page } = await openPane(rig.browser, rig.site, { storage: savedSettings(rig.sandbox) });
-    await context.route(`${rig.sandbox.baseUrl}/datapoint`, async (route) => {
-      const response = await route.fetch();
-      const envelope = (await response.json()) as { body: string };
-      const body = JSON.parse(envelope.body) as { results: { name: string; description: string }[] };
-      for (const r of body.results) if (r.name === "ROIC") r.description = injected;
-      await route.fulfill({ response, json: { ...envelope, body: JSON.stringify(body) } });
+    const { context, page } = await openPane(rig.browser, rig.site, {
+      storage: savedSettings(rig.sandbox),
+      prepare: (ctx) =>
+        ctx.route(`${rig.sandbox.baseUrl}/datapoint`, async (route) => {
+          const response = await route.fetch();
+          const envelope = (await response.json()) as { body: string };
+          const body = JSON.parse(envelope.body) as { results: { name: string; description: string }[] };
+          for (const r of body.results) if (r.name === "ROIC") r.description = injected;
+          await route.fulfill({ response, json: { ...envelope, body: JSON.stringify(body) } });
+        }),
     });
-    await page.reload();
     await tab(page, "Find");
     await search(page, "roic");
     const row = page.getByTestId("datapoint-result").first();
@@ -666,65 +630,8 @@ describe("task pane in the browser", () => {
     await context.close();
   });
 
-  it("explains a cell whose FDQ call reads cell references and is wrapped in IFERROR", async () => {
-    const { context, page } = await rig.openConnected();
-    await callDouble(page, "addSheet", "Inputs 2");
-    await enterCells(page, {
-      "Sheet1!A2": "AAPL",
-      "Sheet1!B1": 2022,
-      "'Inputs 2'!A1": "roic",
-      "Sheet1!B2": "=IFERROR(FDQ.DATAPOINT($A2,'Inputs 2'!A1,\"ROIC\",B$1),0)",
-      "Sheet1!C2": '=FDQ.DATAPOINT("AAPL","roic","ROIC","2023","2")/1e6',
-    });
-    const roic2022 = await rig.reference.datapoint({
-      ticker: "AAPL",
-      dataset: "roic",
-      name: "ROIC",
-      year: 2022,
-    });
-    const roic2023q2 = await rig.reference.datapoint({
-      ticker: "AAPL",
-      dataset: "roic",
-      name: "ROIC",
-      year: 2023,
-      quarter: 2,
-    });
-    // The double evaluates references and wrappers as Excel would.
-    expect(await callDouble(page, "cell", "Sheet1!B2")).toMatchObject({ value: roic2022.value, error: null });
-    expect(await callDouble(page, "cell", "Sheet1!C2")).toMatchObject({
-      value: (roic2023q2.value as number) / 1e6,
-      error: null,
-    });
-
-    await callDouble(page, "select", "Sheet1!B2");
-    await tab(page, "Cell");
-    await expect(page.getByTestId("explain-inputs").textContent()).resolves.toBe(
-      `ticker = "AAPL" from Sheet1!A2dataset = "roic" from 'Inputs 2'!A1name = "ROIC"year = 2022 from Sheet1!B1`,
-    );
-    await expect(page.getByTestId("explain-dataset").textContent()).resolves.toBe(
-      "metrics/roic (return on invested capital data)",
-    );
-    await expect(page.getByTestId("explain-period").textContent()).resolves.toBe("FY2022");
-    await expect(page.getByTestId("explain-url").textContent()).resolves.toBe(
-      `GET ${rig.sandbox.baseUrl}/metrics/roic/AAPL?datapoint=ROIC&year=2022`,
-    );
-    await expect(page.getByTestId("explain-source").textContent()).resolves.toContain(
-      `From the cache of refresh day ${todayLabel()}`,
-    );
-    await page.screenshot({ path: join(ARTIFACTS, "taskpane-explain-references.png"), fullPage: true });
-
-    // Numbers typed as text read as the functions read them.
-    await callDouble(page, "select", "Sheet1!C2");
-    await page.getByTestId("explain-period").getByText("Q2 FY2023", { exact: true }).waitFor();
-    await expect(page.getByTestId("explain-url").textContent()).resolves.toBe(
-      `GET ${rig.sandbox.baseUrl}/metrics/roic/AAPL?datapoint=ROIC&year=2023&quarter=2`,
-    );
-    await expect(page.getByTestId("explanation").textContent()).resolves.not.toContain(rig.sandbox.demoKey);
-    await context.close();
-  });
-
   it("explains SERIES per year, DATASET with its rows, RATING with what it asks, and a call it cannot plan", async () => {
-    const { context, page } = await openWithCells({
+    const { context, page } = await openWithCells(rig, {
       "Sheet1!A1": '=FDQ.SERIES("MSFT","roic","ROIC",2021,2022)',
       "Sheet1!A3": '=FDQ.DATASET("MSFT","roic",2022)',
       "Sheet1!A4": '=FDQ.RATING("msft")',
@@ -821,7 +728,7 @@ describe("task pane in the browser", () => {
   });
 
   it("asks before a refresh that may spend more units than are left of the plan; Cancel sends nothing", async () => {
-    const pane = await openWithCells({
+    const pane = await openWithCells(rig, {
       "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
       "Sheet1!A2": '=FDQ.DATAPOINT("MSFT","metrics/roic","NOPAT",2022)',
     });
@@ -842,7 +749,8 @@ describe("task pane in the browser", () => {
     await page.getByTestId("refresh-button").click();
     const dialog = page.getByTestId("refresh-confirm");
     await dialog.waitFor();
-    await sleep(500); // the dialog's opening animation, for the screenshot
+    // The dialog's opening animation ends before the screenshot.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
     await expect(page.getByTestId("refresh-confirm-text").textContent()).resolves.toBe(
       `This refresh drops today's cache and sends every request again: 2 units, more than the 0 units left of ` +
         `your 3-unit monthly plan (${used} used this month). Once the quota is spent the service answers ` +
@@ -872,6 +780,7 @@ describe("task pane in the browser", () => {
     const spent = await startSandbox({ quota: 0 });
     try {
       const { context, page } = await openWithCells(
+        rig,
         { "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)' },
         { service: spent },
       );
@@ -897,31 +806,6 @@ describe("task pane in the browser", () => {
     } finally {
       await spent.close();
     }
-  });
-
-  it("estimates the cost of cells with references and wrappers, and lists the cells it cannot plan", async () => {
-    const { context, page } = await openWithCells({
-      "Sheet1!A1": "NFLX",
-      "Sheet1!A2": '=FDQ.DATAPOINT(A1,"roic","ROIC",2019)',
-      "Sheet1!A3": '=IFERROR(FDQ.DATAPOINT($A$1,"roic","NOPAT",2019),0)',
-      "Sheet1!A4": '=FDQ.DATASET(A1:A2,"roic",2019)',
-      "Sheet1!A5": '=FDQ.RATING("NFLX")',
-    });
-    await tab(page, "Workbook");
-    await page.getByTestId("estimate-button").click();
-    await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("4 FDQ cells found");
-    await expect(page.getByTestId("estimate-requests").textContent()).resolves.toBe(
-      "0 requests needed (0 units)",
-    );
-    // The RATING cell was calculated when the workbook opened: its answer is cached too.
-    await expect(page.getByTestId("estimate-cached").textContent()).resolves.toBe(
-      "3 of 4 cells already cached",
-    );
-    await expect(page.getByTestId("estimate-unplanned-cell").allTextContents()).resolves.toEqual([
-      "Sheet1!A4: The cell shows #VALUE! without a request: ticker must be one cell, not a range of 2 cells " +
-        "(2 rows by 1 column): FDQ.DATASET spills a table of its own, so Excel cannot repeat it for each cell.",
-    ]);
-    await context.close();
   });
 
   it("shows the progress text during a refresh: n of m requests and the errors so far", async () => {
@@ -964,35 +848,9 @@ describe("task pane in the browser", () => {
     }
   });
 
-  it("lists errors of every function with their reason, references resolved", async () => {
-    const { context, page } = await openWithCells({
-      "Sheet1!A1": "#N/A",
-      "Sheet1!B1": '=FDQ.RATING("AAPL","costs")',
-      "Sheet1!B2": '=FDQ.DATAPOINT(A1,"roic","ROIC",2022)',
-      "Sheet1!B3": '=FDQ.INFO("NOSUCHDATAPOINT")',
-    });
-    await tab(page, "Workbook");
-    await page.getByTestId("errors-button").click();
-    await expect(page.getByTestId("errors-count").textContent()).resolves.toBe("3 FDQ cells are in error.");
-    const costs = await rating(rig.reference, { ticker: "AAPL", field: "costs" }).catch(
-      (e: Error) => e.message,
-    );
-    const info = await rig.reference.datapointInfo("NOSUCHDATAPOINT").catch((e: Error) => e.message);
-    await expect(page.getByTestId("error-cell").allTextContents()).resolves.toEqual([
-      `Sheet1!B1#N/A${costs}`,
-      "Sheet1!B2#N/ACannot be planned: ticker refers to Sheet1!A1, which shows #N/A: Excel passes that error on without running FDQ.DATAPOINT.",
-      `Sheet1!B3#N/A${info}`,
-    ]);
-    expect(await callDouble(page, "cell", "Sheet1!B1")).toMatchObject({
-      value: "#N/A",
-      error: { message: costs },
-    });
-    await context.close();
-  });
-
   it("proposes the quota saver when the projected month exceeds the plan; turned on, it is saved and Explain names it", async () => {
     const open = Number(todayLabel().slice(0, 4)) - 1;
-    const pane = await openWithCells({
+    const pane = await openWithCells(rig, {
       "Sheet1!A1": '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2022)',
       "Sheet1!A2": '=FDQ.DATAPOINT("AAPL","metrics/roic","NOPAT",2022)',
       "Sheet1!A3": '=FDQ.DATAPOINT("MSFT","metrics/roic","ROIC",2022)',
@@ -1173,22 +1031,24 @@ describe("task pane in the browser", () => {
 
   it("shows HTML in an error reason and in an explanation as text", async () => {
     const injected = '<img src=x onerror="window.__pwned=1"><b>bold</b> no such ticker';
-    const { context, page } = await rig.openConnected();
-    await context.route(
-      `${rig.sandbox.baseUrl}/metrics/roic/EVIL?datapoint=ROIC&year=2022`,
-      async (route) => {
-        const response = await route.fetch();
-        await route.fulfill({ response, json: { message: injected } });
+    const { context, page } = await rig.openConnected({
+      prepare: async (ctx) => {
+        await ctx.route(
+          `${rig.sandbox.baseUrl}/metrics/roic/EVIL?datapoint=ROIC&year=2022`,
+          async (route) => {
+            const response = await route.fetch();
+            await route.fulfill({ response, json: { message: injected } });
+          },
+        );
+        await ctx.route(`${rig.sandbox.baseUrl}/datapoint`, async (route) => {
+          const response = await route.fetch();
+          const envelope = (await response.json()) as { body: string };
+          const body = JSON.parse(envelope.body) as { results: { name: string; description: string }[] };
+          for (const r of body.results) if (r.name === "NOPAT") r.description = injected;
+          await route.fulfill({ response, json: { ...envelope, body: JSON.stringify(body) } });
+        });
       },
-    );
-    await context.route(`${rig.sandbox.baseUrl}/datapoint`, async (route) => {
-      const response = await route.fetch();
-      const envelope = (await response.json()) as { body: string };
-      const body = JSON.parse(envelope.body) as { results: { name: string; description: string }[] };
-      for (const r of body.results) if (r.name === "NOPAT") r.description = injected;
-      await route.fulfill({ response, json: { ...envelope, body: JSON.stringify(body) } });
     });
-    await page.reload();
     await enterCells(page, {
       "Sheet1!A1": '=FDQ.DATAPOINT("EVIL","roic","ROIC",2022)',
       "Sheet1!A2": '=FDQ.DATAPOINT("AAPL","roic","NOPAT",2022)',
@@ -1209,4 +1069,7 @@ describe("task pane in the browser", () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     await context.close();
   });
+
+  // The cases whose cells read other cells, which taskpane-desktop.test.ts runs as Excel on the desktop.
+  referenceCases(rig, "web");
 });

@@ -12,8 +12,10 @@ import { FROZEN_NAMESPACE, parseFrozen } from "../../src/workbook/frozen-formula
 import { CANCELLED_MESSAGE } from "../../src/taskpane/logic/refresh-run";
 import { HISTORY_KEY } from "../../src/taskpane/logic/change-history";
 import { exposeDoublePackage } from "../support/office-double/double-package";
+import { holdAnswers } from "../support/held-answers";
 import { readBook } from "../support/xlsx-corpus/test-book";
 import { ARTIFACTS, PANE_WIDTH, callDouble, enterCells, settled, todayLabel, useBrowserRig } from "./harness";
+import { waitAnswered } from "./pane-steps";
 
 jest.setTimeout(90_000);
 
@@ -295,19 +297,26 @@ describe("refresh scopes", () => {
 
 describe("progress and Cancel", () => {
   it("counts cells done, pending and failed and the units spent as the answers arrive", async () => {
-    const slow = await startSandbox({ latencyMs: 3_000 });
+    // The service's answers wait at a proxy until the test lets them go: the view is read between waves.
+    const held = await holdAnswers(rig.sandbox);
     try {
-      const { context, page } = await rig.openConnected({ service: slow, theme: "dark" });
+      const pane = await rig.openConnected({ service: held, theme: "dark" });
+      const { context, page } = pane;
       // 6 requests at once: the first wave is A1:A6 (A1 not found), the second A7:A8.
       const cells: Record<string, string> = { "Sheet1!A1": ROIC("NOSUCH", 2022) };
       for (let i = 2; i <= 8; i++) cells[`Sheet1!A${i}`] = ROIC("AAPL", 2011 + i);
       await callDouble(page, "seed", cells);
       await settled(page);
+      // The pane's own load of the datapoint descriptions must not count in the refresh.
+      await waitAnswered(pane, `${held.baseUrl}/datapoint`);
       await tab(page, "Workbook");
-      const before = slow.stats().requests;
+      const before = held.received();
+      held.hold();
       await page.getByTestId("refresh-button").click();
       await page.getByTestId("refresh-cells").waitFor();
+      await held.waitHeld(6);
       await screenshotProgress(page, "dark");
+      held.releaseHeld();
       const text = (id: string): Promise<string | null> => page.getByTestId(id).textContent();
       await page.waitForFunction(
         () => document.querySelector('[data-testid="cells-done"]')?.textContent === "5",
@@ -317,37 +326,46 @@ describe("progress and Cancel", () => {
       await expect(
         Promise.all([text("cells-done"), text("cells-pending"), text("cells-failed"), text("refresh-units")]),
       ).resolves.toEqual(["5", "2", "1", "5 units spent so far"]);
-      expect(slow.stats().requests - before).toBe(8);
+      await held.waitHeld(2);
+      expect(held.received() - before).toBe(8);
+      held.open();
       await page.getByTestId("refresh-summary").waitFor({ timeout: 30_000 });
       await expect(page.getByTestId("refresh-summary").textContent()).resolves.toMatch(
         /^Refreshed 8 FDQ cells \(on request\): 8 requests sent, 1 failed request, 1 cell in error, in \d+\.\d s\.$/,
       );
+      expect(held.received() - before).toBe(8);
       await context.close();
     } finally {
-      await slow.close();
+      await held.close();
     }
   });
 
   it("shows cells done / pending / failed and units while running; Cancel sends no new request", async () => {
-    // Answers take 3 s: the view is read and photographed while the first 6 requests are in flight.
-    const slow = await startSandbox({ latencyMs: 3_000 });
+    // The answers are held at a proxy: the view is read and photographed while the first 6 requests are in flight.
+    const held = await holdAnswers(rig.sandbox);
     try {
-      const { context, page } = await rig.openConnected({ service: slow });
+      const pane = await rig.openConnected({ service: held });
+      const { context, page } = pane;
       const cells: Record<string, string> = {};
       for (let i = 0; i < 10; i++) cells[`Sheet1!A${i + 1}`] = ROIC("AAPL", 2013 + i);
       await enterCells(page, cells);
+      await waitAnswered(pane, `${held.baseUrl}/datapoint`);
       await tab(page, "Workbook");
-      const before = slow.stats().requests;
+      const before = held.received();
+      held.hold();
       await page.getByTestId("refresh-button").click();
       await page.getByTestId("refresh-cells").waitFor();
+      await held.waitHeld(6);
       await expect(page.getByTestId("cells-pending").textContent()).resolves.toBe("10");
       await expect(page.getByTestId("refresh-units").textContent()).resolves.toBe("0 units spent so far");
       await screenshotProgress(page, "light");
       await page.getByTestId("refresh-cancel").click();
+      // Cancel stops what is not sent yet; the requests in flight are answered.
+      held.open();
       const summary = page.getByTestId("refresh-summary");
       await summary.waitFor({ timeout: 30_000 });
       await settled(page);
-      const sent = slow.stats().requests - before;
+      const sent = held.received() - before;
       // The shared client runs 6 requests at once: those were sent, the 4 queued ones never were.
       expect(sent).toBe(6);
       await expect(summary.textContent()).resolves.toMatch(
@@ -365,10 +383,10 @@ describe("progress and Cancel", () => {
       await page.getByTestId("refresh-scope").selectOption("errors");
       await page.getByTestId("refresh-button").click();
       await page.getByText(/^Refreshed 4 FDQ cells in error/).waitFor({ timeout: 30_000 });
-      expect(slow.stats().requests - before).toBe(10);
+      expect(held.received() - before).toBe(10);
       await context.close();
     } finally {
-      await slow.close();
+      await held.close();
     }
   });
 });
@@ -533,37 +551,50 @@ describe("Share as values", () => {
 describe("the workflow's views", () => {
   it("fit the task pane's width in the light and dark themes (screenshots)", async () => {
     const model = await savedModel();
-    for (const theme of ["light", "dark"] as const) {
-      const { context, page } = await rig.openConnected({ theme, workbook: { cells: model.cells } });
-      await tab(page, "Workbook");
-      await page.getByTestId("refresh-button").click();
-      await page.getByTestId("changes-counts").waitFor({ timeout: 30_000 });
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PANE_WIDTH);
-      const changes = join(ARTIFACTS, `workflow-changes-${theme}.png`);
-      await page.locator('[aria-label="What changed"]').screenshot({ path: changes });
-      await page.getByTestId("share-button").click();
-      await page.getByTestId("share-dialog").waitFor();
-      await still(page);
-      const share = join(ARTIFACTS, `workflow-share-${theme}.png`);
-      await page.screenshot({ path: share });
-      await page.keyboard.press("Escape");
-      await callDouble(page, "select", "Model!A1");
-      await tab(page, "Cell");
-      await page.getByTestId("freeze-scope").selectOption("sheet");
-      await page.getByTestId("freeze-button").click();
-      await page.getByTestId("freeze-confirm").click();
-      await page.getByTestId("freeze-message").waitFor();
-      await page.getByRole("dialog").waitFor({ state: "detached" });
-      await still(page);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PANE_WIDTH);
-      const freeze = join(ARTIFACTS, `workflow-freeze-${theme}.png`);
-      await page.locator('[aria-label="Freeze values"]').screenshot({ path: freeze });
-      if (process.env.FDQ_UPDATE_DOCS === "1") {
-        mkdirSync(DOCS_IMAGES, { recursive: true });
-        for (const file of [changes, share, freeze])
-          copyFileSync(file, join(DOCS_IMAGES, file.slice(ARTIFACTS.length + 1)));
+    // One pane, switched between Office's themes as Excel switches it when the user changes the theme: each
+    // view is checked and photographed in both.
+    const { context, page } = await rig.openConnected({ workbook: { cells: model.cells } });
+    const photos: string[] = [];
+    // The width is checked with no dialog open (an open dialog locks the page's scrolling).
+    const inBothThemes = async (
+      photograph: (file: string) => Promise<unknown>,
+      name: string,
+      checkWidth = true,
+    ) => {
+      for (const theme of ["light", "dark"] as const) {
+        await callDouble(page, "setTheme", theme);
+        await page.waitForFunction(
+          (background) => getComputedStyle(document.querySelector("main")!).backgroundColor === background,
+          theme === "dark" ? "rgb(31, 31, 31)" : "rgb(250, 250, 250)",
+        );
+        await still(page);
+        if (checkWidth)
+          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PANE_WIDTH);
+        const file = join(ARTIFACTS, `workflow-${name}-${theme}.png`);
+        await photograph(file);
+        photos.push(file);
       }
-      await context.close();
+    };
+    await tab(page, "Workbook");
+    await page.getByTestId("refresh-button").click();
+    await page.getByTestId("changes-counts").waitFor({ timeout: 30_000 });
+    await inBothThemes((path) => page.locator('[aria-label="What changed"]').screenshot({ path }), "changes");
+    await page.getByTestId("share-button").click();
+    await page.getByTestId("share-dialog").waitFor();
+    await inBothThemes((path) => page.screenshot({ path }), "share", false);
+    await page.keyboard.press("Escape");
+    await callDouble(page, "select", "Model!A1");
+    await tab(page, "Cell");
+    await page.getByTestId("freeze-scope").selectOption("sheet");
+    await page.getByTestId("freeze-button").click();
+    await page.getByTestId("freeze-confirm").click();
+    await page.getByTestId("freeze-message").waitFor();
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+    await inBothThemes((path) => page.locator('[aria-label="Freeze values"]').screenshot({ path }), "freeze");
+    if (process.env.FDQ_UPDATE_DOCS === "1") {
+      mkdirSync(DOCS_IMAGES, { recursive: true });
+      for (const file of photos) copyFileSync(file, join(DOCS_IMAGES, file.slice(ARTIFACTS.length + 1)));
     }
+    await context.close();
   });
 });
