@@ -7,7 +7,6 @@ import path from "node:path";
 import { accountTag, type ClientStats, DEFAULTS, FdqClient, FdqError } from "../api";
 import { FileRecordStore } from "../api/node";
 import type { FdqCall } from "../functions/formula";
-import { startSandbox } from "../sandbox";
 import { DEFAULT_SANDBOX_PORT, DEMO_API_KEY } from "../sandbox/demo";
 import { BudgetExceeded, estimateRun } from "./budget";
 import { evaluateAll, type Outcome } from "./evaluate";
@@ -68,6 +67,9 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
   let baseUrl = options.baseUrl ?? LOCAL_SANDBOX_URL;
   let apiKey = options.apiKey ?? DEMO_API_KEY;
   if (options.sandbox) {
+    // Loaded only for --sandbox: a run against a service does not load the sandbox (`require`: see cli/main.ts).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when it runs (see above)
+    const { startSandbox } = require("../sandbox") as typeof import("../sandbox");
     const sandbox = await startSandbox({ port: 0, host: "127.0.0.1" });
     stopSandbox = () => sandbox.close();
     baseUrl = sandbox.baseUrl;

@@ -2,15 +2,13 @@
 // module as Excel. Every command ends with a status of exit-codes.ts (the table `fdq --help` and
 // docs/command-line.md show); every message of fdq itself starts with "fdq:".
 // An unwritable cache directory is only a warning: fdq runs without the file.
+// Each command's module is loaded when that command runs, after its arguments are parsed: `fdq eval` then does not
+// load the gateway, the Redis client, the workbook engine or the search index, which were a third of its start's
+// CPU and page faults. `require`, not `import()`: bin/fdq.js runs the sources through tsx's CommonJS hook, which
+// a native dynamic import would bypass.
 import { BudgetExceeded } from "./budget";
-import { runEval } from "./eval-command";
 import { CommandFailed, EXIT } from "./exit-codes";
 import { USAGE } from "./help";
-import { runFreeze } from "./freeze-command";
-import { runRefresh } from "./refresh-command";
-import { runSearch } from "./search-command";
-import { runServe } from "./serve-command";
-import { runUsage } from "./usage-command";
 import {
   parseEvalArgs,
   parseFreezeArgs,
@@ -37,13 +35,42 @@ export async function main(args: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return EXIT.ok.code;
     }
-    if (command === "eval") return await runEval(parseEvalArgs(rest));
-    if (command === "refresh") return await runRefresh(parseRefreshArgs(rest));
-    if (command === "freeze" || command === "thaw")
-      return await runFreeze(command, parseFreezeArgs(command, rest));
-    if (command === "search") return runSearch(parseSearchArgs(rest));
-    if (command === "usage") return await runUsage(parseUsageArgs(rest));
-    if (command === "serve") return await runServe(parseServeArgs(rest));
+    if (command === "eval") {
+      const options = parseEvalArgs(rest);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when it runs (see the top)
+      const { runEval } = require("./eval-command") as typeof import("./eval-command");
+      return await runEval(options);
+    }
+    if (command === "refresh") {
+      const options = parseRefreshArgs(rest);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when it runs (see the top)
+      const { runRefresh } = require("./refresh-command") as typeof import("./refresh-command");
+      return await runRefresh(options);
+    }
+    if (command === "freeze" || command === "thaw") {
+      const options = parseFreezeArgs(command, rest);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when it runs (see the top)
+      const { runFreeze } = require("./freeze-command") as typeof import("./freeze-command");
+      return await runFreeze(command, options);
+    }
+    if (command === "search") {
+      const options = parseSearchArgs(rest);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when it runs (see the top)
+      const { runSearch } = require("./search-command") as typeof import("./search-command");
+      return runSearch(options);
+    }
+    if (command === "usage") {
+      const options = parseUsageArgs(rest);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when it runs (see the top)
+      const { runUsage } = require("./usage-command") as typeof import("./usage-command");
+      return await runUsage(options);
+    }
+    if (command === "serve") {
+      const options = parseServeArgs(rest);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when it runs (see the top)
+      const { runServe } = require("./serve-command") as typeof import("./serve-command");
+      return await runServe(options);
+    }
     throw new UsageError(`unknown command "${command}"; the commands are ${COMMANDS.join(", ")}.`);
   } catch (err) {
     if (err instanceof BudgetExceeded) {

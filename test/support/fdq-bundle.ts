@@ -4,7 +4,7 @@
 // of CPU to load and compile its modules; the bundle is the same entry and the same sources (esbuild, the
 // transformer tsx itself uses), with tsx's register call left out since nothing is left to compile. What is
 // specific to bin/fdq.js as users start it (npx, npm scripts, signals, tsx) is tested on bin/fdq.js itself:
-// test/integration/cli/stop.test.ts, the `npx fdq` test of fdq-eval.test.ts and test/integration/docs/commands.test.ts.
+// test/integration/cli/stop.test.ts and the `npx fdq` test of fdq-eval.test.ts.
 // FDQ_TEST_FDQ_BIN=bin runs every test on bin/fdq.js instead.
 //
 // esbuild (MIT): a maintained bundler that bundles the CLI in well under a second; already what tsx runs on.

@@ -1,11 +1,15 @@
 // `fdq eval` processes sharing one cache directory (issue 13): three runs at once merge their answers into
 // the account's cache file, so a fourth needs no request (counted at the sandbox); every field of the file
 // corrupted in turn gives the next run correct values, a warning and a bounded peak memory; a save that
-// fails leaves no temporary file; two keys on one base URL each keep their own file.
+// fails leaves no temporary file; two keys on one base URL each keep their own file. Every run whose process is
+// the point (memory, concurrency, exit) is an `fdq` process; the check that a repaired file is clean runs what
+// `fdq eval` runs (parseEvalArgs, runEval) in this process, sparing a process start per corrupted case.
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { accountTag, centralDay } from "../../../src/api";
+import { runEval } from "../../../src/cli/eval-command";
+import { parseEvalArgs } from "../../../src/cli/options";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { BIN, ROOT, runFdq, type Run } from "./run-fdq";
 
@@ -57,6 +61,32 @@ async function fdq(
   };
   const run = await runFdq(args, env, [process.execPath, "-r", MAX_RSS, BIN]);
   return { ...run, maxRssKb: Number(readFileSync(rssFile, "utf8")) };
+}
+
+/**
+ * `fdq eval` on the sandbox as the process runs it (its options, runEval), in this process: what it writes to
+ * stdout and stderr, captured, and its status (0; a usage error or failure throws, which fails the test).
+ */
+async function fdqInProcess(cacheDir: string, formulas: string[]): Promise<Run> {
+  const options = parseEvalArgs(
+    ["--base-url", sandbox.baseUrl, "--api-key", sandbox.demoKey, "--cache-dir", cacheDir, ...formulas],
+    { XDG_CACHE_HOME: home },
+  );
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const capture = (into: string[]) => (chunk: string | Uint8Array) => {
+    into.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+    return true;
+  };
+  const out = jest.spyOn(process.stdout, "write").mockImplementation(capture(stdout));
+  const err = jest.spyOn(process.stderr, "write").mockImplementation(capture(stderr));
+  try {
+    const code = await runEval(options);
+    return { code, stdout: stdout.join(""), stderr: stderr.join("") };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
 }
 
 const formulas = (ticker: string) =>
@@ -202,7 +232,7 @@ describe("a corrupted cache file", () => {
 
       // The run replaced what it could not use: the one after it answers from the cache without a warning.
       const before = sandbox.stats().requests;
-      const next = await fdq(cacheDir, PARTS[0]!);
+      const next = await fdqInProcess(cacheDir, PARTS[0]!);
       expect(next).toMatchObject({ code: 0, stdout: out.stdout, stderr: "" });
       expect(sandbox.stats().requests).toBe(before);
     },

@@ -11,9 +11,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import PQueue from "p-queue";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
+import { testBin } from "../../support/fdq-bundle";
 import { commandsOf, docFiles, foreignUrls, ROOT, type DocCommand, type PageCommands } from "./doc-commands";
 
-const BIN = path.join(ROOT, "bin/fdq.js");
+const BIN = testBin();
 const pages: [string, PageCommands][] = docFiles().map((file) => [
   file,
   commandsOf(readFileSync(path.join(ROOT, file), "utf8"), file),
@@ -49,7 +50,7 @@ async function environment(dir: string): Promise<NodeJS.ProcessEnv> {
   };
 }
 
-/** The page's command as this test runs it: fdq from bin/fdq.js, the local sandbox's URL the test's own. */
+/** The page's command as this test runs it: fdq from BIN, the local sandbox's URL the test's own. */
 async function asRun(command: string): Promise<string> {
   const box = await shared();
   return command
