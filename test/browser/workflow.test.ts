@@ -169,6 +169,13 @@ describe("new period after a refresh", () => {
         "1 restated",
         "1 new period",
       ]);
+      // Each row names the period its value is for: the new period the FY0 cell rolled to.
+      const addresses = await page.getByTestId("change-address").allTextContents();
+      const periods = await page.getByTestId("change-period").allTextContents();
+      expect(addresses.map((a, i) => [a, periods[i]]).sort()).toEqual([
+        ["Model!B2", "FY2025"],
+        ["Model!B3", "FY2023"],
+      ]);
       const stored = await callDouble<Record<string, string>>(page, "storageSnapshot");
       const [report] = JSON.parse(stored[HISTORY_KEY] ?? "[]") as { changes: Record<string, unknown>[] }[];
       const rel = (o: number, n: number): number => (n - o) / Math.abs(o);
