@@ -1,4 +1,5 @@
-// The page the browser tests load: built ONCE per jest run with the project's webpack config (development mode),
+// The page the browser tests load: built ONCE per jest run with the project's webpack config (production mode, as
+// `npm run build`; the production build's test reads the same folder),
 // into a temporary folder whose path reaches every test file through FDQ_TEST_PAGE_DIR. A build costs 20-60 s of
 // CPU; building it per test file cost the suite minutes. The browser project's globalSetup starts the build as a
 // process of its own and returns, so the unit tests (which test/support/tier-sequencer.js runs first) use the
@@ -12,12 +13,17 @@ const {
   buildPage: buildInto,
   BUILT,
   FAILED,
+  PAGE_URL,
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS module, also run as a process.
 } = require("./build-page.js") as {
   buildPage(out: string): Promise<void>;
   BUILT: string;
   FAILED: string;
+  PAGE_URL: string;
 };
+
+/** The add-in URL the page is built for (the manifest's URLs move to it). */
+export { PAGE_URL };
 
 /** The environment variable naming the built page's folder. */
 export const PAGE_DIR_VARIABLE = "FDQ_TEST_PAGE_DIR";

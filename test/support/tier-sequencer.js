@@ -3,7 +3,7 @@
 // project's page is built (test/support/browser-page.ts); starting the longest files first (by the measured times
 // of test/support/test-durations.js, else jest's cache of the last run) keeps a long file from starting near the end
 // while the other worker idles; alternating keeps at most about two Chromiums (a few hundred MB each) open at once.
-// The production build's test starts late, after the browser files (test-durations.js: LATE), for memory.
+// The production build's test starts late (test-durations.js: LATE): it reads the run's page build, done by then.
 // Within a tier, a file that failed in the last run still comes first, as in jest's own order.
 const Sequencer = require("@jest/test-sequencer").default;
 const path = require("node:path");
