@@ -9,6 +9,7 @@ const { URL } = require("node:url");
 const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
+const MinimizerPlugin = require("minimizer-webpack-plugin");
 // The task pane's Content-Security-Policy (src/taskpane/content-security-policy.ts explains it; the gateway sends
 // the same policy as a header), joined as policyText() joins it.
 const CSP = Object.entries(require("./src/taskpane/content-security-policy.json"))
@@ -97,6 +98,10 @@ module.exports = async (env, options) => {
       // shared FdqClient of src/host/shared-client.ts) is instantiated once, not once per entry.
       runtimeChunk: "single",
       splitChunks: { chunks: "all" },
+      // swc's minifier (@swc/core, already the tests' TypeScript compiler) instead of webpack's default terser:
+      // output of the same kind, for a fraction of the build's CPU (the production build ran terser for most
+      // of its 35-55 s on the 2-core machine). minimizer-webpack-plugin is webpack's own minimizer plugin.
+      minimizer: [new MinimizerPlugin({ minify: MinimizerPlugin.swcMinify })],
     },
     // The runtime is a browser page: Node built-ins used by CLI-only modules must not be bundled.
     externalsPresets: { web: true },
