@@ -13,6 +13,7 @@
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import type { FdqCall } from "../functions/formula";
+import { sameValue } from "../workbook/changes";
 import { addressOf } from "../workbook/engine/references";
 import { engineFormula } from "../workbook/formula-text";
 import { ExcelError } from "../workbook/model";
@@ -40,7 +41,7 @@ import {
   withResolvedPeriods,
 } from "./refresh-periods";
 import { PackageEditor } from "../workbook/xlsx/structure";
-import { scopedModel, scopePhrase } from "./refresh-scope";
+import { reportOf as reportedValue, scopedModel, scopePhrase } from "./refresh-scope";
 
 /** The exit statuses of `fdq refresh` (docs/refresh.md has the same table). */
 export const REFRESH_EXIT = {
@@ -248,7 +249,17 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
     const periods =
       options.changes === undefined && recorder.empty && previousPeriods.length === 0
         ? { cells: new Map(), records: [] }
-        : await refreshPeriods(results, read.model, writes, previousPeriods, recorder);
+        : await refreshPeriods(
+            results,
+            read.model,
+            writes,
+            previousPeriods,
+            recorder,
+            // The report reads a period's "before" only where the value changed; without a report, nowhere.
+            (r) =>
+              options.changes !== undefined &&
+              !sameValue(reportedValue(r.cell.cached), reportedValue(r.value)),
+          );
     const kept = withResolvedPeriods(patched.bytes, previousPeriods, periods.records);
     await output.commit(kept.bytes);
     output = undefined;

@@ -66,6 +66,9 @@ export function readResolvedPeriods(editor: PackageEditor): ResolvedCellPeriods[
   return ownParts(editor, PERIODS_PART).flatMap((p) => parseResolvedPeriods(editor.text(p.item)));
 }
 
+/** An FDQ cell the refresh gave a value. */
+export type RefreshedCell = Extract<CellResult, { kind: "value" }>;
+
 /** A refreshed FDQ cell's period before and after the refresh. */
 export interface CellPeriods {
   readonly before?: string;
@@ -90,12 +93,19 @@ export async function refreshPeriods(
   writes: CellWrites,
   previous: readonly ResolvedCellPeriods[],
   recorder: ResolutionRecorder,
+  /**
+   * Whether a fixed period's "before" is wanted for this cell: reading it evaluates the cell's arguments again
+   * with the workbook's values, and the change report needs it only where the value changed (an equal value is
+   * no change, whatever its period). By default, for every cell.
+   */
+  wantsBefore: (result: RefreshedCell) => boolean = () => true,
 ): Promise<RefreshPeriods> {
-  const refreshed = results.filter(
-    (r): r is Extract<CellResult, { kind: "value" }> => r.kind === "value" && r.callsFdq,
-  );
+  const refreshed = results.filter((r): r is RefreshedCell => r.kind === "value" && r.callsFdq);
   const formulas = refreshed.map((r) => r.cell);
-  const before = callsOf(model, formulas);
+  const before = callsOf(
+    model,
+    refreshed.filter(wantsBefore).map((r) => r.cell),
+  );
   const after = callsOf(model, formulas, writes);
   const kept = new Map(previous.map((r) => [periodsCellId(r), r]));
   const cells = new Map<FormulaCell, CellPeriods>();

@@ -84,7 +84,8 @@ export function sameNumber(a: number, b: number): boolean {
   return Math.abs(a - b) <= scale * 10 ** (1 - SIGNIFICANT_DIGITS) * 0.5;
 }
 
-function sameValue(a: ReportValue, b: ReportValue): boolean {
+/** Whether two reported values are the same: numbers to 15 significant digits, errors by code, the rest exactly. */
+export function sameValue(a: ReportValue, b: ReportValue): boolean {
   if (typeof a === "number" && typeof b === "number") return sameNumber(a, b);
   if (isError(a) || isError(b)) return isError(a) && isError(b) && a.error === b.error;
   return a === b;
