@@ -24,6 +24,41 @@ export { USAGE } from "./help";
 
 export const COMMANDS = ["eval", "refresh", "freeze", "thaw", "search", "usage", "serve"] as const;
 
+/* eslint-disable @typescript-eslint/no-require-imports -- each command's module is required when it runs (see the top) */
+type Run = (rest: string[]) => number | Promise<number>;
+
+/** Each command: its arguments parsed first (a usage error loads nothing more), then its module loaded and run. */
+const RUN: Readonly<Record<(typeof COMMANDS)[number], Run>> = {
+  eval: (rest) => {
+    const options = parseEvalArgs(rest);
+    return (require("./eval-command") as typeof import("./eval-command")).runEval(options);
+  },
+  refresh: (rest) => {
+    const options = parseRefreshArgs(rest);
+    return (require("./refresh-command") as typeof import("./refresh-command")).runRefresh(options);
+  },
+  freeze: (rest) => freezeOrThaw("freeze", rest),
+  thaw: (rest) => freezeOrThaw("thaw", rest),
+  search: (rest) => {
+    const options = parseSearchArgs(rest);
+    return (require("./search-command") as typeof import("./search-command")).runSearch(options);
+  },
+  usage: (rest) => {
+    const options = parseUsageArgs(rest);
+    return (require("./usage-command") as typeof import("./usage-command")).runUsage(options);
+  },
+  serve: (rest) => {
+    const options = parseServeArgs(rest);
+    return (require("./serve-command") as typeof import("./serve-command")).runServe(options);
+  },
+};
+
+function freezeOrThaw(command: "freeze" | "thaw", rest: string[]): Promise<number> {
+  const options = parseFreezeArgs(command, rest);
+  return (require("./freeze-command") as typeof import("./freeze-command")).runFreeze(command, options);
+}
+/* eslint-enable @typescript-eslint/no-require-imports */
+
 export async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   try {
@@ -35,42 +70,8 @@ export async function main(args: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return EXIT.ok.code;
     }
-    if (command === "eval") {
-      const options = parseEvalArgs(rest);
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when it runs (see the top)
-      const { runEval } = require("./eval-command") as typeof import("./eval-command");
-      return await runEval(options);
-    }
-    if (command === "refresh") {
-      const options = parseRefreshArgs(rest);
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when it runs (see the top)
-      const { runRefresh } = require("./refresh-command") as typeof import("./refresh-command");
-      return await runRefresh(options);
-    }
-    if (command === "freeze" || command === "thaw") {
-      const options = parseFreezeArgs(command, rest);
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when it runs (see the top)
-      const { runFreeze } = require("./freeze-command") as typeof import("./freeze-command");
-      return await runFreeze(command, options);
-    }
-    if (command === "search") {
-      const options = parseSearchArgs(rest);
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when it runs (see the top)
-      const { runSearch } = require("./search-command") as typeof import("./search-command");
-      return runSearch(options);
-    }
-    if (command === "usage") {
-      const options = parseUsageArgs(rest);
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when it runs (see the top)
-      const { runUsage } = require("./usage-command") as typeof import("./usage-command");
-      return await runUsage(options);
-    }
-    if (command === "serve") {
-      const options = parseServeArgs(rest);
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when it runs (see the top)
-      const { runServe } = require("./serve-command") as typeof import("./serve-command");
-      return await runServe(options);
-    }
+    // Own keys only: "constructor" or "toString" is an unknown command, not an Object method.
+    if (Object.hasOwn(RUN, command)) return await RUN[command as keyof typeof RUN](rest);
     throw new UsageError(`unknown command "${command}"; the commands are ${COMMANDS.join(", ")}.`);
   } catch (err) {
     if (err instanceof BudgetExceeded) {
