@@ -7,6 +7,10 @@
 // file at a time, so the variable is the file's own. tsx's compile cache (tsx-UID) is shared with the real temporary
 // folder through a link, as on a user's machine, so each file's first `fdq` process does not compile the sources
 // again.
+//
+// FDQ_TEST_CPU_LOG=FILE appends one line per test file to FILE: its path, the CPU seconds of the worker while the
+// file ran and of the processes it started and waited for (fdq, Chromium, LibreOffice, Redis, gateways), and its
+// wall seconds. Both cores are busy through a full run, so a file's CPU, not its wall time, is what it costs the run.
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
@@ -28,8 +32,24 @@ function fileTempDir() {
   return dir;
 }
 
+/** CPU seconds of this process and of its waited-for children so far (Linux; the children count 0 elsewhere). */
+function cpuSeconds() {
+  const { user, system } = process.cpuUsage();
+  let children = 0;
+  try {
+    const stat = fs.readFileSync("/proc/self/stat", "utf8");
+    // pid (comm) state ... : fields 16 and 17 (cutime, cstime) in clock ticks, counted after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    children = (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    // Not Linux.
+  }
+  return { self: (user + system) / 1e6, children };
+}
+
 class TempDirEnvironment extends TestEnvironment {
   constructor(config, context) {
+    const cpuLog = process.env.FDQ_TEST_CPU_LOG;
     const dir = fileTempDir();
     const previous = process.env.TMPDIR;
     // Before the base constructor copies process.env into the test's `process`.
@@ -37,6 +57,7 @@ class TempDirEnvironment extends TestEnvironment {
     super(config, context);
     this.tempDir = dir;
     this.previousTmpDir = previous;
+    if (cpuLog) this.cpu = { log: cpuLog, file: context.testPath, start: cpuSeconds(), wall: Date.now() };
   }
 
   async teardown() {
@@ -46,6 +67,18 @@ class TempDirEnvironment extends TestEnvironment {
       if (this.previousTmpDir === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = this.previousTmpDir;
       fs.rmSync(this.tempDir, { recursive: true, force: true, maxRetries: 3 });
+      if (this.cpu) {
+        const { log, file, start, wall } = this.cpu;
+        const end = cpuSeconds();
+        const fixed = (n) => n.toFixed(1);
+        const line = [
+          path.relative(process.cwd(), file),
+          fixed(end.self - start.self),
+          fixed(end.children - start.children),
+          fixed((Date.now() - wall) / 1000),
+        ];
+        fs.appendFileSync(log, `${line.join(" ")}\n`);
+      }
     }
   }
 }
