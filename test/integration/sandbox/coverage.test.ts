@@ -30,12 +30,18 @@ describe("GET /v1/coverage/:security_type", () => {
   });
 
   it("list items carry exactly ticker, name, type, sector and last_trade_date", () => {
-    for (const [type, items] of lists)
-      for (const item of items) {
-        expect(Object.keys(item)).toEqual(["ticker", "name", "type", "sector", "last_trade_date"]);
-        expect(item.type).toBe(type);
-        expect(item.last_trade_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-      }
+    // One assertion over the ~11,000 items (the items that break a rule, expected none): an expect per item cost
+    // more CPU than the sandbox's answers.
+    const FIELDS = JSON.stringify(["ticker", "name", "type", "sector", "last_trade_date"]);
+    const wrong = [...lists].flatMap(([type, items]) =>
+      items.filter(
+        (item) =>
+          JSON.stringify(Object.keys(item)) !== FIELDS ||
+          item.type !== type ||
+          !/^\d{4}-\d{2}-\d{2}$/.test(item.last_trade_date),
+      ),
+    );
+    expect(wrong).toEqual([]);
     // Active securities last traded on the last weekday before the clock's day (2025-08-15).
     expect(lists.get("stock")!.every((s) => s.last_trade_date === "2025-08-14")).toBe(true);
   });
@@ -44,7 +50,7 @@ describe("GET /v1/coverage/:security_type", () => {
     const sectors = new Set(lists.get("sector")!.map((s) => s.ticker));
     const all = [...lists.values()].flat();
     expect(new Set(all.map((s) => s.ticker)).size).toBe(all.length);
-    for (const s of all) expect(sectors.has(s.sector)).toBe(true);
+    expect(all.filter((s) => !sectors.has(s.sector))).toEqual([]);
   });
 
   it("sector and industry ids are upper case without spaces, ending in SEC and I", () => {
