@@ -2,6 +2,9 @@
 // day of month 3n); a quarter exists once its end date is before the clock's current day.
 import { ANNUAL, PERIOD_TYPES, type Period as CatalogPeriod, type PeriodKind } from "../catalog";
 
+// Math.floor from a module constant: global reads are slow inside jest's vm context (see prng.ts).
+const floor = Math.floor;
+
 export { PERIOD_TYPES, type PeriodKind };
 
 /** A requested period of a year: the catalog's Period (annual n = 5, quarter n or ttm n) with its year. */
@@ -17,7 +20,7 @@ export const quarter = (year: number, n: number): Period => ({ year, kind: "quar
 
 /** Quarters are numbered on one line so that windows can cross fiscal years. */
 export const quarterIndex = (year: number, q: number): number => year * 4 + (q - 1);
-export const quarterAt = (index: number): Period => quarter(Math.floor(index / 4), (index % 4) + 1);
+export const quarterAt = (index: number): Period => quarter(floor(index / 4), (index % 4) + 1);
 
 /** Index of the last quarter the period covers (annual: Q4; ttm n and quarter n: quarter n). */
 export function endIndex(p: Period): number {
@@ -44,7 +47,7 @@ export const periodKey = (p: Period): string => `${p.kind}:${p.year}:${p.n}`;
 const DAY_MS = 86_400_000;
 
 /** Whole UTC days since 1970: the unit in which (SP) prices move. */
-export const dayNumber = (now: Date): number => Math.floor(now.getTime() / DAY_MS);
+export const dayNumber = (now: Date): number => floor(now.getTime() / DAY_MS);
 
 export const isoDate = (date: Date): string => date.toISOString().slice(0, 10);
 
