@@ -1,11 +1,10 @@
 // The HTTP surface: API key, CORS, envelope forms, unknown paths and methods, path encoding,
 // requests Node's parser rejects, fault injection, the concurrency cap, a burst, and random requests that
 // never get a 500 or a body that is not JSON.
-import http from "node:http";
 import { GATEWAY_MESSAGES, SPEC_ERRORS } from "../../../src/catalog";
 import { DEMO_API_KEY } from "../../../src/sandbox/demo";
 import { Rng } from "../../../src/sandbox/prng";
-import { Client, pool, rawRequest, start, type Reply } from "./helpers";
+import { Client, pool, rawRequest, start, statusClient, type Reply } from "./helpers";
 
 const ORIGIN = "https://localhost:3000";
 
@@ -256,9 +255,14 @@ describe("fault injection", () => {
   it("shares follow the configured rates over many requests", async () => {
     await withFaults({ rate429: 0.2, rate503: 0.1 }, async (c) => {
       const counts = new Map<number, number>();
-      for (let i = 0; i < 400; i++) {
-        const status = (await c.get("/datapoint/ROIC")).status;
-        counts.set(status, (counts.get(status) ?? 0) + 1);
+      const http = statusClient(c.sandbox, c.key, 1);
+      try {
+        for (let i = 0; i < 400; i++) {
+          const status = await http.status("/datapoint/ROIC");
+          counts.set(status, (counts.get(status) ?? 0) + 1);
+        }
+      } finally {
+        http.close();
       }
       expect(counts.get(429)).toBeGreaterThan(50);
       expect(counts.get(429)).toBeLessThan(110);
@@ -291,17 +295,7 @@ describe("load and robustness", () => {
       "/coverage/stock/MSFT",
     ];
     // node:http with keep-alive, 50 sockets: the same burst at a fraction of fetch's CPU in the test process.
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
-    const status = (path: string): Promise<number> =>
-      new Promise((resolve, reject) => {
-        http
-          .get(`${client.sandbox.baseUrl}${path}`, { agent, headers: { "x-api-key": client.key } }, (res) => {
-            res.resume();
-            res.on("end", () => resolve(res.statusCode ?? 0));
-            res.on("error", reject);
-          })
-          .on("error", reject);
-      });
+    const http = statusClient(client.sandbox);
     let failures = 0;
     const before = client.sandbox.stats().requests;
     try {
@@ -309,11 +303,11 @@ describe("load and robustness", () => {
         Array.from({ length: 2000 }, (_, i) => paths[i % paths.length]!),
         50,
         async (path) => {
-          if ((await status(path)) !== 200) failures++;
+          if ((await http.status(path)) !== 200) failures++;
         },
       );
     } finally {
-      agent.destroy();
+      http.close();
     }
     expect(failures).toBe(0);
     expect(client.sandbox.stats().requests - before).toBe(2000);
