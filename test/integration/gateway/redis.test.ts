@@ -227,7 +227,9 @@ describeRedis("fdq serve --redis: instances on one Redis act as one", () => {
     sandbox = await startSandbox({ port: 0, latencyMs: 15 });
     const [a, b] = await twoInstances();
     const s = sandbox;
-    const runs: Array<Promise<Run>> = Array.from({ length: 4 }, (_, i) =>
+    // One process per instance: each instance meets the outage with requests of its own in flight, as it did
+    // with two each (the processes ask the same cells, so more of them add CPU, not cases).
+    const runs: Array<Promise<Run>> = Array.from({ length: 2 }, (_, i) =>
       evalFile((i % 2 ? b : a).gateway.url, s.demoKey, file),
     );
     // Mid-run: the processes have sent some of their requests, not all.
@@ -236,7 +238,7 @@ describeRedis("fdq serve --redis: instances on one Redis act as one", () => {
     const port = (redis as RunningRedis).port;
     await (redis as RunningRedis).kill();
     const outs = await Promise.all(runs);
-    expect(outs.map((o) => o.code)).toEqual([0, 0, 0, 0]);
+    expect(outs.map((o) => o.code)).toEqual([0, 0]);
     for (const out of outs) {
       expect(out.stderr).toBe("");
       expect(out.stdout).toBe(single.stdout);
