@@ -139,16 +139,32 @@ function startNoting(client: FdqApi, call: FdqCall): Promise<Outcome> {
   });
 }
 
+/** Calls started between two pauses of evaluateAll for the answered ones to settle. */
+const SLICE = 500;
+/** Microtask turns that settle a call answered from the cache (client, function, outcome, provenance). */
+const SETTLE_TURNS = 12;
+
 /**
  * Evaluates every call at once. With `provenance`, each value's outcome says where its answers came from
  * (one more object per call, so only `fdq eval --json` asks for it).
+ *
+ * After every SLICE calls it lets the microtask queue run a few turns, so that the calls the cache answered
+ * settle and their intermediate objects die young, instead of every call's chain being alive at once (a
+ * 22,500-cell warm run: about a sixth less CPU and a fifth fewer page faults, bench/README.md). Only
+ * microtasks run in those pauses, no timer and no I/O, so to the request module every call is still started
+ * before any coalescing window closes or any request is sent: it groups them exactly as if started together.
  */
-export function evaluateAll(
+export async function evaluateAll(
   client: FdqApi,
   calls: readonly FdqCall[],
   options: { provenance?: boolean } = {},
 ): Promise<Outcome[]> {
-  const started = calls.map((call) => (options.provenance ? startNoting(client, call) : start(client, call)));
+  const started = new Array<Promise<Outcome>>(calls.length);
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i]!;
+    started[i] = options.provenance ? startNoting(client, call) : start(client, call);
+    if ((i + 1) % SLICE === 0) for (let turn = 0; turn < SETTLE_TURNS; turn++) await undefined;
+  }
   return Promise.all(started);
 }
 

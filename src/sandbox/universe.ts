@@ -29,6 +29,9 @@ export interface Security {
   readonly lastTradeDate?: string;
 }
 
+/** A Security being filled in by generate() (firstYear set last); added once complete. */
+type Draft = { -readonly [K in keyof Security]?: Security[K] };
+
 export const UNIVERSE_SIZE = { stock: 2760, etf: 1030, mf: 6480, inactive: 320 } as const;
 
 const industryOf = (id: string): (typeof INDUSTRIES)[number] =>
@@ -130,19 +133,24 @@ export class Universe {
 
   private add(s: Security): void {
     this.byTicker.set(s.ticker, s);
-    const list = this.byType.get(s.type) ?? [];
-    list.push(s);
-    this.byType.set(s.type, list);
+    const list = this.byType.get(s.type);
+    if (list) list.push(s);
+    else this.byType.set(s.type, [s]);
     if (s.type === "sector" || s.type === "industry" || s.type === "inactive") return;
-    for (const id of [s.sector.id, s.industry?.id]) {
-      if (!id) continue;
-      const key = `${id}|${s.type}`;
-      const group = this.members.get(key) ?? [];
-      group.push(s);
-      this.members.set(key, group);
-    }
+    this.addMember(s.sector.id, s);
+    if (s.industry) this.addMember(s.industry.id, s);
   }
 
+  private addMember(id: string, s: Security): void {
+    const key = `${id}|${s.type}`;
+    const group = this.members.get(key);
+    if (group) group.push(s);
+    else this.members.set(key, [s]);
+  }
+
+  // Each record is built field by field in the order of the literal it replaced (ticker, name, type, sector,
+  // industry, subsector, subindustry, noneAsNull, firstYear), drawing from rng in the same order: the same
+  // universe, without the object spreads that made this loop a third of a sandbox's start.
   private generate(rng: Rng, type: "stock" | "etf" | "mf", ticker: () => string): void {
     let none = 0;
     while (this.list(type).length < UNIVERSE_SIZE[type]) {
@@ -156,18 +164,19 @@ export class Universe {
       const subindustry =
         rng.next() < 0.5 && industry.subindustries.length ? rng.pick(industry.subindustries) : undefined;
       const hasNone = !subsector || !subindustry;
-      this.add({
+      const record: Draft = {
         ticker: symbol,
         name: type === "stock" ? companyName(rng) : fundName(rng, type === "etf" ? "ETF" : "Fund"),
         type,
         sector: industry.sector,
         industry,
-        ...(subsector ? { subsector } : {}),
-        ...(subindustry ? { subindustry } : {}),
-        // Every ninth record that lacks a subsector or subindustry serves null (wire-notes item 3).
-        ...(hasNone && ++none % 9 === 0 ? { noneAsNull: true } : {}),
-        firstYear: rng.next() < 0.7 ? FIRST_FISCAL_YEAR : rng.int(FIRST_FISCAL_YEAR + 1, 2020),
-      });
+      };
+      if (subsector) record.subsector = subsector;
+      if (subindustry) record.subindustry = subindustry;
+      // Every ninth record that lacks a subsector or subindustry serves null (wire-notes item 3).
+      if (hasNone && ++none % 9 === 0) record.noneAsNull = true;
+      record.firstYear = rng.next() < 0.7 ? FIRST_FISCAL_YEAR : rng.int(FIRST_FISCAL_YEAR + 1, 2020);
+      this.add(record as Security);
     }
   }
 

@@ -1,10 +1,18 @@
 // Browser-test harness: serves the shared-runtime page (built once per run by test/support/browser-page.ts)
-// from 127.0.0.1, and opens it in headless Chromium with office.js replaced by the Office test double.
+// from 127.0.0.1, and opens it in headless Chromium with office.js replaced by the Office test double. A pane's
+// context, once its test closed it, is reset to what a new one is and opens the next pane (half the CPU).
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize, resolve } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type CDPSession,
+  type Disposable,
+  type Page,
+} from "playwright-core";
 import { DEFAULTS, FdqClient, RefreshDayClock, sleep } from "../../src/api";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox";
 import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
@@ -134,50 +142,145 @@ export function takeCspViolations(): string[] {
   return cspViolations.splice(0);
 }
 
-/** A context made ready for a pane ahead of time, with its first page open (its renderer process started). */
-interface SpareContext {
+/**
+ * A context kept for the next pane once a test closed its own (context.close()), with its first page, whose
+ * renderer process and compiled scripts the next pane reuses: a pane opened in it costs half the CPU of one
+ * opened in a new context. It is put back as a new context is: see resetContext.
+ */
+interface PooledContext {
   readonly context: BrowserContext;
   readonly page: Page;
+  readonly session: CDPSession;
+  /** The web origins its pages went to (whose storage the reset clears). */
+  readonly origins: Set<string>;
+  /** What the pane's test (and openPane) added to the context and its page: routes, init scripts, bindings. */
+  readonly added: Disposable[];
+  /** Whether the test changed the context in a way the reset does not undo (then it is closed, not kept). */
+  dirty: boolean;
+  /** Whether a pane is open in it (a second close() of the same pane does nothing). */
+  inUse: boolean;
+  readonly closeForGood: () => Promise<void>;
 }
 
-/** Per browser, the context the next openPane takes: made while the test before it runs. */
-const spares = new WeakMap<Browser, Promise<SpareContext | undefined>>();
+/** Per browser, the contexts whose panes were closed, ready for the next openPane. */
+const idle = new WeakMap<Browser, PooledContext[]>();
+
+/** Methods whose Disposable the reset disposes. */
+const UNDONE = ["addInitScript", "exposeBinding", "exposeFunction", "route"] as const;
+/** Methods whose effect the reset does not undo: a context where one was called is closed, not kept. */
+const CONTEXT_UNKEPT = [
+  "setOffline",
+  "setExtraHTTPHeaders",
+  "setGeolocation",
+  "setHTTPCredentials",
+  "routeFromHAR",
+  "routeWebSocket",
+] as const;
+const PAGE_UNKEPT = [
+  "emulateMedia",
+  "setViewportSize",
+  "setExtraHTTPHeaders",
+  "routeFromHAR",
+  "routeWebSocket",
+] as const;
+
+/** Replaces `target[name]` by a function calling the original and then `after` with its result. */
+function follow(target: object, name: string, after: (result: unknown) => void): void {
+  const original = (target as Record<string, (...args: unknown[]) => Promise<unknown>>)[name]!.bind(target);
+  Object.defineProperty(target, name, {
+    configurable: true,
+    value: async (...args: unknown[]) => {
+      const result = await original(...args);
+      after(result);
+      return result;
+    },
+  });
+}
 
 /**
  * A new context (empty storage, nothing shared with any other) at the task pane's width, with office.js routed
- * to the Office double and CSP violations reported, and a blank page in it. Most of a pane's opening is this
- * (Chromium starts a renderer process for the context's first page), so openPane makes the next one while the
- * test runs. Undefined when the browser closed meanwhile.
+ * to the Office double and CSP violations reported, and a blank page in it. Its close() puts it back in the
+ * browser's pool (resetContext) instead of closing it.
  */
-async function newPaneContext(browser: Browser): Promise<SpareContext | undefined> {
-  try {
-    const context = await browser.newContext({ viewport: { width: PANE_WIDTH, height: 900 } });
-    await context.route("**/office.js", (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body: OFFICE_DOUBLE }),
-    );
-    await context.exposeBinding("__reportCspViolation", (_source, violation: string) =>
-      cspViolations.push(violation),
-    );
-    return { context, page: await context.newPage() };
-  } catch (err) {
-    if (browser.isConnected()) throw err;
-    return undefined;
-  }
-}
-
-/** The spare context of `browser` (a new one if none is ready), and a next one started. */
-async function takePaneContext(browser: Browser): Promise<SpareContext> {
-  const spare = (await spares.get(browser)) ?? (await newPaneContext(browser));
-  if (spare === undefined) throw new Error("the browser closed");
-  const next = newPaneContext(browser);
-  next.catch(() => undefined); // awaited (and thrown) by the next openPane
-  spares.set(browser, next);
-  return spare;
+async function newPaneContext(browser: Browser): Promise<PooledContext> {
+  const context = await browser.newContext({ viewport: { width: PANE_WIDTH, height: 900 } });
+  await context.route("**/office.js", (route) =>
+    route.fulfill({ status: 200, contentType: "text/javascript", body: OFFICE_DOUBLE }),
+  );
+  await context.exposeBinding("__reportCspViolation", (_source, violation: string) =>
+    cspViolations.push(violation),
+  );
+  const page = await context.newPage();
+  const closeForGood = context.close.bind(context);
+  const pooled: PooledContext = {
+    context,
+    page,
+    session: await context.newCDPSession(page),
+    origins: new Set(),
+    added: [],
+    dirty: false,
+    inUse: false,
+    closeForGood: () => closeForGood(),
+  };
+  context.on("request", (request) => {
+    const { protocol, origin } = new URL(request.url());
+    if (request.isNavigationRequest() && protocol.startsWith("http")) pooled.origins.add(origin);
+  });
+  for (const target of [context, page])
+    for (const name of UNDONE) follow(target, name, (added) => pooled.added.push(added as Disposable));
+  for (const name of CONTEXT_UNKEPT) follow(context, name, () => (pooled.dirty = true));
+  for (const name of PAGE_UNKEPT) follow(page, name, () => (pooled.dirty = true));
+  for (const name of ["install", "setFixedTime", "setSystemTime", "pauseAt"])
+    follow(context.clock, name, () => (pooled.dirty = true));
+  Object.defineProperty(context, "close", { configurable: true, value: () => putBack(browser, pooled) });
+  return pooled;
 }
 
 /**
- * A fresh browser context (empty storage) with the pane loaded at the task pane's width. The context is new
- * for each call (made ahead of time: see newPaneContext); closing it is the test's.
+ * Makes `pooled` what a new context is, and keeps it for the next pane: its other pages closed, its page on
+ * about:blank (the pane's document unloaded as a closing context unloads it), the test's listeners, routes,
+ * init scripts and bindings removed, and its cookies, permissions and every visited origin's storage
+ * (localStorage, IndexedDB, Cache Storage...) cleared, with the HTTP cache (disabled anyway while office.js is
+ * routed). A context the reset cannot restore (a page closed or crashed, a setting it does not undo) is closed
+ * for good instead.
+ */
+async function putBack(browser: Browser, pooled: PooledContext): Promise<void> {
+  const { context, page, session } = pooled;
+  if (!pooled.inUse) return;
+  pooled.inUse = false;
+  try {
+    for (const other of context.pages()) if (other !== page) await other.close();
+    if (pooled.dirty || page.isClosed() || !browser.isConnected()) return await pooled.closeForGood();
+    await page.removeAllListeners();
+    await page.goto("about:blank");
+    for (const added of pooled.added.splice(0)) await added.dispose();
+    await context.clearCookies();
+    await context.clearPermissions();
+    for (const origin of pooled.origins)
+      await session.send("Storage.clearDataForOrigin", { origin, storageTypes: "all" });
+    pooled.origins.clear();
+    await session.send("Network.clearBrowserCache");
+    await page.mouse.move(0, 0);
+  } catch {
+    // A page that crashed, a browser gone: the context is closed for good (never reused half reset).
+    await pooled.closeForGood().catch(() => undefined);
+    return;
+  }
+  const kept = idle.get(browser) ?? [];
+  kept.push(pooled);
+  idle.set(browser, kept);
+}
+
+/** A context for a new pane: one a test put back (reset), else a new one. */
+async function takePaneContext(browser: Browser): Promise<PooledContext> {
+  const pooled = idle.get(browser)?.pop() ?? (await newPaneContext(browser));
+  pooled.inUse = true;
+  return pooled;
+}
+
+/**
+ * A fresh browser context (empty storage) with the pane loaded at the task pane's width: a new one, or one a
+ * test closed, reset to what a new one is (see putBack). Closing it is the test's.
  */
 export async function openPane(
   browser: Browser,

@@ -194,3 +194,72 @@ describe("Excel on the web's partition key", () => {
     await pane.context.close();
   });
 });
+
+describe("a pane opened where another was closed (the harness reuses the context)", () => {
+  /** What one pane's page can see of another's: storage of every kind, cookies, routes, init scripts, permissions. */
+  const leftovers = (pane: OpenPane) =>
+    pane.page.evaluate(async () => ({
+      localStorage: Object.keys(localStorage).sort(),
+      cookie: document.cookie,
+      databases: (await indexedDB.databases()).map((d) => d.name).sort(),
+      caches: await caches.keys(),
+      marker: (window as unknown as { __marker?: number }).__marker,
+      routed: (await fetch("/marker.txt")).status,
+      clipboard: (await navigator.permissions.query({ name: "clipboard-read" as PermissionName })).state,
+    }));
+
+  it("finds what a pane in a new context finds, nothing of what the closed one left", async () => {
+    const first = await openPane(rig.browser, rig.site, {
+      ...opened(),
+      storage: { "fdq.settings": settings() },
+    });
+    await waitForConsole(first, "FDQ new-day check: current");
+    await enterCells(first.page, cells("NFLX"));
+    await first.context.addInitScript(() => ((window as unknown as { __marker?: number }).__marker = 1));
+    await first.context.route("**/marker.txt", (route) => route.fulfill({ body: "routed" }));
+    await first.context.grantPermissions(["clipboard-read"], { origin: rig.site.url });
+    await first.page.evaluate(async () => {
+      localStorage.setItem("marker", "1");
+      document.cookie = "marker=1; max-age=3600";
+      await new Promise((resolve, reject) => {
+        const open = indexedDB.open("marker");
+        open.onsuccess = () => resolve(open.result.close());
+        open.onerror = () => reject(open.error);
+      });
+      await (await caches.open("marker")).put("/marker", new Response("1"));
+    });
+    await first.page.reload();
+    await waitForConsole(first, "FDQ new-day check: current");
+    const left = await leftovers(first);
+    expect(left).toMatchObject({
+      cookie: "marker=1",
+      caches: ["marker"],
+      marker: 1,
+      routed: 200,
+      clipboard: "granted",
+    });
+    expect(left.localStorage).toContain("marker");
+    expect(left.localStorage).toContain("office-double:fdq.settings");
+    expect(left.databases).toContain("marker");
+    expect(left.databases).toContain("fdq-cache");
+    const heard = first.console.length;
+    await first.context.close();
+
+    const second = await openPane(rig.browser, rig.site, opened());
+    const fresh = await openPane(rig.browser, rig.site, opened()); // none is free: a new context
+    expect(second.context).toBe(first.context);
+    expect(fresh.context).not.toBe(first.context);
+    await waitForConsole(second, "FDQ new-day check: current");
+    await waitForConsole(fresh, "FDQ new-day check: current");
+    expect(await leftovers(second)).toEqual(await leftovers(fresh));
+    expect(await leftovers(second)).toMatchObject({
+      cookie: "",
+      caches: [],
+      routed: 404,
+      clipboard: "prompt",
+    });
+    expect(first.console).toHaveLength(heard); // the closed pane's listeners are gone
+    await second.context.close();
+    await fresh.context.close();
+  });
+});

@@ -9,8 +9,9 @@
 // again.
 //
 // FDQ_TEST_CPU_LOG=FILE appends one line per test file to FILE: its path, the CPU seconds of the worker while the
-// file ran and of the processes it started and waited for (fdq, Chromium, LibreOffice, Redis, gateways), and its
-// wall seconds. Both cores are busy through a full run, so a file's CPU, not its wall time, is what it costs the run.
+// file ran and of the processes it started and waited for (fdq, Chromium, LibreOffice, Redis, gateways), its
+// wall seconds and the worker's process id (a new id is a new worker: jest replaced one that outgrew its memory
+// limit). Both cores are busy through a full run, so a file's CPU, not its wall time, is what it costs the run.
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
@@ -76,6 +77,7 @@ class TempDirEnvironment extends TestEnvironment {
           fixed(end.self - start.self),
           fixed(end.children - start.children),
           fixed((Date.now() - wall) / 1000),
+          `pid ${process.pid}`,
         ];
         fs.appendFileSync(log, `${line.join(" ")}\n`);
       }

@@ -12,6 +12,7 @@ import { parseFrozenParts, FROZEN_NAMESPACE } from "../../../src/workbook/frozen
 import { readZip } from "../../../src/workbook/xlsx/zip";
 import { fidelityBook, SHEET_PARTS } from "../../support/xlsx-corpus/fidelity-book";
 import { serviceNumber } from "../functions/sandbox-oracle";
+import { libreOfficeProfile } from "../../support/oracle-xlsx";
 import { runFdq, type Run } from "./run-fdq";
 
 const text = (bytes: Uint8Array | undefined): string => new TextDecoder().decode(bytes);
@@ -162,7 +163,7 @@ describe("fdq freeze --share", () => {
         execFile(
           SOFFICE as string,
           [
-            `-env:UserInstallation=file://${path.join(dir, "lo-profile")}`,
+            libreOfficeProfile(path.join(dir, "lo-profile")),
             "--headless",
             "--convert-to",
             "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1",

@@ -6,7 +6,7 @@
 // LibreOffice 7.x lacks (XLOOKUP, XMATCH, LET, FILTER, SORT, UNIQUE, SEQUENCE) are checked against values
 // worked out by hand. One soffice launch for the whole file. Skips with a line saying so without soffice.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Outcome } from "../../../src/cli/evaluate";
@@ -15,7 +15,9 @@ import { addressOfCell, rectOf } from "../../../src/workbook/engine/references";
 import { ExcelError, type Scalar, type Table } from "../../../src/workbook/model";
 import { Recalculation } from "../../../src/workbook/recalculation";
 import {
+  libreOfficeProfile,
   readOracleValues,
+  RECALCULATE_ON_LOAD,
   writeOracleBook,
   type OracleBook,
   type OracleCell,
@@ -122,31 +124,14 @@ function bookForLibreOffice(ours: Map<string, Scalar>): OracleBook {
 function runLibreOffice(book: OracleBook): Map<string, OracleValue> {
   const dir = mkdtempSync(path.join(tmpdir(), "fdq-oracle-"));
   try {
-    const profile = path.join(dir, "profile");
-    mkdirSync(path.join(profile, "user"), { recursive: true });
-    // Recalculate every formula on load (an .xlsx's cached values would otherwise be trusted).
-    writeFileSync(
-      path.join(profile, "user", "registrymodifications.xcu"),
-      '<?xml version="1.0" encoding="UTF-8"?><oor:items xmlns:oor="http://openoffice.org/2001/registry" ' +
-        'xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">' +
-        '<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse">' +
-        "<value>0</value></prop></item></oor:items>",
-    );
+    // Every formula recalculated on load (an .xlsx's cached values would otherwise be trusted).
+    const profile = libreOfficeProfile(path.join(dir, "profile"), [RECALCULATE_ON_LOAD]);
     const input = path.join(dir, "oracle.xlsx");
     writeFileSync(input, writeOracleBook(book));
     const out = path.join(dir, "out");
     execFileSync(
       soffice,
-      [
-        `-env:UserInstallation=file://${profile}`,
-        "--headless",
-        "--norestore",
-        "--convert-to",
-        "xlsx",
-        "--outdir",
-        out,
-        input,
-      ],
+      [profile, "--headless", "--norestore", "--convert-to", "xlsx", "--outdir", out, input],
       { stdio: "pipe", timeout: 120_000 },
     );
     return readOracleValues(readFileSync(path.join(out, "oracle.xlsx")));

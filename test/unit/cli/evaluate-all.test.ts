@@ -1,0 +1,99 @@
+// evaluateAll (src/cli/evaluate.ts): how `fdq eval` and `fdq refresh` evaluate their cells, as one Excel
+// recalculation. It pauses every few hundred calls for the cached ones to settle; these rules say what the
+// pauses must not change.
+import type { DatapointRequest, DatapointResult } from "../../../src/api";
+import { evaluateAll, type Outcome } from "../../../src/cli/evaluate";
+import { parseFormula } from "../../../src/functions/formula";
+import type { FdqApi } from "../../../src/functions/impl";
+
+/** A client that answers DATAPOINT only: at once (`now`), or when `release()` is called. */
+function fakeClient(now: (req: DatapointRequest) => boolean) {
+  const asked: DatapointRequest[] = [];
+  const held: (() => void)[] = [];
+  const answer = (req: DatapointRequest): DatapointResult => ({
+    value: Number(req.year),
+    record: {
+      ticker: String(req.ticker),
+      year: Number(req.year),
+      period: 5,
+      periodtype: "ANNUAL",
+      periodstring: "FY",
+      datapoint: String(req.name),
+      datavalue: String(req.year),
+    },
+    source: "cache",
+    refreshDay: "2026-11-24",
+    url: "",
+  });
+  const datapoint = (req: DatapointRequest): Promise<DatapointResult> => {
+    asked.push(req);
+    if (now(req)) return Promise.resolve(answer(req));
+    return new Promise((resolve) => held.push(() => resolve(answer(req))));
+  };
+  const unused = (): never => {
+    throw new Error("not asked by DATAPOINT");
+  };
+  const client = {
+    datapoint,
+    dataset: unused,
+    datapointInfo: unused,
+    coverageList: unused,
+    security: unused,
+    sector: unused,
+    ratings: unused,
+  } as unknown as FdqApi; // only datapoint() is reached by these calls
+  return { client, asked, release: () => held.splice(0).forEach((go) => go()) };
+}
+
+/** n DATAPOINT calls, the year counting up from 1000 so that each outcome says which call it is. */
+const calls = (n: number) =>
+  Array.from({ length: n }, (_, i) =>
+    parseFormula(`=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",${1000 + i})`),
+  );
+
+const values = (outcomes: readonly Outcome[]) => outcomes.map((o) => (o.ok ? o.value : o.error.message));
+
+describe("evaluateAll", () => {
+  it("starts every call before any timer or I/O callback runs, however many calls there are", async () => {
+    const { client, asked, release } = fakeClient(() => false);
+    const seen: number[] = [];
+    // The request module's coalescing window is a timer: it must find every call already asked.
+    setTimeout(() => seen.push(asked.length), 0);
+    setImmediate(() => seen.push(asked.length));
+    const done = evaluateAll(client, calls(2_345));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(seen).toEqual([2_345, 2_345]);
+    release();
+    expect(values(await done)).toEqual(Array.from({ length: 2_345 }, (_, i) => 1000 + i));
+  });
+
+  it("gives one outcome per call in call order when some are answered at once and others later", async () => {
+    const { client, release } = fakeClient((req) => Number(req.year) % 3 !== 0);
+    const done = evaluateAll(client, calls(1_200), { provenance: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    const outcomes = await done;
+    expect(values(outcomes)).toEqual(Array.from({ length: 1_200 }, (_, i) => 1000 + i));
+    expect(outcomes[7]).toEqual({
+      ok: true,
+      value: 1007,
+      sources: [{ year: 1007, period: 5, periodtype: "ANNUAL", refreshDay: "2026-11-24" }],
+    });
+  });
+
+  it("settles the calls answered at once while it is still starting the others", async () => {
+    const { client } = fakeClient(() => true);
+    const settledWhenLastAsked: number[] = [];
+    let settled = 0;
+    const counting: FdqApi = {
+      ...client,
+      datapoint: (req) => {
+        if (Number(req.year) === 1000 + 1_499) settledWhenLastAsked.push(settled);
+        return client.datapoint(req).finally(() => settled++);
+      },
+    };
+    await evaluateAll(counting, calls(1_500));
+    // The first 1,000 (two pauses) had settled before the last call was asked.
+    expect(settledWhenLastAsked[0]).toBeGreaterThanOrEqual(1_000);
+  });
+});
