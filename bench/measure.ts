@@ -27,6 +27,8 @@ export interface Launch {
   readonly nodeFlags?: readonly string[];
   /** The checkout whose bench/evaluate-child.ts (and so whose src/) is run: this one by default. */
   readonly tree?: string;
+  /** Another child speaking the same protocol, run in this checkout (bench/floor-child.ts). */
+  readonly child?: string;
 }
 
 export function runEvaluator(
@@ -36,10 +38,11 @@ export function runEvaluator(
 ): Promise<EvaluatorRun & { stderr: string }> {
   const start = performance.now();
   const tree = launch.tree ?? path.join(__dirname, "..");
+  const child = launch.child ?? path.join(tree, "bench/evaluate-child.ts");
   const loader =
-    launch.tree === undefined
+    launch.tree === undefined && launch.child === undefined
       ? LOADER
-      : `require("tsx/cjs/api").register(); require(${JSON.stringify(path.join(tree, "bench/evaluate-child.ts"))});`;
+      : `require("tsx/cjs/api").register(); require(${JSON.stringify(child)});`;
   const argv = [...(launch.nodeFlags ?? []), ...profileFlags(), "-e", loader];
   const [command, ...args] = launch.wrapper?.length
     ? [...launch.wrapper, process.execPath, ...argv]

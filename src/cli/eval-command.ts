@@ -5,7 +5,6 @@
 import { readFile } from "node:fs/promises";
 import { FormulaSyntaxError, parseFormula, type FdqCall } from "../functions/formula";
 import { evaluateCalls, formatStats, type Evaluation } from "./connection";
-import type { Outcome } from "./evaluate";
 import { formatResults, type FormulaResult } from "./format";
 import { UsageError, type ConnectionOptions, type EvalOptions } from "./options";
 
@@ -26,13 +25,35 @@ export interface EvalResults {
   readonly problems: string[];
 }
 
-/** Formula lines of a file: blank lines and lines starting with # are skipped. */
+/** A line of a formula file; its "model.txt:3" is composed only when a message needs it. */
+class FileLine implements SourceLine {
+  constructor(
+    private readonly file: string,
+    readonly text: string,
+    readonly line: number,
+  ) {}
+
+  get where(): string {
+    return `${this.file}:${this.line}`;
+  }
+}
+
+/**
+ * Formula lines of a file: blank lines and lines starting with # are skipped. One pass and one object per
+ * formula line: a model's file has tens of thousands of lines.
+ */
 export function fileLines(name: string, content: string): SourceLine[] {
-  // Split at \n only: trim() drops the \r of a \r\n line end.
-  return content
-    .split("\n")
-    .map((text, i) => ({ where: `${name}:${i + 1}`, text: text.trim(), line: i + 1 }))
-    .filter((line) => line.text !== "" && !line.text.startsWith("#"));
+  const lines: SourceLine[] = [];
+  let start = 0;
+  for (let n = 1; start <= content.length; n++) {
+    const newline = content.indexOf("\n", start);
+    const end = newline < 0 ? content.length : newline;
+    // Split at \n only: trim() drops the \r of a \r\n line end.
+    const text = content.slice(start, end).trim();
+    if (text !== "" && !text.startsWith("#")) lines.push(new FileLine(name, text, n));
+    start = end + 1;
+  }
+  return lines;
 }
 
 export function parseAll(lines: readonly SourceLine[]): FdqCall[] {
@@ -73,17 +94,6 @@ async function readSource(file: string): Promise<string> {
   }
 }
 
-type Parsed = { readonly source: SourceLine } & ({ readonly call: FdqCall } | { readonly problem: string });
-
-function parseLine(source: SourceLine): Parsed {
-  try {
-    return { source, call: parseFormula(source.text) };
-  } catch (err) {
-    if (!(err instanceof FormulaSyntaxError)) throw err;
-    return { source, problem: err.message };
-  }
-}
-
 /**
  * What `fdq eval -f FILE` does before printing: reads and parses every formula of FILE ("-" = stdin), then
  * evaluates at once every line that parses. A line that does not is not evaluated: its result and `problems`
@@ -99,17 +109,30 @@ export async function evaluateFile(
       `${file === "-" ? "stdin" : file} holds no formula (only blank lines and # comments).`,
     );
   }
-  const parsed = lines.map(parseLine);
-  const calls = parsed.flatMap((p) => ("call" in p ? [p.call] : []));
+  // Per line, its call or why it has none (a FormulaSyntaxError's message): no wrapper object per line.
+  const parsed = new Array<FdqCall | string>(lines.length);
+  const calls: FdqCall[] = [];
+  const problems: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const source = lines[i]!;
+    try {
+      calls.push((parsed[i] = parseFormula(source.text)));
+    } catch (err) {
+      if (!(err instanceof FormulaSyntaxError)) throw err;
+      parsed[i] = err.message;
+      problems.push(`${source.where}: ${err.message}`);
+    }
+  }
   const { outcomes, stats } = await evaluateCalls(options, calls, { provenance: options.json });
   let next = 0;
-  const results = parsed.map((p): FormulaResult => {
-    const { text: formula, line } = p.source;
-    if ("problem" in p) return { formula, line, problem: p.problem };
+  const results = new Array<FormulaResult>(lines.length);
+  for (let i = 0; i < lines.length; i++) {
+    const { text: formula, line } = lines[i]!;
+    const p = parsed[i]!;
     // evaluateCalls gives one outcome per call, in order.
-    return { formula, line, outcome: outcomes[next++] as Outcome };
-  });
-  const problems = parsed.flatMap((p) => ("problem" in p ? [`${p.source.where}: ${p.problem}`] : []));
+    results[i] =
+      typeof p === "string" ? { formula, line, problem: p } : { formula, line, outcome: outcomes[next++]! };
+  }
   return { results, stats, problems };
 }
 
