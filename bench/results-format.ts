@@ -153,14 +153,15 @@ export function checkTargets(result: WorkloadResult): TargetCheck[] {
         met: result.warm_s < 1 && result.warm_requests === 0,
         measured: `${round(result.warm_s, 3)} s, ${result.warm_requests} requests`,
       },
-      {
-        target: "< 20 us CPU per cached cell",
-        met: result.cpu_us_per_cached_cell < 20,
-        measured: `${round(result.cpu_us_per_cached_cell, 1)} us`,
-      },
       { target: "peak RSS < 300 MB", met: result.peak_rss_mb < 300, measured: `${result.peak_rss_mb} MB` },
     );
   }
+  // Every workload's cached cells, W3 and W4 included (issue 21).
+  checks.push({
+    target: "< 20 us CPU per cached cell",
+    met: result.cpu_us_per_cached_cell < 20,
+    measured: `${round(result.cpu_us_per_cached_cell, 1)} us`,
+  });
   checks.push({
     target: "units_economy = units_bound",
     met: result.units_economy === result.units_bound,
