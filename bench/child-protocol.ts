@@ -42,3 +42,28 @@ export interface ChildReport {
 export const REPORT_PREFIX = "FDQ_BENCH_REPORT ";
 export const CONFIG_ENV = "FDQ_BENCH_CHILD";
 export const KEY_ENV = "FDQ_BENCH_API_KEY";
+
+/** What a pass found, as the evaluating side counts it. */
+export type PassOutcome = Pick<PassResult, "cells" | "errors" | "errorSamples">;
+
+/**
+ * Runs one pass and measures it as every evaluating child does: wall time, the process's CPU (user + system,
+ * all its threads) and its minor page faults, from just before `run` to just after it.
+ */
+export async function measuredPass(run: () => PassOutcome | Promise<PassOutcome>): Promise<PassResult> {
+  const faultsBefore = process.resourceUsage().minorPageFault;
+  const cpuBefore = process.cpuUsage();
+  const start = performance.now();
+  const outcome = await run();
+  const seconds = (performance.now() - start) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const pageFaults = process.resourceUsage().minorPageFault - faultsBefore;
+  return { seconds, cpuUs: cpu.user + cpu.system, systemUs: cpu.system, pageFaults, ...outcome };
+}
+
+/** Prints the child's report, the line the measuring process reads, with the process's peak RSS. */
+export function writeReport(passes: readonly PassResult[], evaluator: string): void {
+  const maxRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  const report: ChildReport = { passes, maxRssMb, evaluator };
+  process.stdout.write(`${REPORT_PREFIX}${JSON.stringify(report)}\n`);
+}

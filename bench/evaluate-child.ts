@@ -3,7 +3,14 @@
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import * as path from "node:path";
-import { CONFIG_ENV, KEY_ENV, REPORT_PREFIX, type ChildConfig, type PassResult } from "./child-protocol";
+import {
+  CONFIG_ENV,
+  KEY_ENV,
+  measuredPass,
+  writeReport,
+  type ChildConfig,
+  type PassResult,
+} from "./child-protocol";
 import { EVALUATOR_NAME, evaluateWithProduct } from "./product";
 
 /** Sends one inspector command and waits for its answer. */
@@ -47,19 +54,9 @@ async function main(): Promise<void> {
   };
   const passes: PassResult[] = [];
   for (let pass = 0; pass < config.passes; pass++) {
-    const faultsBefore = process.resourceUsage().minorPageFault;
-    const cpuBefore = process.cpuUsage();
-    const start = performance.now();
-    const outcome = await profiled(pass, () => evaluateWithProduct(run));
-    const seconds = (performance.now() - start) / 1000;
-    const cpu = process.cpuUsage(cpuBefore);
-    const pageFaults = process.resourceUsage().minorPageFault - faultsBefore;
-    passes.push({ seconds, cpuUs: cpu.user + cpu.system, systemUs: cpu.system, pageFaults, ...outcome });
+    passes.push(await measuredPass(() => profiled(pass, () => evaluateWithProduct(run))));
   }
-  const maxRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-  process.stdout.write(
-    `${REPORT_PREFIX}${JSON.stringify({ passes, maxRssMb, evaluator: EVALUATOR_NAME })}\n`,
-  );
+  writeReport(passes, EVALUATOR_NAME);
 }
 
 main().catch((error: unknown) => {

@@ -7,7 +7,14 @@
 // the bench measures it exactly as it measures the product (after module loading, `process.cpuUsage()`).
 import { readFileSync } from "node:fs";
 import { cacheFileFor } from "../src/cli/connection";
-import { CONFIG_ENV, KEY_ENV, REPORT_PREFIX, type ChildConfig, type PassResult } from "./child-protocol";
+import {
+  CONFIG_ENV,
+  KEY_ENV,
+  measuredPass,
+  writeReport,
+  type ChildConfig,
+  type PassOutcome,
+} from "./child-protocol";
 
 const DATAPOINT = /^=FDQ\.DATAPOINT\("([^"]*)","([^"]*)","([^"]*)",(\d+)\)$/;
 const RATING = /^=FDQ\.RATING\("([^"]*)","overall"\)$/;
@@ -25,10 +32,7 @@ interface Answer {
   readonly index: Map<string, number>;
 }
 
-function floor(
-  config: ChildConfig,
-  apiKey: string,
-): Omit<PassResult, "seconds" | "cpuUs" | "systemUs" | "pageFaults"> {
+function floor(config: ChildConfig, apiKey: string): PassOutcome {
   const text = readFileSync(config.formulasFile, "utf8");
   const stored = JSON.parse(
     readFileSync(cacheFileFor(config.cacheDir, config.baseUrl, apiKey), "utf8"),
@@ -93,27 +97,13 @@ function floor(
   return { cells, errors, errorSamples: errors ? ["a cell the floor cannot read (not W1, W2 or W3)"] : [] };
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const config = JSON.parse(process.env[CONFIG_ENV] ?? "") as ChildConfig;
   const apiKey = process.env[KEY_ENV] ?? "";
-  const faultsBefore = process.resourceUsage().minorPageFault;
-  const cpuBefore = process.cpuUsage();
-  const start = performance.now();
-  const outcome = floor(config, apiKey);
-  const seconds = (performance.now() - start) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  const pageFaults = process.resourceUsage().minorPageFault - faultsBefore;
-  const pass: PassResult = {
-    seconds,
-    cpuUs: cpu.user + cpu.system,
-    systemUs: cpu.system,
-    pageFaults,
-    ...outcome,
-  };
-  const maxRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-  process.stdout.write(
-    `${REPORT_PREFIX}${JSON.stringify({ passes: [pass], maxRssMb, evaluator: "bench/floor-child.ts" })}\n`,
-  );
+  writeReport([await measuredPass(() => floor(config, apiKey))], "bench/floor-child.ts");
 }
 
-main();
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.stack : String(error));
+  process.exit(1);
+});

@@ -42,9 +42,9 @@ async function main(): Promise<void> {
     const product = median(perCell.product);
     const floor = median(perCell.floor);
     console.log(
-      `${id}: CPU µs per cached cell, product ${perCell.product.join(", ")} (median ${product}, page faults per cell ` +
-        `${median(faults.product)}); floor ${perCell.floor.join(", ")} (median ${floor}, page faults per cell ` +
-        `${median(faults.floor)}); product / floor ${(product / floor).toFixed(2)}`,
+      `${id}: CPU µs per cached cell, product ${perCell.product.join(", ")} (median ${product.toFixed(1)}, page faults per cell ` +
+        `${median(faults.product).toFixed(2)}); floor ${perCell.floor.join(", ")} (median ${floor.toFixed(1)}, page faults per cell ` +
+        `${median(faults.floor).toFixed(2)}); product / floor ${(product / floor).toFixed(2)}`,
     );
   });
 }
