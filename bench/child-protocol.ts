@@ -29,6 +29,11 @@ export interface PassResult {
   readonly errors: number;
   /** A few error texts, to say why cells failed. */
   readonly errorSamples: readonly string[];
+  /**
+   * The floor only (bench/floor-child.ts): of cpuUs, the CPU spent reading and parsing the formula file and the
+   * cache file, before any cell is looked at.
+   */
+  readonly readingUs?: number;
 }
 
 export interface ChildReport {
@@ -44,7 +49,7 @@ export const CONFIG_ENV = "FDQ_BENCH_CHILD";
 export const KEY_ENV = "FDQ_BENCH_API_KEY";
 
 /** What a pass found, as the evaluating side counts it. */
-export type PassOutcome = Pick<PassResult, "cells" | "errors" | "errorSamples">;
+export type PassOutcome = Pick<PassResult, "cells" | "errors" | "errorSamples" | "readingUs">;
 
 /**
  * Runs one pass and measures it as every evaluating child does: wall time, the process's CPU (user + system,
