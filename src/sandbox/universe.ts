@@ -48,7 +48,7 @@ function fixed(
   return { ticker, name, type, sector: industry.sector, industry, firstYear: FIRST_FISCAL_YEAR, ...extra };
 }
 
-/** The identifiers of wire-notes item 8 (with invented names), a class-B ticker and reused inactive tickers. */
+/** The identifiers seen in production (production-service.md, fact 8) with invented names, a class-B ticker and reused inactive tickers. */
 const FIXED: readonly Security[] = [
   fixed("AAPL", "Aplo Synthetic Holdings", "stock", "TECHHARDWAREI", {
     subsector: { id: "TECHHARDWARESUB", name: "Technology Hardware" },
@@ -173,7 +173,7 @@ export class Universe {
       };
       if (subsector) record.subsector = subsector;
       if (subindustry) record.subindustry = subindustry;
-      // Every ninth record that lacks a subsector or subindustry serves null (wire-notes item 3).
+      // Every ninth record that lacks a subsector or subindustry serves null (production-service.md, fact 3).
       if (hasNone && ++none % 9 === 0) record.noneAsNull = true;
       record.firstYear = rng.next() < 0.7 ? FIRST_FISCAL_YEAR : rng.int(FIRST_FISCAL_YEAR + 1, 2020);
       this.add(record as Security);
