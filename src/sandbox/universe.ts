@@ -148,9 +148,9 @@ export class Universe {
     else this.members.set(key, [s]);
   }
 
-  // Each record is built field by field in the order of the literal it replaced (ticker, name, type, sector,
-  // industry, subsector, subindustry, noneAsNull, firstYear), drawing from rng in the same order: the same
-  // universe, without the object spreads that made this loop a third of a sandbox's start.
+  // Each record is built field by field (ticker, name, type, sector, industry, subsector, subindustry,
+  // noneAsNull, firstYear) in this order because that is the order the draws from rng define the universe;
+  // plain assignments, not object spreads, because this loop runs at every sandbox start.
   private generate(rng: Rng, type: "stock" | "etf" | "mf", ticker: () => string): void {
     let none = 0;
     while (this.list(type).length < UNIVERSE_SIZE[type]) {
