@@ -1,11 +1,10 @@
 // One JSON line per request on the log (stdout by default): method, path, status, ms, cache outcome and
 // units, the upstream slot it was sent in (the gateway's slot budget, the account's share and its requests
 // upstream then, the wait for the slot; null when it sent nothing upstream itself), and in team mode the
-// analyst (the token's name). The query is kept only for names of the spec
-// (datapoint, year, ...); neither the API key nor a gateway token is ever logged. The path is redacted
-// with the team's key, and with the client's key only once that key is known to be valid (a token of the
-// tokens file, a key the service accepted): a redactor is never built from an unauthenticated client's
-// input. Before that, any part of the path long enough to hold a key (20 characters or more: the FDQ
+// analyst (the token's name). The query is kept only for names of the spec (datapoint, year, ...); neither
+// the API key nor a gateway token is ever logged. The path is redacted with the team's key, and with the
+// client's key only once that key is known to be valid (a token of the tokens file, a key the service
+// accepted): a redactor is never built from an unauthenticated client's input. Before that, any part of the path long enough to hold a key (20 characters or more: the FDQ
 // service issues none shorter) is logged as its length only.
 import type { MiddlewareHandler } from "hono";
 import { redactKey } from "../api";

@@ -1,8 +1,7 @@
 // The gateway's HTTP surface: the security headers and the access log on every answer, /healthz (with the
-// upstream slots' figures), /usage
-// (and POST /usage/reset), /v1/* (the FDQ service, pass-through keys or team mode's gateway tokens, one
-// refresh day's answers per account) and the built add-in at /, with the one error handler that writes
-// every answer the gateway makes itself as {"message": ...}.
+// upstream slots' figures), /usage (and POST /usage/reset), /v1/* (the FDQ service, pass-through keys or
+// team mode's gateway tokens, one refresh day's answers per account) and the built add-in at /, with the
+// one error handler that writes every answer the gateway makes itself as {"message": ...}.
 import { Hono } from "hono";
 import { accountTag } from "../api";
 import type { Accounts } from "./accounts";
