@@ -4,8 +4,9 @@
 // analyst (the token's name). The query is kept only for names of the spec (datapoint, year, ...); neither
 // the API key nor a gateway token is ever logged. The path is redacted with the team's key, and with the
 // client's key only once that key is known to be valid (a token of the tokens file, a key the service
-// accepted): a redactor is never built from an unauthenticated client's input. Before that, any part of the path long enough to hold a key (20 characters or more: the FDQ
-// service issues none shorter) is logged as its length only.
+// accepted): a redactor is never built from an unauthenticated client's input. Before that, any part of
+// the path long enough to hold a key (20 characters or more: the FDQ service issues none shorter) is logged
+// as its length only.
 import type { MiddlewareHandler } from "hono";
 import { redactKey } from "../api";
 import type { GatewayEnv } from "./env";
