@@ -143,7 +143,7 @@ export interface RunningGateway {
   /** The URL the manifest names (--public-url, or `url`). */
   publicUrl: string;
   port: number;
-  /** What the gateway holds now, for operators and tests: accounts kept, body bytes in flight and their peak. */
+  /** What the gateway holds now, for operators and tests: accounts kept, body bytes in flight and their peak, the upstream slots. */
   stats(): GatewayStats;
   /** Refuses new connections, lets the requests in flight finish, saves the ledgers and answers. */
   close(): Promise<void>;
