@@ -96,7 +96,12 @@ describeTls("fdq serve --cert --key: https", () => {
     expect(gateway.url).toBe(`https://127.0.0.1:${gateway.port}`);
     expect(gateway.publicUrl).toBe(gateway.url);
     const ca = readFileSync(files.cert);
-    expect(await httpsGet(`${gateway.url}/healthz`, ca)).toEqual({ status: 200, body: '{"ok":true}' });
+    const healthz = await httpsGet(`${gateway.url}/healthz`, ca);
+    expect(healthz.status).toBe(200);
+    expect(JSON.parse(healthz.body)).toEqual({
+      ok: true,
+      upstream: { budget: 64, perAccount: 6, inFlight: 0, waiting: 0, accounts: 0, share: 6, byAccount: [] },
+    });
     const roic = await httpsGet(`${gateway.url}/v1/metrics/roic/AAPL?datapoint=ROIC&year=2023`, ca, {
       "x-api-key": sandbox.demoKey,
     });
