@@ -21,11 +21,6 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 
 const binary = redisServerBinary();
-if (binary === undefined) {
-  console.log(
-    "SKIPPED: the gateway's Redis tests: redis-server is not installed and could not be installed.",
-  );
-}
 const describeRedis = binary === undefined ? describe.skip : describe;
 
 const ROIC = "/v1/metrics/roic/AAPL?datapoint=ROIC&year=2023";

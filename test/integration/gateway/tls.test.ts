@@ -8,21 +8,11 @@ import { parseServeArgs } from "../../../src/cli/serve-options";
 import { startGateway, GatewaySetupError, type RunningGateway } from "../../../src/gateway";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { BIN, ROOT, runFdq } from "../cli/run-fdq";
+import { findComponent, OPENSSL } from "../../support/components";
 import { tempDir } from "./helpers";
 import { readFileSync } from "node:fs";
 
-function hasOpenssl(): boolean {
-  try {
-    execFileSync("openssl", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const openssl = hasOpenssl();
-if (!openssl)
-  console.log("SKIPPED: the gateway's https tests: openssl is not installed to make a certificate.");
+const openssl = findComponent(OPENSSL);
 const describeTls = openssl ? describe : describe.skip;
 
 /** A self-signed certificate for IP 127.0.0.1 and its key, as files. */
