@@ -51,7 +51,8 @@ function schemaValidator(): ValidateFunction {
 }
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
+const obj = (v: unknown): Json =>
+  v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {};
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** Every problem found in manifest.json's text; an empty list means it passed. */
@@ -76,7 +77,8 @@ export function validateUnifiedManifest(text: string, options: UnifiedValidateOp
   }
   const validate = schemaValidator();
   if (!validate(manifest)) {
-    for (const e of validate.errors ?? []) report(`schema: ${e.dataPath || "(root)"} ${e.message ?? ""}`.trim());
+    for (const e of validate.errors ?? [])
+      report(`schema: ${e.dataPath || "(root)"} ${e.message ?? ""}`.trim());
   }
 
   const icons = obj(manifest["icons"]);

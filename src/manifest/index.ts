@@ -2,5 +2,10 @@
 // unified manifest for Microsoft 365 (manifest.json) and the app package that carries the latter.
 export { ADDIN, DEV_ADDIN_URL, REFRESH_COMMAND, addinBase, type AddinDescription } from "./addin";
 export { manifestXml } from "./xml-manifest";
-export { UNIFIED_SCHEMA_URL, UNIFIED_SCHEMA_VERSION, manifestJson, unifiedManifest } from "./unified-manifest";
+export {
+  UNIFIED_SCHEMA_URL,
+  UNIFIED_SCHEMA_VERSION,
+  manifestJson,
+  unifiedManifest,
+} from "./unified-manifest";
 export { APP_PACKAGE_FILE, APP_PACKAGE_ICONS, appPackage } from "./app-package";

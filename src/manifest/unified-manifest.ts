@@ -86,7 +86,11 @@ export function unifiedManifest(url: string): Record<string, unknown> {
           },
         ],
         getStartedMessages: [
-          { title: getStarted.title, description: getStarted.description, learnMoreUrl: base + ADDIN.supportPage },
+          {
+            title: getStarted.title,
+            description: getStarted.description,
+            learnMoreUrl: base + ADDIN.supportPage,
+          },
         ],
         // Where the add-in only manifest's add-in is installed too, Office shows FDQ once.
         alternates: [{ hide: { customOfficeAddin: { officeAddinId: ADDIN.xmlId } } }],
