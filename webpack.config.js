@@ -14,7 +14,8 @@ const HtmlWebpackPlugin = require("html-webpack-plugin");
 const MinimizerPlugin = require("minimizer-webpack-plugin");
 // The add-in's description and its manifests are TypeScript (src/manifest, which `fdq serve` uses too): tsx
 // compiles them on require.
-const addin = require("tsx/cjs/api").require(path.join(__dirname, "src/manifest/index.ts"), __dirname);
+const tsx = require("tsx/cjs/api");
+const addin = tsx.require(path.join(__dirname, "src/manifest/index.ts"), __dirname);
 // The task pane's Content-Security-Policy (src/taskpane/content-security-policy.ts explains it; the gateway sends
 // the same policy as a header), joined as policyText() joins it.
 const CSP = Object.entries(require("./src/taskpane/content-security-policy.json"))
@@ -56,21 +57,25 @@ class ManifestsPlugin {
 }
 
 /**
- * https with office-addin-dev-certs, as Office requires. On Windows and macOS the certificates are made and
- * trusted on first use (the template's behaviour); on Linux only existing ones are used, because installing
- * means sudo (`npx office-addin-dev-certs install`). Without them: http, enough for browser tests.
+ * https with office-addin-dev-certs, as Office requires; scripts/dev-certificates.ts decides, and `npm start` says
+ * what it decided. On Windows and macOS the certificates are made and trusted on first use (the template's
+ * behaviour); on Linux only installed ones are used. Without them: http, enough for browser tests.
  */
 async function devServerTransport() {
-  if (process.env.FDQ_DEV_HTTP === "1") return { type: "http" };
+  const certificates = tsx.require(path.join(__dirname, "scripts/dev-certificates.ts"), __dirname);
+  const scheme = certificates.devServerScheme();
+  if (!scheme.https) {
+    if (process.env.FDQ_DEV_HTTP !== "1") {
+      console.warn(
+        `${scheme.reason}: serving http://localhost:${DEV_PORT} instead of https, which Excel refuses`,
+      );
+    }
+    return { type: "http" };
+  }
   try {
     const devCerts = require("office-addin-dev-certs");
     if (process.platform === "linux") {
-      const fs = require("node:fs");
-      const paths = require("office-addin-dev-certs/lib/defaults");
-      const files = [paths.caCertificatePath, paths.localhostCertificatePath, paths.localhostKeyPath];
-      if (!files.every((f) => fs.existsSync(f)))
-        throw new Error("no certificates: run npx office-addin-dev-certs install");
-      const [ca, cert, key] = files.map((f) => fs.readFileSync(f));
+      const [ca, cert, key] = certificates.certificateFiles().map((f) => fs.readFileSync(f));
       return { type: "https", options: { ca, key, cert } };
     }
     const { ca, key, cert } = await devCerts.getHttpsServerOptions();
