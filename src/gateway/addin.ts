@@ -20,6 +20,9 @@ export interface AddinOptions {
 }
 
 export const NOT_BUILT = "The add-in is not built: run `npm run build`, then restart `fdq serve`";
+/** A build made before the unified manifest: it lacks `file`. */
+export const oldBuild = (file: string): string =>
+  `The add-in's build has no ${file}, which the unified manifest needs: run \`npm run build\` again, then restart \`fdq serve\``;
 
 /** Whether `dir` holds a build of the add-in. */
 export const isBuilt = (dir: string): boolean => existsSync(path.join(dir, "manifest.xml"));
@@ -59,8 +62,16 @@ export function addinRoutes(o: AddinOptions): Hono<GatewayEnv> {
       "Cache-Control": "no-cache",
     });
   });
+  /** A file of the build that the unified manifest needs; a build made without it is an old one. */
+  const builtFile = async (file: string): Promise<Buffer> => {
+    try {
+      return await fs.readFile(path.join(o.distDir, file));
+    } catch {
+      throw new GatewayError(503, `${oldBuild(file)}${GATEWAY_SUFFIX}.`);
+    }
+  };
   const unified = async (): Promise<string> =>
-    rewriteManifest(await fs.readFile(path.join(o.distDir, "manifest.json"), "utf8"), o.publicUrl);
+    rewriteManifest((await builtFile("manifest.json")).toString("utf8"), o.publicUrl);
   app.get("/manifest.json", async (c) =>
     c.body(await unified(), 200, {
       ...anyOrigin,
@@ -70,7 +81,7 @@ export function addinRoutes(o: AddinOptions): Hono<GatewayEnv> {
   );
   app.get(`/${APP_PACKAGE_FILE}`, async (c) => {
     const icons = new Map<string, Uint8Array>();
-    for (const file of APP_PACKAGE_ICONS) icons.set(file, await fs.readFile(path.join(o.distDir, file)));
+    for (const file of APP_PACKAGE_ICONS) icons.set(file, await builtFile(file));
     const zip = appPackage(await unified(), (file) => {
       const bytes = icons.get(file);
       if (!bytes) throw new Error(`the app package has no icon ${file}`);

@@ -2,7 +2,7 @@
 // the unified manifest and the app package the Microsoft 365 admin center takes. The build folder is what
 // `npm run build` writes for its default URL (the manifests from src/manifest, the icons from assets/), made here
 // without webpack.
-import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { strFromU8, unzipSync } from "fflate";
 import { validateUnifiedManifest } from "../../../scripts/validate-unified-manifest";
@@ -60,6 +60,25 @@ describe("fdq serve: the add-in's manifests and app package", () => {
     expect(manifest).toBe(manifestJson(PUBLIC_URL));
     expect(manifest).not.toContain("localhost");
     expect(validateUnifiedManifest(manifest, { packageFile: (file) => zip[file] })).toEqual([]);
+  });
+
+  it("answers 503 saying to build again for the unified manifest and the package of a build without them", async () => {
+    const dist = builtAddin();
+    rmSync(path.join(dist, "manifest.json"));
+    rig = await startRig({}, { distDir: dist });
+    expect((await rig.get("/manifest.xml", { key: null })).status).toBe(200);
+    for (const p of ["/manifest.json", `/${APP_PACKAGE_FILE}`]) {
+      const res = await rig.get(p, { key: null });
+      expect([p, res.status, await res.json()]).toEqual([
+        p,
+        503,
+        {
+          message:
+            "The add-in's build has no manifest.json, which the unified manifest needs: run `npm run build` again, " +
+            "then restart `fdq serve` (from the FDQ gateway).",
+        },
+      ]);
+    }
   });
 
   it("answers 503 saying to run npm run build for the unified manifest and the package without a build", async () => {
