@@ -10,12 +10,6 @@ export const DEV_ADDIN_URL = "https://localhost:3000/";
 /** The ribbon's Refresh command: the function name Office calls (src/commands associates it). */
 export const REFRESH_COMMAND = "refreshFdq";
 
-/** A ribbon or store icon: its file below the add-in's URL and its size in pixels. */
-export interface IconFile {
-  readonly path: string;
-  readonly size: number;
-}
-
 export const ADDIN = {
   /**
    * Two identities, as Microsoft asks of an add-in offered with both manifests: the unified manifest's id is a
@@ -39,8 +33,8 @@ export const ADDIN = {
   accentColor: "#1F5FAE",
   /** The one page of the shared runtime: task pane, custom functions and ribbon commands. */
   page: "taskpane.html",
-  /** Where the support and learn-more links lead; the unified manifest's privacy and terms links too (there is no
-   * page of its own for either). */
+  /** Where the support and learn-more links lead, and the unified manifest's privacy and terms links: the
+   * project has no privacy or terms page of its own. */
   supportPage: "taskpane.html",
   functions: { namespace: "FDQ", script: "functions.js", metadata: "functions.json" },
   /** Loads with the document (src/commands sets Office.StartupBehavior.load) and outlives the pane. */
@@ -87,8 +81,6 @@ export const ADDIN = {
     },
   },
 } as const;
-
-export type AddinDescription = typeof ADDIN;
 
 /** `url` with exactly one trailing slash, after checking it is https (http only for localhost). */
 export function addinBase(url: string): string {
