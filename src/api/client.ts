@@ -41,6 +41,7 @@ import {
   resolverFor,
 } from "./relative-requests";
 import type { RequestKey } from "./request-key";
+import { TickerCoverage } from "./ticker-coverage";
 import type {
   ApiResult,
   CoverageItem,
@@ -63,6 +64,14 @@ import { checkDatapointRequest, isRelativeCall } from "./validate";
 export class FdqClient extends ClientEngine {
   private resolverOf: { parts: ClientParts; resolver: PeriodResolver } | undefined;
   private lookOf: { parts: ClientParts; refreshDay: string; look: DatapointLook } | undefined;
+  /** Whether a "not found" data answer means a ticker the service does not cover (ticker-coverage.ts). */
+  private readonly coverage = new TickerCoverage((type, ticker) => this.security(type, ticker));
+
+  /** Forgets every cached answer, or those about one ticker, and what is known of its coverage. */
+  override invalidate(ticker?: string): void {
+    super.invalidate(ticker);
+    this.coverage.forget(ticker === undefined ? undefined : ticker.trim().toUpperCase());
+  }
 
   /** One datapoint of a ticker for a fiscal year, quarter or TTM period, or a relative period (FY0...). */
   async datapoint(req: DatapointRequest): Promise<DatapointResult> {
@@ -71,26 +80,30 @@ export class FdqClient extends ClientEngine {
     const t = checkDatapointRequest(req);
     // A loaded cache needs no await: a worksheet of cached cells then costs no extra promise per cell.
     const e = this.parts?.cache.loaded ? this.parts : await this.partsReady();
-    const refreshDay = e.cache.today();
-    const chosen = chooseDatapointKey(datapointKeys(t), this.datapointLook(e, refreshDay));
-    const { key, cached, windowed } = chosen instanceof Promise ? await chosen : chosen;
-    const answer = (cached ??
-      (await this.flights.share(
-        key,
+    try {
+      const refreshDay = e.cache.today();
+      const chosen = chooseDatapointKey(datapointKeys(t), this.datapointLook(e, refreshDay));
+      const { key, cached, windowed } = chosen instanceof Promise ? await chosen : chosen;
+      const answer = (cached ??
+        (await this.flights.share(
+          key,
+          refreshDay,
+          () => this.coverage.send(e, t.ticker, () => this.fetchRecords(e, key, t.name)),
+          windowed ? e.windowMs : 0,
+        ))) as RecordsAnswer;
+      const i = key.fields.datapoint === undefined ? answer.indexOf(t.name) : 0;
+      // A whole-dataset answer without the name says the datapoint does not exist (from the cache too).
+      if (i < 0 || i >= answer.size) throw this.failed(e, key, new DataPointNotFoundError());
+      return {
+        value: answer.value(i),
+        record: answer.record(i),
+        source: cached ? "cache" : "network",
         refreshDay,
-        () => this.fetchRecords(e, key, t.name),
-        windowed ? e.windowMs : 0,
-      ))) as RecordsAnswer;
-    const i = key.fields.datapoint === undefined ? answer.indexOf(t.name) : 0;
-    // A whole-dataset answer without the name says the datapoint does not exist (from the cache too).
-    if (i < 0 || i >= answer.size) throw this.failed(e, key, new DataPointNotFoundError());
-    return {
-      value: answer.value(i),
-      record: answer.record(i),
-      source: cached ? "cache" : "network",
-      refreshDay,
-      url: e.transport.url(key),
-    };
+        url: e.transport.url(key),
+      };
+    } catch (error) {
+      throw await this.coverage.explain(e, t.ticker, error);
+    }
   }
 
   /** What datapoint calls ask call-keys.ts to choose by (the cache, the flights, the billing), made once a day. */
@@ -112,18 +125,25 @@ export class FdqClient extends ClientEngine {
     if (isRelativeCall(req))
       return relativeDataset(this.resolver(await this.partsReady()), req, (r) => this.dataset(r));
     const key = datasetKey(req);
+    const ticker = key.fields.ticker;
     const e = await this.partsReady();
-    const refreshDay = e.cache.today();
-    const cached = this.cachedValue(e, key);
-    const answer = (cached ??
-      (await this.flights.share(key, refreshDay, () => this.fetchRecords(e, key)))) as RecordsAnswer;
-    return {
-      records: answer.records(),
-      values: answer.values(),
-      source: cached ? "cache" : "network",
-      refreshDay,
-      url: e.transport.url(key),
-    };
+    try {
+      const refreshDay = e.cache.today();
+      const cached = this.cachedValue(e, key);
+      const answer = (cached ??
+        (await this.flights.share(key, refreshDay, () =>
+          this.coverage.send(e, ticker, () => this.fetchRecords(e, key)),
+        ))) as RecordsAnswer;
+      return {
+        records: answer.records(),
+        values: answer.values(),
+        source: cached ? "cache" : "network",
+        refreshDay,
+        url: e.transport.url(key),
+      };
+    } catch (error) {
+      throw await this.coverage.explain(e, ticker, error);
+    }
   }
 
   /** Metadata of one datapoint name (always asked of the service: the catalog is cut off in places). */

@@ -146,6 +146,21 @@ export class DayCache {
     return this.entries.get(key.cacheKey);
   }
 
+  /**
+   * Whether today's cache holds a data answer with records about `ticker`: the service has its data. A scan
+   * of the keys, made only where a ticker's data answer was "not found" (ticker-coverage.ts), never per cell.
+   */
+  hasRecordsOf(ticker: string): boolean {
+    const segment = `/${encodeURIComponent(ticker)}?`;
+    for (const rel of this.entries.keys()) {
+      if (!rel.includes(segment)) continue;
+      const value = this.entries.peek(rel);
+      const key = value?.kind === "records" && value.size > 0 ? RequestKey.parse(rel) : undefined;
+      if (key?.endpoint === "data" && key.subject === ticker) return true;
+    }
+    return false;
+  }
+
   /** Reads without counting as a use (plans and estimates must not reorder the LRU). */
   peek(key: RequestKey): CacheValue | undefined {
     return this.entries.get(key.cacheKey);

@@ -1,0 +1,119 @@
+// Whether a data call's ticker is one the service covers, asked only when it matters. The service answers an
+// unknown ticker as it answers a period without data ("The requested data was not found."), so a "not found"
+// data answer alone cannot say which. The rule (docs/quota-and-billing.md, "A ticker FDQ does not cover"):
+//   - a data request is never preceded by a coverage request: a covered ticker's answers cost what they cost;
+//   - a data answer "not found" (DataNotFound) of a ticker asks its single-security coverage record
+//     (/coverage/stock/:ticker, /coverage/inactive/:ticker for an inactive stock's colon form), once per
+//     ticker and refresh day, through the client's own call (so the day cache keeps the answer, "not found"
+//     included, and every other caller joins the one request), unless the ticker is known to have data: a
+//     data answer with records today, a latest period ever found, a coverage record today;
+//   - it waits first for the ticker's data requests still in flight (a SERIES asks its years at once): one of
+//     them with records makes the coverage request needless;
+//   - a ticker whose coverage answer is "not found" fails with UncoveredTickerError, and for the rest of the
+//     refresh day every data call of it fails so at once, with no request.
+import type { ClientParts } from "./client-setup";
+import { DataNotFoundError, UncoveredTickerError, type CoveredAs } from "./errors";
+import { isInactiveTicker } from "./period-resolver";
+import { RequestKey } from "./request-key";
+
+/** The coverage type a data call's ticker is looked up as. */
+export const coveredAs = (ticker: string): CoveredAs => (isInactiveTicker(ticker) ? "inactive" : "stock");
+
+/** The coverage request that says whether the service covers `ticker`. */
+export const coverageKeyOf = (ticker: string): RequestKey => RequestKey.security(coveredAs(ticker), ticker);
+
+/** The client's call that asks a coverage record (FdqClient.security: cached, coalesced, counted). */
+export type AskCoverage = (type: CoveredAs, ticker: string) => Promise<unknown>;
+
+interface Pending {
+  count: number;
+  readonly idle: Promise<void>;
+  readonly done: () => void;
+}
+
+export class TickerCoverage {
+  /** Tickers known today to have data; reset when the refresh day changes. */
+  private covered = new Set<string>();
+  private coveredOn = "";
+  /** Data requests in flight per ticker, and a promise settled when the last one has. */
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(private readonly ask: AskCoverage) {}
+
+  /** The error of a ticker the day cache knows the service does not cover; undefined otherwise. */
+  knownUncovered(e: ClientParts, ticker: string, status?: number): UncoveredTickerError | undefined {
+    const answer = e.cache.peek(coverageKeyOf(ticker));
+    if (answer?.kind !== "missing" || answer.error !== "DataNotFoundError") return undefined;
+    return new UncoveredTickerError({ ticker, coveredAs: coveredAs(ticker), hints: e.hints, status });
+  }
+
+  /**
+   * Sends a data request of `ticker` (`send`) unless the ticker is known not to be covered today (then fails
+   * without a request), counting it as in flight until it settles.
+   */
+  send<T>(e: ClientParts, ticker: string, send: () => Promise<T>): Promise<T> {
+    const refused = this.knownUncovered(e, ticker);
+    if (refused) return Promise.reject(refused);
+    let p = this.pending.get(ticker);
+    if (!p) {
+      let done!: () => void;
+      const idle = new Promise<void>((resolve) => (done = resolve));
+      p = { count: 0, idle, done };
+      this.pending.set(ticker, p);
+    }
+    const entry = p;
+    entry.count++;
+    return send().finally(() => {
+      if (--entry.count > 0) return;
+      this.pending.delete(ticker);
+      entry.done();
+    });
+  }
+
+  /**
+   * What a data call of `ticker` fails with after its answer was `error`: UncoveredTickerError when the
+   * answer was "not found" and the service does not cover the ticker; `error` itself otherwise (also when
+   * the coverage request fails for another reason: the data's own answer is then the truest one).
+   */
+  async explain(e: ClientParts, ticker: string, error: unknown): Promise<unknown> {
+    if (!(error instanceof DataNotFoundError)) return error;
+    const status = error.status;
+    const known = this.knownUncovered(e, ticker, status);
+    if (known) return known;
+    if (this.hasData(e, ticker)) return error;
+    await this.pending.get(ticker)?.idle;
+    if (this.hasData(e, ticker)) return error;
+    try {
+      await this.ask(coveredAs(ticker), ticker);
+      this.markCovered(e, ticker);
+      return error;
+    } catch (coverage) {
+      if (!(coverage instanceof DataNotFoundError)) return error;
+      return new UncoveredTickerError({ ticker, coveredAs: coveredAs(ticker), hints: e.hints, status });
+    }
+  }
+
+  /** Forgets what is known of one ticker, or of all (the cache was invalidated). */
+  forget(ticker?: string): void {
+    if (ticker === undefined) this.covered.clear();
+    else this.covered.delete(ticker);
+  }
+
+  /** Whether the service is known to have data of `ticker`, without asking it. */
+  private hasData(e: ClientParts, ticker: string): boolean {
+    const today = e.cache.today();
+    if (this.coveredOn !== today) [this.covered, this.coveredOn] = [new Set(), today];
+    if (this.covered.has(ticker)) return true;
+    const found =
+      e.cache.peek(coverageKeyOf(ticker))?.kind === "json" ||
+      e.resolutions.foundAny(ticker) ||
+      e.cache.hasRecordsOf(ticker);
+    if (found) this.covered.add(ticker);
+    return found;
+  }
+
+  private markCovered(e: ClientParts, ticker: string): void {
+    this.hasData(e, ticker); // starts today's set
+    this.covered.add(ticker);
+  }
+}
