@@ -77,6 +77,14 @@ export class FdqClient extends ClientEngine {
   async datapoint(req: DatapointRequest): Promise<DatapointResult> {
     if (isRelativeCall(req))
       return relativeDatapoint(this.resolver(await this.partsReady()), req, (r) => this.datapoint(r));
+    return this.fixedDatapoint(req, true);
+  }
+
+  /**
+   * A datapoint call of a fixed period. `explain`: a "not found" answer asks whether the ticker is covered
+   * (ticker-coverage.ts); the latest-period search's probes ask it themselves, where the walk expects data.
+   */
+  private async fixedDatapoint(req: DatapointRequest, explain: boolean): Promise<DatapointResult> {
     const t = checkDatapointRequest(req);
     // A loaded cache needs no await: a worksheet of cached cells then costs no extra promise per cell.
     const e = this.parts?.cache.loaded ? this.parts : await this.partsReady();
@@ -102,7 +110,7 @@ export class FdqClient extends ClientEngine {
         url: e.transport.url(key),
       };
     } catch (error) {
-      throw await this.coverage.explain(e, t.ticker, error);
+      throw explain ? await this.coverage.explain(e, t.ticker, error) : error;
     }
   }
 
@@ -124,6 +132,11 @@ export class FdqClient extends ClientEngine {
   async dataset(req: DatasetRequest): Promise<DatasetResult> {
     if (isRelativeCall(req))
       return relativeDataset(this.resolver(await this.partsReady()), req, (r) => this.dataset(r));
+    return this.fixedDataset(req, true);
+  }
+
+  /** A whole-dataset call of a fixed period; `explain` as for fixedDatapoint. */
+  private async fixedDataset(req: DatasetRequest, explain: boolean): Promise<DatasetResult> {
     const key = datasetKey(req);
     const ticker = key.fields.ticker;
     const e = await this.partsReady();
@@ -142,7 +155,7 @@ export class FdqClient extends ClientEngine {
         url: e.transport.url(key),
       };
     } catch (error) {
-      throw await this.coverage.explain(e, ticker, error);
+      throw explain ? await this.coverage.explain(e, ticker, error) : error;
     }
   }
 
@@ -252,7 +265,15 @@ export class FdqClient extends ClientEngine {
 
   /** The latest-period search of these parts, asking through this client's own calls. */
   private resolver(e: ClientParts): PeriodResolver {
-    if (this.resolverOf?.parts !== e) this.resolverOf = { parts: e, resolver: resolverFor(e, this) };
+    if (this.resolverOf?.parts !== e) {
+      const resolver = resolverFor(e, {
+        datapoint: (r) => this.fixedDatapoint(r, false),
+        dataset: (r) => this.fixedDataset(r, false),
+        security: (type, ticker) => this.security(type, ticker),
+        uncovered: (ticker) => this.coverage.verdict(e, ticker),
+      });
+      this.resolverOf = { parts: e, resolver };
+    }
     return this.resolverOf.resolver;
   }
 }

@@ -9,6 +9,9 @@
 //     data answer with records today, a latest period ever found, a coverage record today;
 //   - it waits first for the ticker's data requests still in flight (a SERIES asks its years at once): one of
 //     them with records makes the coverage request needless;
+//   - the latest-period search (FY0, FQ0, LTM) asks it where its walk reaches the period the ticker's data is
+//     expected at (period-resolver.ts) with nothing found yet, not at the empty periods above it that a
+//     covered ticker's search passes too;
 //   - a ticker whose coverage answer is "not found" fails with UncoveredTickerError, and for the rest of the
 //     refresh day every data call of it fails so at once, with no request.
 import type { ClientParts } from "./client-setup";
@@ -77,18 +80,25 @@ export class TickerCoverage {
    */
   async explain(e: ClientParts, ticker: string, error: unknown): Promise<unknown> {
     if (!(error instanceof DataNotFoundError)) return error;
-    const status = error.status;
+    return (await this.verdict(e, ticker, error.status)) ?? error;
+  }
+
+  /**
+   * UncoveredTickerError when the service does not cover `ticker`, undefined when it does or cannot say:
+   * known without a request where it can be, else asked once (the coverage record, which the day keeps).
+   */
+  async verdict(e: ClientParts, ticker: string, status?: number): Promise<UncoveredTickerError | undefined> {
     const known = this.knownUncovered(e, ticker, status);
     if (known) return known;
-    if (this.hasData(e, ticker)) return error;
+    if (this.hasData(e, ticker)) return undefined;
     await this.pending.get(ticker)?.idle;
-    if (this.hasData(e, ticker)) return error;
+    if (this.hasData(e, ticker)) return undefined;
     try {
       await this.ask(coveredAs(ticker), ticker);
       this.markCovered(e, ticker);
-      return error;
+      return undefined;
     } catch (coverage) {
-      if (!(coverage instanceof DataNotFoundError)) return error;
+      if (!(coverage instanceof DataNotFoundError)) return undefined;
       return new UncoveredTickerError({ ticker, coveredAs: coveredAs(ticker), hints: e.hints, status });
     }
   }

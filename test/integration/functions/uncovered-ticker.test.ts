@@ -106,20 +106,43 @@ describe("a ticker FDQ does not cover", () => {
     expect(out.units).toBe(0);
   });
 
-  it("FY0 and LTM: the newest period's probe, one coverage request, no walk back through empty years", async () => {
+  it("FY0 and LTM: the empty periods above the expected latest, one coverage request there, no walk back", async () => {
+    // On 2026-11-24 fiscal 2026 may have ended (a year ending in October); fiscal 2025 is where a covered
+    // ticker's value is expected. A covered ticker's search asks those two as well.
     const fy0 = await cell("DATAPOINT", "ZZZW", "roic", "ROIC", "FY0");
     expect(fy0).toEqual({
       outcome: { code: "#N/A", message: uncovered("ZZZW") },
-      sent: ["metrics/roic/ZZZW?datapoint=ROIC&year=2026", "coverage/stock/ZZZW"],
+      sent: [
+        "metrics/roic/ZZZW?datapoint=ROIC&year=2026",
+        "metrics/roic/ZZZW?datapoint=ROIC&year=2025",
+        "coverage/stock/ZZZW",
+      ],
       units: 0,
     });
     freshClient();
+    // The ttm windows from Q3 FY2027 (a year ending in April 2027) down to Q2 FY2026, the one expected.
     const ltm = await cell("DATAPOINT", "ZZZV", "roic", "NOPAT", "LTM");
-    expect(ltm.outcome).toEqual({ code: "#N/A", message: uncovered("ZZZV") });
-    expect(ltm.sent).toHaveLength(2);
-    expect(ltm.sent[0]).toMatch(/^metrics\/roic\/ZZZV\?datapoint=NOPAT&year=\d{4}&ttm=[1-4]$/);
-    expect(ltm.sent[1]).toBe("coverage/stock/ZZZV");
-    expect(ltm.units).toBe(0);
+    expect(ltm).toEqual({
+      outcome: { code: "#N/A", message: uncovered("ZZZV") },
+      sent: [
+        "metrics/roic/ZZZV?datapoint=NOPAT&year=2027&ttm=3",
+        "metrics/roic/ZZZV?datapoint=NOPAT&year=2027&ttm=2",
+        "metrics/roic/ZZZV?datapoint=NOPAT&year=2027&ttm=1",
+        "metrics/roic/ZZZV?datapoint=NOPAT&year=2026&ttm=4",
+        "metrics/roic/ZZZV?datapoint=NOPAT&year=2026&ttm=3",
+        "metrics/roic/ZZZV?datapoint=NOPAT&year=2026&ttm=2",
+        "coverage/stock/ZZZV",
+      ],
+      units: 0,
+    });
+  });
+
+  it("a relative period of a ticker known uncovered today sends nothing, of any kind", async () => {
+    await cell("DATAPOINT", "ZZZT", "roic", "ROIC", 2024);
+    const none = { outcome: { code: "#N/A", message: uncovered("ZZZT") }, sent: [], units: 0 };
+    expect(await cell("DATAPOINT", "ZZZT", "roic", "ROIC", "FY0")).toEqual(none);
+    expect(await cell("DATAPOINT", "ZZZT", "roic", "NOPAT", "FQ-1")).toEqual(none);
+    expect(await cell("DATASET", "ZZZT", "roic", "LTM")).toEqual(none);
   });
 
   it("an inactive stock's colon ticker is looked up among inactive stocks", async () => {
@@ -189,19 +212,18 @@ describe("a covered ticker", () => {
     });
   });
 
-  it("FY0 of a ticker never resolved, alone: one coverage record (1 unit) when the newest possible year is empty", async () => {
-    // Fiscal 2026 can have ended by the day (a year ending in October): empty, so the coverage is asked once.
-    const out = await cell("DATAPOINT", "MSFT", "roic", "ROIC", "FY0");
-    expect("value" in out.outcome).toBe(true);
-    expect(out.sent).toEqual([
+  it("FY0 and LTM alone, on a ticker never resolved: the empty periods above its data, no coverage request", async () => {
+    const fy0 = await cell("DATAPOINT", "MSFT", "roic", "ROIC", "FY0");
+    expect("value" in fy0.outcome).toBe(true);
+    expect(fy0.sent).toEqual([
       "metrics/roic/MSFT?datapoint=ROIC&year=2026",
-      "coverage/stock/MSFT",
       "metrics/roic/MSFT?datapoint=ROIC&year=2025",
     ]);
-    expect(out.units).toBe(2);
-    // The same day, another kind: known covered, no coverage request.
-    const fq0 = await cell("DATAPOINT", "MSFT", "roic", "NOPAT", "FQ0");
-    expect(fq0.sent.filter((p) => p.startsWith("coverage/"))).toEqual([]);
+    expect(fy0.units).toBe(1);
+    freshClient();
+    const ltm = await cell("DATAPOINT", "MSFT", "roic", "NOPAT", "LTM");
+    expect("value" in ltm.outcome).toBe(true);
+    expect(ltm.sent.filter((p) => p.startsWith("coverage/"))).toEqual([]);
   });
 
   it("a year without data, alone: the service's 'not found', after one coverage record (1 unit) per ticker and day", async () => {
