@@ -15,7 +15,17 @@
 //   - a ticker whose coverage answer is "not found" fails with UncoveredTickerError, and for the rest of the
 //     refresh day every data call of it fails so at once, with no request.
 import type { ClientParts } from "./client-setup";
-import { DataNotFoundError, UncoveredTickerError, type CoveredAs } from "./errors";
+import {
+  DataNotFoundError,
+  NetworkError,
+  QuotaExhaustedError,
+  RateLimitedError,
+  ServiceRefreshingError,
+  ServiceUnavailableError,
+  TimeoutError,
+  UncoveredTickerError,
+  type CoveredAs,
+} from "./errors";
 import { isInactiveTicker } from "./period-resolver";
 import { RequestKey } from "./request-key";
 
@@ -28,6 +38,17 @@ export const coverageKeyOf = (ticker: string): RequestKey => RequestKey.security
 /** The client's call that asks a coverage record (FdqClient.security: cached, coalesced, counted). */
 export type AskCoverage = (type: CoveredAs, ticker: string) => Promise<unknown>;
 
+/** Failures that pass: the coverage is asked again at the next "not found". */
+const isPassing = (error: unknown): boolean =>
+  [
+    NetworkError,
+    TimeoutError,
+    RateLimitedError,
+    ServiceUnavailableError,
+    ServiceRefreshingError,
+    QuotaExhaustedError,
+  ].some((cls) => error instanceof cls);
+
 interface Pending {
   count: number;
   readonly idle: Promise<void>;
@@ -37,6 +58,8 @@ interface Pending {
 export class TickerCoverage {
   /** Tickers known today to have data; reset when the refresh day changes. */
   private covered = new Set<string>();
+  /** Tickers whose coverage request got no usable answer today; reset with `covered`. */
+  private untold = new Set<string>();
   private coveredOn = "";
   /** Data requests in flight per ticker, and a promise settled when the last one has. */
   private readonly pending = new Map<string, Pending>();
@@ -93,26 +116,33 @@ export class TickerCoverage {
     if (this.hasData(e, ticker)) return undefined;
     await this.pending.get(ticker)?.idle;
     if (this.hasData(e, ticker)) return undefined;
+    if (this.untold.has(ticker)) return undefined;
     try {
       await this.ask(coveredAs(ticker), ticker);
       this.markCovered(e, ticker);
       return undefined;
     } catch (coverage) {
-      if (!(coverage instanceof DataNotFoundError)) return undefined;
-      return new UncoveredTickerError({ ticker, coveredAs: coveredAs(ticker), hints: e.hints, status });
+      if (coverage instanceof DataNotFoundError)
+        return new UncoveredTickerError({ ticker, coveredAs: coveredAs(ticker), hints: e.hints, status });
+      // An answer that is no answer (a relay without the coverage endpoint, a malformed record) is not asked
+      // again today; a passing failure (network, throttle, outage) is.
+      if (!isPassing(coverage)) this.untold.add(ticker);
+      return undefined;
     }
   }
 
   /** Forgets what is known of one ticker, or of all (the cache was invalidated). */
   forget(ticker?: string): void {
-    if (ticker === undefined) this.covered.clear();
-    else this.covered.delete(ticker);
+    for (const known of [this.covered, this.untold]) {
+      if (ticker === undefined) known.clear();
+      else known.delete(ticker);
+    }
   }
 
   /** Whether the service is known to have data of `ticker`, without asking it. */
   private hasData(e: ClientParts, ticker: string): boolean {
     const today = e.cache.today();
-    if (this.coveredOn !== today) [this.covered, this.coveredOn] = [new Set(), today];
+    if (this.coveredOn !== today) [this.covered, this.untold, this.coveredOn] = [new Set(), new Set(), today];
     if (this.covered.has(ticker)) return true;
     const found =
       e.cache.peek(coverageKeyOf(ticker))?.kind === "json" ||
