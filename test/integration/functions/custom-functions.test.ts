@@ -124,7 +124,8 @@ describe("FDQ.DATAPOINT", () => {
     });
     expect(await cell("DATAPOINT", "NOSUCHTICKER", "roic", "ROIC", 2023)).toEqual({
       code: "#N/A",
-      message: NOT_FOUND,
+      message:
+        'FDQ does not cover the ticker "NOSUCHTICKER" (no stock of that ticker in its coverage). Check the spelling, or search the ticker list in the FDQ task pane (Find a ticker).',
     });
   });
 });
