@@ -37,8 +37,9 @@ export const USAGE = `Usage:
   fdq usage [--json] [--plan N] [--plan-raised] [--reset] [--base-url URL] [--api-key KEY] [--cache-dir DIR]
                                        this month's quota units of the key's account as fdq counted them
                                        in its cache file: the total of the plan (--plan, default ${grouped(DEFAULTS.planUnits)}),
-                                       by day and by dataset, whether the service answered "Limit
-                                       Exceeded" and when the quota resets (--json: the report as JSON;
+                                       by day and by dataset, and when the quota resets; once the
+                                       service answered "Limit Exceeded", that alone, with its day and
+                                       no units left beside it (--json: the report as JSON;
                                        --plan-raised: send requests again after a "Limit Exceeded";
                                        --reset: the same at the FDQ gateway of --base-url too).
                                        Sends no request (--reset: one, to the gateway).
