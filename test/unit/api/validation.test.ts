@@ -108,11 +108,14 @@ describe("argument checks (no request is sent)", () => {
     expect(fake.seen.map((s) => s.url.pathname)).toEqual(["/v1/metrics/roic/AAPL"]);
   });
 
-  it("answers DataPointNotFound (spec message) without a request for a name unknown to a complete catalog", async () => {
-    const error = await rejection(makeClient(fake).datapoint({ ...roic, name: "ROIC_TYPO" }));
-    expect(error).toBeInstanceOf(DataPointNotFoundError);
-    expect(error.message).toBe(SPEC_ERRORS.DataPointNotFound.message);
-    expect(excelCodeOf(error)).toBe("#N/A");
+  it("refuses a name unknown to a complete catalog as an argument (#VALUE!) with the nearest names, without a request", async () => {
+    const error = await rejection(makeClient(fake).datapoint({ ...roic, name: "ROIC_GAPA" }));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as InvalidArgumentError).argument).toBe("name");
+    expect(error.message).toBe(
+      'datapoint "ROIC_GAPA" is not in dataset metrics/roic. Did you mean ROIC_GAAP?',
+    );
+    expect(excelCodeOf(error)).toBe("#VALUE!");
     expect(fake.count).toBe(0);
   });
 
