@@ -41,7 +41,7 @@ import {
   resolverFor,
 } from "./relative-requests";
 import type { RequestKey } from "./request-key";
-import { TickerCoverage } from "./ticker-coverage";
+import { coverageKeyOf, TickerCoverage } from "./ticker-coverage";
 import type {
   ApiResult,
   CoverageItem,
@@ -236,16 +236,25 @@ export class FdqClient extends ClientEngine {
   }
 
   /**
-   * Forgets today's answers of these requests (and of the whole datasets that would answer them), so their
-   * next calls ask the service: the refresh of some cells. Other answers stay.
+   * Forgets today's answers of these requests (and of the whole datasets that would answer them, and the
+   * coverage answer of a data ticker found not covered), so their next calls ask the service: the refresh of
+   * some cells. Other answers stay.
    */
   forget(requests: readonly FdqRequest[]): void {
+    const e = this.parts;
+    const tickers = new Set<string>();
     const keys = requests.flatMap((r) => {
       const key = this.keyOf(r);
+      if (key.fields.endpoint === "data") tickers.add(key.fields.ticker);
       const whole = wholeOf(key);
       return whole ? [key, whole] : [key];
     });
-    this.parts?.cache.forget(keys);
+    // A ticker found not covered today is asked again too: refreshing its cells asks the service again.
+    for (const ticker of tickers) {
+      const coverage = coverageKeyOf(ticker);
+      if (e?.cache.peek(coverage)?.kind === "missing") keys.push(coverage);
+    }
+    e?.cache.forget(keys);
   }
 
   /** This month's units by day and by dataset, whether the quota is spent, and when it resets. */

@@ -184,6 +184,34 @@ describe("a ticker FDQ does not cover", () => {
   });
 });
 
+describe("refreshing the cells of an uncovered ticker", () => {
+  it("asks again: its data request and its coverage request, then the same message", async () => {
+    const sentBy: string[] = [];
+    const client = new FdqClient({
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.demoKey,
+      now: () => DAY.getTime(),
+      hints: EXCEL_HINTS,
+      fetch: (input, init) => {
+        sentBy.push(new URL(String(input)).pathname);
+        return fetch(input, init);
+      },
+    });
+    const request = { ticker: "ZZZS", dataset: "roic", name: "ROIC", year: 2023 };
+    const ask = () => client.datapoint(request).catch((e: Error) => e.message);
+    expect(await ask()).toBe(uncovered("ZZZS"));
+    client.forget([{ kind: "datapoint", request }]);
+    expect(await ask()).toBe(uncovered("ZZZS"));
+    expect(sentBy).toEqual([
+      "/v1/metrics/roic/ZZZS",
+      "/v1/coverage/stock/ZZZS",
+      "/v1/metrics/roic/ZZZS",
+      "/v1/coverage/stock/ZZZS",
+    ]);
+    await client.close();
+  });
+});
+
 describe("a covered ticker", () => {
   it("sends no coverage request on its normal path: a value, a series, a dataset, FY0 and LTM", async () => {
     const cells: [string, ...unknown[]][] = [
