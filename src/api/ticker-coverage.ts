@@ -7,8 +7,8 @@
 //     ticker and refresh day, through the client's own call (so the day cache keeps the answer, "not found"
 //     included, and every other caller joins the one request), unless the ticker is known to have data: a
 //     data answer with records today, a latest period ever found, a coverage record today;
-//   - it waits first for the ticker's data requests still in flight (a SERIES asks its years at once): one of
-//     them with records makes the coverage request needless;
+//   - it waits first for the ticker's data requests still in flight (a SERIES asks its years at once), until one
+//     of them brings records (the coverage request is then needless) or all have settled;
 //   - the latest-period search (FY0, FQ0, LTM) asks it where its walk reaches the period the ticker's data is
 //     expected at (period-resolver.ts) with nothing found yet, not at the empty periods above it that a
 //     covered ticker's search passes too;
@@ -51,8 +51,9 @@ const isPassing = (error: unknown): boolean =>
 
 interface Pending {
   count: number;
-  readonly idle: Promise<void>;
-  readonly done: () => void;
+  /** Settles when one of the ticker's requests brings data, or when the last one has settled. */
+  readonly wake: Promise<void>;
+  readonly fire: () => void;
 }
 
 export class TickerCoverage {
@@ -61,7 +62,7 @@ export class TickerCoverage {
   /** Tickers whose coverage request got no usable answer today; reset with `covered`. */
   private untold = new Set<string>();
   private coveredOn = "";
-  /** Data requests in flight per ticker, and a promise settled when the last one has. */
+  /** Data requests in flight per ticker, and a promise settled when one brings data or the last settles. */
   private readonly pending = new Map<string, Pending>();
 
   constructor(private readonly ask: AskCoverage) {}
@@ -82,18 +83,32 @@ export class TickerCoverage {
     if (refused) return Promise.reject(refused);
     let p = this.pending.get(ticker);
     if (!p) {
-      let done!: () => void;
-      const idle = new Promise<void>((resolve) => (done = resolve));
-      p = { count: 0, idle, done };
+      let fire!: () => void;
+      const wake = new Promise<void>((resolve) => (fire = resolve));
+      p = { count: 0, wake, fire };
       this.pending.set(ticker, p);
     }
     const entry = p;
     entry.count++;
-    return send().finally(() => {
-      if (--entry.count > 0) return;
-      this.pending.delete(ticker);
-      entry.done();
-    });
+    return send().then(
+      (answer) => {
+        // An answer with data: the ticker is covered, and whoever waits to know can stop waiting.
+        this.markCovered(e, ticker);
+        this.settled(ticker, entry);
+        entry.fire();
+        return answer;
+      },
+      (error: unknown) => {
+        this.settled(ticker, entry);
+        throw error;
+      },
+    );
+  }
+
+  private settled(ticker: string, entry: Pending): void {
+    if (--entry.count > 0) return;
+    if (this.pending.get(ticker) === entry) this.pending.delete(ticker);
+    entry.fire();
   }
 
   /**
@@ -114,7 +129,7 @@ export class TickerCoverage {
     const known = this.knownUncovered(e, ticker, status);
     if (known) return known;
     if (this.hasData(e, ticker)) return undefined;
-    await this.pending.get(ticker)?.idle;
+    await this.pending.get(ticker)?.wake;
     if (this.hasData(e, ticker)) return undefined;
     if (this.untold.has(ticker)) return undefined;
     try {
@@ -141,9 +156,7 @@ export class TickerCoverage {
 
   /** Whether the service is known to have data of `ticker`, without asking it. */
   private hasData(e: ClientParts, ticker: string): boolean {
-    const today = e.cache.today();
-    if (this.coveredOn !== today) [this.covered, this.untold, this.coveredOn] = [new Set(), new Set(), today];
-    if (this.covered.has(ticker)) return true;
+    if (this.today(e).has(ticker)) return true;
     const found =
       e.cache.peek(coverageKeyOf(ticker))?.kind === "json" ||
       e.resolutions.foundAny(ticker) ||
@@ -152,8 +165,15 @@ export class TickerCoverage {
     return found;
   }
 
+  /** An answer with data of `ticker` arrived: a set add, never a scan (it runs once per answer). */
   private markCovered(e: ClientParts, ticker: string): void {
-    this.hasData(e, ticker); // starts today's set
-    this.covered.add(ticker);
+    this.today(e).add(ticker);
+  }
+
+  /** Today's set of covered tickers (both sets start afresh on a new refresh day). */
+  private today(e: ClientParts): Set<string> {
+    const day = e.cache.today();
+    if (this.coveredOn !== day) [this.covered, this.untold, this.coveredOn] = [new Set(), new Set(), day];
+    return this.covered;
   }
 }
