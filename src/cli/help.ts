@@ -66,7 +66,7 @@ RATING, SECTOR, COVERAGE, SECURITY, INFO), any case, with text, number and TRUE/
 omitted optional arguments (,,).
 
 Output: each formula (cut to 60 characters) and its value beside it; a spill's rows under each other, their
-cells separated by tabs; an error as its code and message (#N/A The requested datapoint was not found.).
+cells separated by tabs; an error as its code and message (#N/A The requested data was not found.).
 A line of FILE that is not a formula fdq can evaluate prints "usage error at line N: ..." in its place; the
 other lines are evaluated and fdq exits with status 2.
 
