@@ -8,12 +8,14 @@ import {
   centralDay,
   DEFAULTS,
   FdqClient,
+  type FdqError,
   MemoryStorage,
   quotaResetsOn,
   RefreshDayClock,
   sleep,
 } from "../../src/api";
 import { findDataset } from "../../src/catalog";
+import { EXCEL_HINTS } from "../../src/host/excel-hints";
 import { startGateway } from "../../src/gateway";
 import { startSandbox } from "../../src/sandbox";
 import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
@@ -518,7 +520,8 @@ describe("task pane in the browser", () => {
     const cellD4 = await callDouble<{ value: string }>(page, "cell", "Sheet1!D4");
     const cellD5 = await callDouble<{ value: string }>(page, "cell", "Sheet1!D5");
     expect(await items.allTextContents()).toEqual([
-      `Sheet1!D4${cellD4.value}${(d4 as Error).message}`,
+      // The pane words the reason for Excel (its hints), the reference client for no surface.
+      `Sheet1!D4${cellD4.value}${(d4 as FdqError).withHints(EXCEL_HINTS).message}`,
       `Sheet1!D5${cellD5.value}${(d5 as Error).message}`,
     ]);
     await items.nth(1).click();
