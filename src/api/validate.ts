@@ -20,9 +20,13 @@ import {
   type SectorDatapoint,
   type SecurityType,
 } from "../catalog";
-import { nearestDatasets, orList, unknownDatapointText } from "../catalog/nearest";
 import {
-  DataPointNotFoundError,
+  nearestDatasets,
+  orList,
+  unknownDatapointText,
+  unknownSectorDatapointText,
+} from "../catalog/nearest";
+import {
   InvalidArgumentError,
   InvalidPriorYearError,
   InvalidSecurityTypeError,
@@ -243,7 +247,13 @@ export function checkSectorRequest(req: SectorRequest): SectorTarget {
     priorYear = p;
   }
   const entry = findSectorDatapoint(name);
-  if (!entry) throw new DataPointNotFoundError();
+  if (!entry) {
+    const given = typeof req.name === "string" ? req.name.trim() : req.name;
+    throw new InvalidArgumentError({
+      argument: "datapoint",
+      message: unknownSectorDatapointText(name, describe(given)),
+    });
+  }
   if (priorYear !== undefined && !entry.priorYears.includes(priorYear))
     throw new SectorDataPointNotFoundError();
   return { id, name, priorYear, entry };

@@ -4,7 +4,7 @@
 // transposition (two edits by Levenshtein's count, beyond MiniSearch's fuzziness for four letters). So names
 // are compared whole, by the optimal string alignment distance (Levenshtein's with a transposition of two
 // neighbours counted as one edit), over the few dozen names of one dataset: no index is worth building.
-import { DATASETS, findDatapoint } from "./index";
+import { DATASETS, SECTOR_DATAPOINTS, findDatapoint } from "./index";
 import type { Dataset } from "./types";
 
 /** Identifiers compared without case, and with spaces and hyphens read as the catalog's underscores. */
@@ -74,6 +74,16 @@ export function unknownDatapointText(dataset: Dataset, name: string, shown: stri
   const near = nearestNames(
     name,
     dataset.datapoints.map((d) => d.name),
+  );
+  return near.length > 0 ? `${said} Did you mean ${orList(near)}?` : said;
+}
+
+/** Why a name is not one of the sector endpoint's datapoints, with its nearest names. */
+export function unknownSectorDatapointText(name: string, shown: string): string {
+  const said = `datapoint ${shown} is not a sector or industry datapoint.`;
+  const near = nearestNames(
+    name,
+    SECTOR_DATAPOINTS.map((d) => d.name),
   );
   return near.length > 0 ? `${said} Did you mean ${orList(near)}?` : said;
 }

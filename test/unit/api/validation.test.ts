@@ -194,11 +194,18 @@ describe("argument checks (no request is sent)", () => {
     },
   );
 
-  it("rejects an unknown sector datapoint with DataPointNotFound before any request", async () => {
+  it("refuses an unknown sector datapoint as an argument (#VALUE!) with the nearest names, before any request", async () => {
     const error = await rejection(
       makeClient(fake).sector({ id: "TECHNOLOGYSEC", name: "NOT_A_SECTOR_POINT" }),
     );
-    expect(error).toBeInstanceOf(DataPointNotFoundError);
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toBe('datapoint "NOT_A_SECTOR_POINT" is not a sector or industry datapoint.');
+    const typo = await rejection(makeClient(fake).sector({ id: "TECHNOLOGYSEC", name: "roic_avgg" }));
+    expect([(typo as InvalidArgumentError).argument, typo.message, excelCodeOf(typo)]).toEqual([
+      "datapoint",
+      'datapoint "roic_avgg" is not a sector or industry datapoint. Did you mean ROIC_AVG or ROIC_WAVG?',
+      "#VALUE!",
+    ]);
     expect(fake.count).toBe(0);
   });
 
