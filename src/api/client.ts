@@ -29,7 +29,9 @@ import {
   toValue,
 } from "./decode";
 import { DEFAULTS } from "./defaults";
-import { DataPointNotFoundError, NotConfiguredError } from "./errors";
+import { DataPointNotFoundError, NotConfiguredError, type FdqError } from "./errors";
+import { findDatapoint, type Dataset } from "../catalog";
+import { nearestNames, orList } from "../catalog/nearest";
 import type { PeriodResolver } from "./period-resolver";
 import { estimateRequests, withResolution, type RequestEstimate } from "./planner";
 import { priceOf } from "./pricing";
@@ -60,6 +62,25 @@ import type {
 } from "./types";
 import type { UsageReport } from "./usage-ledger";
 import { checkDatapointRequest, isRelativeCall } from "./validate";
+
+/**
+ * The service's DataPointNotFound for a name a cut-off catalog could not rule out, with the dataset's nearest
+ * listed names when there are any ("Did you mean ACCOUNTS_PAYABLE?").
+ */
+function withNearestNames(error: DataPointNotFoundError, dataset: Dataset, name: string): FdqError {
+  // A listed name missing from an answer is the answer's fault, not a misspelling.
+  if (findDatapoint(dataset, name)) return error;
+  const near = nearestNames(
+    name,
+    dataset.datapoints.map((d) => d.name),
+  );
+  if (near.length === 0) return error;
+  return new DataPointNotFoundError({
+    ...error.options,
+    serviceMessage: undefined,
+    message: `${error.message} Did you mean ${orList(near)}?`,
+  });
+}
 
 export class FdqClient extends ClientEngine {
   private resolverOf: { parts: ClientParts; resolver: PeriodResolver } | undefined;
@@ -110,7 +131,9 @@ export class FdqClient extends ClientEngine {
         url: e.transport.url(key),
       };
     } catch (error) {
-      throw explain ? await this.coverage.explain(e, t.ticker, error) : error;
+      if (!explain) throw error;
+      if (error instanceof DataPointNotFoundError) throw withNearestNames(error, t.dataset, t.name);
+      throw await this.coverage.explain(e, t.ticker, error);
     }
   }
 

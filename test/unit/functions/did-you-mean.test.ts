@@ -4,6 +4,7 @@ import { FdqClient } from "../../../src/api";
 import { describeFailure } from "../../../src/functions/errors";
 import { dataset, datapoint, series } from "../../../src/functions/impl";
 import { editDistance, nearestNames } from "../../../src/catalog/nearest";
+import { FakeFetch, makeClient } from "../api/fake-fetch";
 
 let sent = 0;
 const client = new FdqClient({
@@ -73,6 +74,24 @@ describe("did you mean: a datapoint the dataset does not list", () => {
       error: "#VALUE!",
       message: 'datapoint "NO_SUCH" is not in dataset metrics/roic.',
     });
+  });
+});
+
+describe("did you mean: a name a cut-off catalog cannot rule out", () => {
+  it("is asked of the service; its DataPointNotFound (#N/A) names the dataset's nearest listed names", async () => {
+    const fake = new FakeFetch();
+    const asked = makeClient(fake);
+    const request = { ticker: "AAPL", dataset: "adjusted", name: "ACCOUNTS_PAYBLE", year: 2023 };
+    const message = "The requested datapoint was not found. Did you mean ACCOUNTS_PAYABLE?";
+    expect(await cell(datapoint(asked, request))).toEqual({ error: "#N/A", message });
+    // Remembered for the day: the same words again, without a request.
+    expect(await cell(datapoint(asked, request))).toEqual({ error: "#N/A", message });
+    expect(fake.count).toBe(1);
+    expect(await cell(datapoint(asked, { ...request, name: "NOTHING_LIKE_IT" }))).toEqual({
+      error: "#N/A",
+      message: "The requested datapoint was not found.",
+    });
+    await asked.close();
   });
 });
 
