@@ -112,7 +112,8 @@ export function startOf(
 /**
  * Whether a failed probe is the service's "no value for this period": DataNotFound (or empty results, which
  * the request module reads as DataNotFound), or a 404 that is not about the datapoint's name or the
- * member's portfolio. A ticker the service does not cover (UncoveredTickerError) is no such answer. A DataPointNotFound from the service for a name the catalog lists is a 404 too.
+ * member's portfolio. A DataPointNotFound from the service for a name the catalog lists is a 404 too. A
+ * ticker the service does not cover (UncoveredTickerError) is no such answer: the search stops at it.
  */
 export function isNoData(error: unknown, nameInCatalog: boolean): boolean {
   if (error instanceof DataNotFoundError) return true;
