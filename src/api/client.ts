@@ -29,7 +29,9 @@ import {
   toValue,
 } from "./decode";
 import { DEFAULTS } from "./defaults";
-import { DataPointNotFoundError, NotConfiguredError } from "./errors";
+import { DataPointNotFoundError, NotConfiguredError, type FdqError } from "./errors";
+import { findDatapoint, type Dataset } from "../catalog";
+import { nearestNames, orList } from "../catalog/nearest";
 import type { PeriodResolver } from "./period-resolver";
 import { estimateRequests, withResolution, type RequestEstimate } from "./planner";
 import { priceOf } from "./pricing";
@@ -41,6 +43,7 @@ import {
   resolverFor,
 } from "./relative-requests";
 import type { RequestKey } from "./request-key";
+import { coverageKeyOf, TickerCoverage } from "./ticker-coverage";
 import type {
   ApiResult,
   CoverageItem,
@@ -60,37 +63,78 @@ import type {
 import type { UsageReport } from "./usage-ledger";
 import { checkDatapointRequest, isRelativeCall } from "./validate";
 
+/**
+ * The service's DataPointNotFound for a name a cut-off catalog could not rule out, with the dataset's nearest
+ * listed names when there are any ("Did you mean ACCOUNTS_PAYABLE?").
+ */
+function withNearestNames(error: DataPointNotFoundError, dataset: Dataset, name: string): FdqError {
+  // A listed name missing from an answer is the answer's fault, not a misspelling.
+  if (findDatapoint(dataset, name)) return error;
+  const near = nearestNames(
+    name,
+    dataset.datapoints.map((d) => d.name),
+  );
+  if (near.length === 0) return error;
+  return new DataPointNotFoundError({
+    ...error.options,
+    serviceMessage: undefined,
+    message: `${error.message} Did you mean ${orList(near)}?`,
+  });
+}
+
 export class FdqClient extends ClientEngine {
   private resolverOf: { parts: ClientParts; resolver: PeriodResolver } | undefined;
   private lookOf: { parts: ClientParts; refreshDay: string; look: DatapointLook } | undefined;
+  /** Whether a "not found" data answer means a ticker the service does not cover (ticker-coverage.ts). */
+  private readonly coverage = new TickerCoverage((type, ticker) => this.security(type, ticker));
+
+  /** Forgets every cached answer, or those about one ticker, and what is known of its coverage. */
+  override invalidate(ticker?: string): void {
+    super.invalidate(ticker);
+    this.coverage.forget(ticker === undefined ? undefined : ticker.trim().toUpperCase());
+  }
 
   /** One datapoint of a ticker for a fiscal year, quarter or TTM period, or a relative period (FY0...). */
   async datapoint(req: DatapointRequest): Promise<DatapointResult> {
     if (isRelativeCall(req))
       return relativeDatapoint(this.resolver(await this.partsReady()), req, (r) => this.datapoint(r));
+    return this.fixedDatapoint(req, true);
+  }
+
+  /**
+   * A datapoint call of a fixed period. `explain`: a "not found" answer asks whether the ticker is covered
+   * (ticker-coverage.ts); the latest-period search's probes ask it themselves, where the walk expects data.
+   */
+  private async fixedDatapoint(req: DatapointRequest, explain: boolean): Promise<DatapointResult> {
     const t = checkDatapointRequest(req);
     // A loaded cache needs no await: a worksheet of cached cells then costs no extra promise per cell.
     const e = this.parts?.cache.loaded ? this.parts : await this.partsReady();
-    const refreshDay = e.cache.today();
-    const chosen = chooseDatapointKey(datapointKeys(t), this.datapointLook(e, refreshDay));
-    const { key, cached, windowed } = chosen instanceof Promise ? await chosen : chosen;
-    const answer = (cached ??
-      (await this.flights.share(
-        key,
+    try {
+      const refreshDay = e.cache.today();
+      const chosen = chooseDatapointKey(datapointKeys(t), this.datapointLook(e, refreshDay));
+      const { key, cached, windowed } = chosen instanceof Promise ? await chosen : chosen;
+      const answer = (cached ??
+        (await this.flights.share(
+          key,
+          refreshDay,
+          () => this.coverage.send(e, t.ticker, () => this.fetchRecords(e, key, t.name)),
+          windowed ? e.windowMs : 0,
+        ))) as RecordsAnswer;
+      const i = key.fields.datapoint === undefined ? answer.indexOf(t.name) : 0;
+      // A whole-dataset answer without the name says the datapoint does not exist (from the cache too).
+      if (i < 0 || i >= answer.size) throw this.failed(e, key, new DataPointNotFoundError());
+      return {
+        value: answer.value(i),
+        record: answer.record(i),
+        source: cached ? "cache" : "network",
         refreshDay,
-        () => this.fetchRecords(e, key, t.name),
-        windowed ? e.windowMs : 0,
-      ))) as RecordsAnswer;
-    const i = key.fields.datapoint === undefined ? answer.indexOf(t.name) : 0;
-    // A whole-dataset answer without the name says the datapoint does not exist (from the cache too).
-    if (i < 0 || i >= answer.size) throw this.failed(e, key, new DataPointNotFoundError());
-    return {
-      value: answer.value(i),
-      record: answer.record(i),
-      source: cached ? "cache" : "network",
-      refreshDay,
-      url: e.transport.url(key),
-    };
+        url: e.transport.url(key),
+      };
+    } catch (error) {
+      if (!explain) throw error;
+      if (error instanceof DataPointNotFoundError) throw withNearestNames(error, t.dataset, t.name);
+      throw await this.coverage.explain(e, t.ticker, error);
+    }
   }
 
   /** What datapoint calls ask call-keys.ts to choose by (the cache, the flights, the billing), made once a day. */
@@ -111,19 +155,31 @@ export class FdqClient extends ClientEngine {
   async dataset(req: DatasetRequest): Promise<DatasetResult> {
     if (isRelativeCall(req))
       return relativeDataset(this.resolver(await this.partsReady()), req, (r) => this.dataset(r));
+    return this.fixedDataset(req, true);
+  }
+
+  /** A whole-dataset call of a fixed period; `explain` as for fixedDatapoint. */
+  private async fixedDataset(req: DatasetRequest, explain: boolean): Promise<DatasetResult> {
     const key = datasetKey(req);
+    const ticker = key.fields.ticker;
     const e = await this.partsReady();
-    const refreshDay = e.cache.today();
-    const cached = this.cachedValue(e, key);
-    const answer = (cached ??
-      (await this.flights.share(key, refreshDay, () => this.fetchRecords(e, key)))) as RecordsAnswer;
-    return {
-      records: answer.records(),
-      values: answer.values(),
-      source: cached ? "cache" : "network",
-      refreshDay,
-      url: e.transport.url(key),
-    };
+    try {
+      const refreshDay = e.cache.today();
+      const cached = this.cachedValue(e, key);
+      const answer = (cached ??
+        (await this.flights.share(key, refreshDay, () =>
+          this.coverage.send(e, ticker, () => this.fetchRecords(e, key)),
+        ))) as RecordsAnswer;
+      return {
+        records: answer.records(),
+        values: answer.values(),
+        source: cached ? "cache" : "network",
+        refreshDay,
+        url: e.transport.url(key),
+      };
+    } catch (error) {
+      throw explain ? await this.coverage.explain(e, ticker, error) : error;
+    }
   }
 
   /** Metadata of one datapoint name (always asked of the service: the catalog is cut off in places). */
@@ -203,16 +259,25 @@ export class FdqClient extends ClientEngine {
   }
 
   /**
-   * Forgets today's answers of these requests (and of the whole datasets that would answer them), so their
-   * next calls ask the service: the refresh of some cells. Other answers stay.
+   * Forgets today's answers of these requests (and of the whole datasets that would answer them, and the
+   * coverage answer of a data ticker found not covered), so their next calls ask the service: the refresh of
+   * some cells. Other answers stay.
    */
   forget(requests: readonly FdqRequest[]): void {
+    const e = this.parts;
+    const tickers = new Set<string>();
     const keys = requests.flatMap((r) => {
       const key = this.keyOf(r);
+      if (key.fields.endpoint === "data") tickers.add(key.fields.ticker);
       const whole = wholeOf(key);
       return whole ? [key, whole] : [key];
     });
-    this.parts?.cache.forget(keys);
+    // A ticker found not covered today is asked again too: refreshing its cells asks the service again.
+    for (const ticker of tickers) {
+      const coverage = coverageKeyOf(ticker);
+      if (e?.cache.peek(coverage)?.kind === "missing") keys.push(coverage);
+    }
+    e?.cache.forget(keys);
   }
 
   /** This month's units by day and by dataset, whether the quota is spent, and when it resets. */
@@ -232,7 +297,15 @@ export class FdqClient extends ClientEngine {
 
   /** The latest-period search of these parts, asking through this client's own calls. */
   private resolver(e: ClientParts): PeriodResolver {
-    if (this.resolverOf?.parts !== e) this.resolverOf = { parts: e, resolver: resolverFor(e, this) };
+    if (this.resolverOf?.parts !== e) {
+      const resolver = resolverFor(e, {
+        datapoint: (r) => this.fixedDatapoint(r, false),
+        dataset: (r) => this.fixedDataset(r, false),
+        security: (type, ticker) => this.security(type, ticker),
+        uncovered: (ticker) => this.coverage.verdict(e, ticker),
+      });
+      this.resolverOf = { parts: e, resolver };
+    }
     return this.resolverOf.resolver;
   }
 }

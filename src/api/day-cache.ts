@@ -41,6 +41,19 @@ export interface CacheStamp {
   generation: number;
 }
 
+/** The ticker of a data answer's key (`group/dataset/TICKER?year=...`), undefined for any other key. */
+function dataTickerOf(rel: string): string | undefined {
+  const q = rel.indexOf("?");
+  if (q < 0) return undefined;
+  const segments = rel.slice(0, q).split("/");
+  if (segments.length !== 3) return undefined;
+  try {
+    return decodeURIComponent(segments[2]!);
+  } catch {
+    return undefined;
+  }
+}
+
 export class DayCache {
   /** The day's answers, least recently used dropped first once their weights pass maxEntries. */
   private entries: LRUCache<string, CacheValue>;
@@ -55,6 +68,8 @@ export class DayCache {
   private changed = new Set<string>();
   private removed = new Set<string>();
   private cleared = false;
+  /** Tickers with a data answer holding records today (hasRecordsOf), built at its first question. */
+  private withRecords: Set<string> | undefined;
   private readonly writes: BatchedWrites;
   /** Replaced once by the fallback's where the store cannot be opened (IndexedDB in a private-mode webview). */
   private persistence: CachePersistence | undefined;
@@ -81,6 +96,7 @@ export class DayCache {
       (e) => this.warn(`The FDQ cache could not be saved (${e.message}).`),
     );
     this.ready = this.load().finally(() => {
+      this.withRecords = undefined;
       this.loaded = true;
     });
   }
@@ -112,6 +128,7 @@ export class DayCache {
       this.day = day;
       if (previous !== undefined) {
         this.dropOutdated(day, previous);
+        this.withRecords = undefined;
         this.markDirty();
       }
     }
@@ -146,6 +163,23 @@ export class DayCache {
     return this.entries.get(key.cacheKey);
   }
 
+  /**
+   * Whether today's cache holds a data answer with records about `ticker`: the service has its data. Asked
+   * only where a ticker's data answer was "not found" (ticker-coverage.ts), never per cell; the tickers are
+   * indexed by one pass over the keys at the first question of a day, then kept up by `set`.
+   */
+  hasRecordsOf(ticker: string): boolean {
+    if (!this.withRecords) {
+      const tickers = new Set<string>();
+      for (const [rel, value] of this.entries.entries()) {
+        const t = value.kind === "records" && value.size > 0 ? dataTickerOf(rel) : undefined;
+        if (t !== undefined) tickers.add(t);
+      }
+      this.withRecords = tickers;
+    }
+    return this.withRecords.has(ticker);
+  }
+
   /** Reads without counting as a use (plans and estimates must not reorder the LRU). */
   peek(key: RequestKey): CacheValue | undefined {
     return this.entries.get(key.cacheKey);
@@ -154,6 +188,8 @@ export class DayCache {
   /** Stores `value` unless the day changed or the cache was invalidated since `stamp` was taken. */
   set(key: RequestKey, value: CacheValue, stamp: CacheStamp): void {
     if (stamp.generation !== this.generation || stamp.day !== this.today()) return;
+    if (this.withRecords && value.kind === "records" && value.size > 0 && key.fields.endpoint === "data")
+      this.withRecords.add(key.fields.ticker);
     this.entries.set(key.cacheKey, value);
     this.fetched.set(key.cacheKey, stamp.day);
     this.changed.add(key.cacheKey);
@@ -182,6 +218,7 @@ export class DayCache {
   }
 
   private clear(): void {
+    this.withRecords = undefined;
     this.entries.clear();
     this.fetched.clear();
     this.changed.clear();
@@ -192,6 +229,7 @@ export class DayCache {
   /** Forgets everything, or every entry about one ticker (or sector id). */
   invalidate(ticker?: string): void {
     this.generation++;
+    if (ticker !== undefined) this.withRecords?.delete(ticker);
     if (ticker === undefined) this.clear();
     else
       for (const rel of [...this.entries.keys()])

@@ -16,6 +16,8 @@ export interface ErrorHints {
   arguments: string;
   /** After the monthly quota is spent: where the user says the plan was raised. */
   quota: string;
+  /** After a ticker the service does not cover: check the spelling, and where the covered tickers are listed. */
+  ticker: string;
   /** How the user asks again once a passing failure is over (a throttle, an outage, a timeout): a verb. */
   retry: string;
 }
@@ -28,5 +30,6 @@ export const NEUTRAL_HINTS: ErrorHints = {
   connection: "Check the network connection and the base URL.",
   arguments: "Check the request's arguments.",
   quota: "If the plan was raised, tell the client (planRaised).",
+  ticker: "Check the spelling; the coverage endpoint lists the covered tickers.",
   retry: "send the request again",
 };

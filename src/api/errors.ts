@@ -21,6 +21,7 @@ export type FdqErrorName =
   | "SectorDataPointNotFoundError"
   | "DataNotFoundError"
   | "RatingNotFoundError"
+  | "UncoveredTickerError"
   | "UnauthorizedError"
   | "NotInPortfolioError"
   | "NotConfiguredError"
@@ -160,6 +161,33 @@ export class DataNotFoundError extends RememberedSpecError("DataNotFound") {
 /** RatingNotFound (404): no rating information exists for the ticker. */
 export class RatingNotFoundError extends RememberedSpecError("RatingNotFound") {
   override name = "RatingNotFoundError" as const;
+}
+
+/** What a ticker is looked up as in the service's coverage: an inactive stock by its colon form, else a stock. */
+export type CoveredAs = "stock" | "inactive";
+
+const COVERED_AS_WORDS: Readonly<Record<CoveredAs, string>> = {
+  stock: "stock",
+  inactive: "inactive stock",
+};
+
+/**
+ * A data call's ticker is not in the service's coverage: its data answer was "not found" and its coverage
+ * record (/coverage/stock/:ticker, or /coverage/inactive/:ticker) is "not found" too. Not a "no value for
+ * this period": the latest-period search stops at it instead of walking back through empty years.
+ */
+export class UncoveredTickerError extends FdqError {
+  override name = "UncoveredTickerError" as const;
+  readonly ticker: string;
+  readonly coveredAs: CoveredAs;
+  constructor(options: FdqErrorOptions & { ticker: string; coveredAs: CoveredAs }) {
+    super(
+      options,
+      `FDQ does not cover the ticker "${options.ticker}" (no ${COVERED_AS_WORDS[options.coveredAs]} of that ticker in its coverage). ${FdqError.hints(options).ticker}`,
+    );
+    this.ticker = options.ticker;
+    this.coveredAs = options.coveredAs;
+  }
 }
 
 /** The gateways' stock texts for 401/403, which add nothing to "refused the API key". */

@@ -44,6 +44,7 @@ export { answersGatewayHealth, probeReachable, type HealthProbe } from "./probe"
 
 // What the gateway shares with the client: how answers are decoded, priced, redacted and counted.
 export { UsageLedger, usageGroupOf, type UsageReport } from "./usage-ledger";
+export { formatUnits, standingText, unitsText } from "./usage-words";
 export { pricedRequest } from "./pricing";
 export { LOCAL_HOSTS } from "./settings";
 export { decodeEnvelope, errorMessageOf, parseJson } from "./decode";

@@ -33,6 +33,7 @@ const dayBefore = (day: string): string =>
   new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 
 const keyOf = (ticker: string, kind: PeriodKind): string => `${ticker}|${kind}`;
+const PERIOD_KINDS: readonly PeriodKind[] = ["annual", "quarter", "ttm"];
 
 function parse(text: string | null | undefined, scope: string): Stored["entries"] {
   if (typeof text !== "string") return {};
@@ -91,6 +92,11 @@ export class PeriodResolutions {
   get(ticker: string, kind: PeriodKind): Resolution | undefined {
     const e = this.entries[keyOf(ticker, kind)];
     return e && { index: e[0], day: e[1], final: e[2] === 1 };
+  }
+
+  /** Whether a latest period of `ticker` was ever found (on any day, of any kind): the service has its data. */
+  foundAny(ticker: string): boolean {
+    return PERIOD_KINDS.some((kind) => this.entries[keyOf(ticker, kind)] !== undefined);
   }
 
   set(ticker: string, kind: PeriodKind, r: Resolution): void {

@@ -39,6 +39,11 @@ export interface ResolverHost {
   probe(ticker: string, target: ProbeTarget, at: DatedPeriod): Promise<boolean>;
   /** An inactive stock's last trade date (YYYY-MM-DD), from its coverage record. */
   lastTradeDate(ticker: string): Promise<string | undefined>;
+  /**
+   * The error of a ticker the service does not cover, else undefined (ticker-coverage.ts): asked once per
+   * search, when the walk has reached the period the data is expected at and found nothing.
+   */
+  uncovered?(ticker: string): Promise<FdqError | undefined>;
 }
 
 /** The latest period of a kind, and the refresh day it was found on. */
@@ -107,7 +112,8 @@ export function startOf(
 /**
  * Whether a failed probe is the service's "no value for this period": DataNotFound (or empty results, which
  * the request module reads as DataNotFound), or a 404 that is not about the datapoint's name or the
- * member's portfolio. A DataPointNotFound from the service for a name the catalog lists is a 404 too.
+ * member's portfolio. A DataPointNotFound from the service for a name the catalog lists is a 404 too. A
+ * ticker the service does not cover (UncoveredTickerError) is no such answer: the search stops at it.
  */
 export function isNoData(error: unknown, nameInCatalog: boolean): boolean {
   if (error instanceof DataNotFoundError) return true;
@@ -211,12 +217,21 @@ export class PeriodResolver {
       ...(quarterToday ? { quarterToday: periodIndex(quarterToday) } : {}),
       ...(lastTradeDate ? { lastTradeDate } : {}),
     });
+    // Where a covered ticker's data is expected: the periods above it are empty for most tickers too, so
+    // only an empty answer at or below it asks whether the service covers the ticker at all.
+    const expected = previous ? previous.index : clockGuess(kind, today);
+    let coverageAsked = false;
     for (let index = start; index > start - MAX_STEPS[kind]; index--) {
       const at = periodAtIndex(kind, index);
       requests++;
       if (await this.host.probe(ticker, target, at)) {
         this.host.resolutions.set(ticker, kind, { index, day: today, final: inactive });
         return { latest: at, resolvedOn: today, requests };
+      }
+      if (!coverageAsked && index <= expected && this.host.uncovered) {
+        coverageAsked = true;
+        const uncovered = await this.host.uncovered(ticker);
+        if (uncovered) throw uncovered;
       }
     }
     const [first, last] = [periodAtIndex(kind, start - MAX_STEPS[kind] + 1), periodAtIndex(kind, start)];

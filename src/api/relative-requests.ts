@@ -18,6 +18,7 @@ import type { ClientParts } from "./client-setup";
 import type { ResolutionCost } from "./planner";
 import { DEFAULTS } from "./defaults";
 import { clockGuess, isInactiveTicker, isNoData, PeriodResolver, type ProbeTarget } from "./period-resolver";
+import type { FdqError } from "./errors";
 import { RefreshDayClock } from "./refresh-day";
 import type {
   DatapointRequest,
@@ -62,9 +63,12 @@ export function probeOf(t: RelativeTarget): ProbeTarget {
 
 /** The calls of a client the search asks through (FdqClient's; a type here, so no import circle). */
 interface AskingClient {
+  /** A fixed period's value; a "not found" answer stays one (the search asks `uncovered` itself). */
   datapoint(req: DatapointRequest): Promise<DatapointResult>;
   dataset(req: DatasetRequest): Promise<DatasetResult>;
   security(type: string, ticker: string): Promise<ApiResult<SecurityRecord>>;
+  /** The error of a ticker the service does not cover, else undefined (ticker-coverage.ts). */
+  uncovered(ticker: string): Promise<FdqError | undefined>;
 }
 
 /** The latest-period search of a client's parts, asking through the client's own calls. */
@@ -75,6 +79,7 @@ export function resolverFor(e: ClientParts, client: AskingClient): PeriodResolve
     windowMs: e.windowMs,
     probe: (ticker, target, at) => probeWith(client, ticker, target, at),
     lastTradeDate: async (ticker) => (await client.security("inactive", ticker)).data.last_trade_date,
+    uncovered: (ticker) => client.uncovered(ticker),
   });
 }
 

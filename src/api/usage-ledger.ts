@@ -20,6 +20,8 @@ export interface UsageReport {
   byDataset: Record<string, number>;
   /** The service answered "Limit Exceeded" this month and the user has not said the plan was raised. */
   exhausted: boolean;
+  /** While exhausted: the US Central day the service first refused (absent from a ledger saved without it). */
+  exhaustedOn?: string;
   /** The day the quota resets (the 1st of next month). */
   resetsOn: string;
 }
@@ -30,7 +32,11 @@ interface Stored {
   byDay: Record<string, number>;
   byDataset: Record<string, number>;
   exhausted: boolean;
+  /** The US Central day of the refusal that set `exhausted`. */
+  exhaustedOn?: string;
 }
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** What a request's units are reported under. */
 export function usageGroupOf(key: RequestKey): string {
@@ -50,7 +56,17 @@ function parseStored(text: string | null | undefined): Stored | undefined {
     const o = JSON.parse(text) as Partial<Stored>;
     if (o.v !== 1 || typeof o.month !== "string" || !isCounts(o.byDay) || !isCounts(o.byDataset))
       return undefined;
-    return { v: 1, month: o.month, byDay: o.byDay, byDataset: o.byDataset, exhausted: o.exhausted === true };
+    const exhausted = o.exhausted === true;
+    const on =
+      exhausted && typeof o.exhaustedOn === "string" && DAY.test(o.exhaustedOn) ? o.exhaustedOn : undefined;
+    return {
+      v: 1,
+      month: o.month,
+      byDay: o.byDay,
+      byDataset: o.byDataset,
+      exhausted,
+      ...(on && { exhaustedOn: on }),
+    };
   } catch {
     return undefined;
   }
@@ -66,12 +82,13 @@ const sum = (a: Record<string, number>, b: Record<string, number>): Record<strin
   return out;
 };
 
-/** Units counted here and not saved yet, and a change of the "spent" flag. */
+/** Units counted here and not saved yet, and a change of the "spent" flag (with the day it was set). */
 interface Delta {
   month: string;
   byDay: Record<string, number>;
   byDataset: Record<string, number>;
   exhausted: boolean | undefined;
+  exhaustedOn?: string;
 }
 
 const emptyStored = (month: string): Stored => ({ v: 1, month, byDay: {}, byDataset: {}, exhausted: false });
@@ -80,12 +97,16 @@ const emptyDelta = (month: string): Delta => ({ month, byDay: {}, byDataset: {},
 /** The stored ledger with a delta added (a stored ledger of another month counts as empty). */
 function merge(stored: Stored | undefined, d: Delta): Stored {
   const base = stored && stored.month === d.month ? stored : emptyStored(d.month);
+  const exhausted = d.exhausted ?? base.exhausted;
+  // The first refusal's day stays: another runtime that met it later does not move it.
+  const on = exhausted ? ((base.exhausted ? base.exhaustedOn : undefined) ?? d.exhaustedOn) : undefined;
   return {
     v: 1,
     month: d.month,
     byDay: sum(base.byDay, d.byDay),
     byDataset: sum(base.byDataset, d.byDataset),
-    exhausted: d.exhausted ?? base.exhausted,
+    exhausted,
+    ...(on && { exhaustedOn: on }),
   };
 }
 
@@ -143,6 +164,7 @@ export class UsageLedger {
   markExhausted(): void {
     if (this.exhausted) return;
     this.delta.exhausted = true;
+    this.delta.exhaustedOn = this.rollover();
     this.schedule();
   }
 
@@ -150,6 +172,7 @@ export class UsageLedger {
   clearExhausted(): void {
     this.rollover();
     this.delta.exhausted = false;
+    delete this.delta.exhaustedOn;
     this.schedule();
   }
 
@@ -168,6 +191,7 @@ export class UsageLedger {
       byDay: now.byDay,
       byDataset: now.byDataset,
       exhausted: now.exhausted,
+      ...(now.exhaustedOn && { exhaustedOn: now.exhaustedOn }),
       resetsOn: nextMonthStart(now.month),
     };
   }
@@ -258,10 +282,13 @@ export class UsageLedger {
 }
 
 function mergeDeltas(a: Delta, b: Delta): Delta {
+  const exhausted = b.exhausted ?? a.exhausted;
+  const on = exhausted ? (a.exhaustedOn ?? b.exhaustedOn) : undefined;
   return {
     month: a.month,
     byDay: sum(a.byDay, b.byDay),
     byDataset: sum(a.byDataset, b.byDataset),
-    exhausted: b.exhausted ?? a.exhausted,
+    exhausted,
+    ...(on && { exhaustedOn: on }),
   };
 }

@@ -21,7 +21,12 @@ import {
   type SecurityType,
 } from "../catalog";
 import {
-  DataPointNotFoundError,
+  nearestDatasets,
+  orList,
+  unknownDatapointText,
+  unknownSectorDatapointText,
+} from "../catalog/nearest";
+import {
   InvalidArgumentError,
   InvalidPriorYearError,
   InvalidSecurityTypeError,
@@ -137,7 +142,7 @@ export function checkRelativeRequest(req: DatapointRequest | DatasetRequest): Re
   let name: string | undefined;
   if ("name" in req) {
     name = checkName(req.name, "name");
-    if (!dataset.notShown && !findDatapoint(dataset, name)) throw new DataPointNotFoundError();
+    checkInCatalog(dataset, name, req.name);
   }
   const relative = relativeYear(req.year)!;
   const within = checkPeriod(req.quarter, req.ttm);
@@ -189,9 +194,11 @@ export function checkDataset(ref: unknown): Dataset {
       return found;
     }
   }
+  const near = nearestDatasets(ref);
+  const meant = near.length > 0 ? ` Did you mean ${orList(near)}?` : "";
   throw new InvalidArgumentError({
     argument: "dataset",
-    message: `dataset ${describe(ref)} is not known. Use one of: ${DATASET_NAMES}.`,
+    message: `dataset ${describe(ref)} is not known.${meant} Use one of: ${DATASET_NAMES}.`,
   });
 }
 
@@ -202,12 +209,24 @@ export function checkDatasetRequest(req: DatasetRequest): DatasetTarget {
   return { dataset, ticker, year: checkFixedYear(req.year), period: checkPeriod(req.quarter, req.ttm) };
 }
 
-/** A name unknown to a complete catalog is DataPointNotFound at once; cut-off catalogs must ask the service. */
+/**
+ * A name a complete catalog does not list is refused before any request, naming the argument, with the
+ * datasets that list it or the nearest names ("Did you mean ROIC?"); a cut-off catalog (`notShown`) cannot say,
+ * so the service is asked.
+ */
+function checkInCatalog(dataset: Dataset, name: string, given: unknown): void {
+  if (dataset.notShown || findDatapoint(dataset, name)) return;
+  throw new InvalidArgumentError({
+    argument: "name",
+    message: unknownDatapointText(dataset, name, describe(typeof given === "string" ? given.trim() : given)),
+  });
+}
+
 export function checkDatapointRequest(req: DatapointRequest): DatapointTarget {
   const ticker = checkTicker(req.ticker);
   const dataset = checkDataset(req.dataset);
   const name = checkName(req.name, "name");
-  if (!dataset.notShown && !findDatapoint(dataset, name)) throw new DataPointNotFoundError();
+  checkInCatalog(dataset, name, req.name);
   return { dataset, ticker, name, year: checkFixedYear(req.year), period: checkPeriod(req.quarter, req.ttm) };
 }
 
@@ -228,7 +247,13 @@ export function checkSectorRequest(req: SectorRequest): SectorTarget {
     priorYear = p;
   }
   const entry = findSectorDatapoint(name);
-  if (!entry) throw new DataPointNotFoundError();
+  if (!entry) {
+    const given = typeof req.name === "string" ? req.name.trim() : req.name;
+    throw new InvalidArgumentError({
+      argument: "datapoint",
+      message: unknownSectorDatapointText(name, describe(given)),
+    });
+  }
   if (priorYear !== undefined && !entry.priorYears.includes(priorYear))
     throw new SectorDataPointNotFoundError();
   return { id, name, priorYear, entry };

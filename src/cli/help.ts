@@ -37,8 +37,9 @@ export const USAGE = `Usage:
   fdq usage [--json] [--plan N] [--plan-raised] [--reset] [--base-url URL] [--api-key KEY] [--cache-dir DIR]
                                        this month's quota units of the key's account as fdq counted them
                                        in its cache file: the total of the plan (--plan, default ${grouped(DEFAULTS.planUnits)}),
-                                       by day and by dataset, whether the service answered "Limit
-                                       Exceeded" and when the quota resets (--json: the report as JSON;
+                                       by day and by dataset, and when the quota resets; once the
+                                       service answered "Limit Exceeded", that alone, with its day and
+                                       no units left beside it (--json: the report as JSON;
                                        --plan-raised: send requests again after a "Limit Exceeded";
                                        --reset: the same at the FDQ gateway of --base-url too).
                                        Sends no request (--reset: one, to the gateway).
@@ -65,7 +66,7 @@ RATING, SECTOR, COVERAGE, SECURITY, INFO), any case, with text, number and TRUE/
 omitted optional arguments (,,).
 
 Output: each formula (cut to 60 characters) and its value beside it; a spill's rows under each other, their
-cells separated by tabs; an error as its code and message (#N/A The requested datapoint was not found.).
+cells separated by tabs; an error as its code and message (#N/A The requested data was not found.).
 A line of FILE that is not a formula fdq can evaluate prints "usage error at line N: ..." in its place; the
 other lines are evaluated and fdq exits with status 2.
 

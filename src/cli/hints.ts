@@ -14,6 +14,7 @@ export function cliHints(localSandbox: boolean): ErrorHints {
       : `Check the network connection and the base URL (${BASE_URL}).`,
     arguments: "Check the formula's arguments.",
     quota: 'If your plan was raised, run "fdq usage --plan-raised".',
+    ticker: 'Check the spelling; =FDQ.COVERAGE("stock") lists the covered stocks.',
     // As fdq has always said it: fdq refresh recalculates the workbook's FDQ cells.
     retry: "recalculate",
   };

@@ -3,14 +3,12 @@
 // answered "Limit Exceeded" this month and when the quota resets. --plan-raised clears a "Limit Exceeded"
 // stop, so requests are sent again. Sends no request, except --reset: the same for the account's stop at the
 // FDQ gateway at --base-url (POST /usage/reset with the key; docs/gateway.md), then what fdq counted here.
-import type { UsageReport } from "../api";
+import { formatUnits as count, standingText, type UsageReport } from "../api";
 import { openConnection } from "./connection";
 import { EXIT } from "./exit-codes";
 import { GatewaySetupError } from "../gateway/errors";
 import { resetAtGateway } from "../gateway/usage-reset";
 import type { UsageOptions } from "./options";
-
-const count = (n: number): string => n.toLocaleString("en-US");
 
 /** Rows of two columns, the numbers right-aligned. */
 function table(
@@ -26,16 +24,13 @@ function table(
 
 /** The report as `fdq usage` prints it. `where` says where the count is kept. */
 export function formatUsage(report: UsageReport, plan: number, where: string): string {
-  const left = Math.max(0, plan - report.units);
-  const share = ((report.units / plan) * 100).toFixed(1);
   const lines = [
     `FDQ quota units of ${report.month} (US Central time), as counted by fdq ${where}:`,
-    `  ${count(report.units)} of ${count(plan)} used (${share}%), ${count(left)} left; the quota resets on ${report.resetsOn}.`,
+    `  ${standingText(report, plan)}`,
   ];
   if (report.exhausted) {
     lines.push(
-      `  Used up: the service answered "Limit Exceeded" this month, so fdq sends no request until ${report.resetsOn}.`,
-      '  If your plan was raised, run "fdq usage --plan-raised".',
+      `  fdq sends no request until ${report.resetsOn}. If your plan was raised, run "fdq usage --plan-raised".`,
     );
   }
   lines.push(

@@ -11,5 +11,6 @@ export const EXCEL_HINTS: ErrorHints = {
   arguments: "Check the function's arguments.",
   quota:
     "Cells keep their last values until they are recalculated. If your plan was raised, say so in the FDQ task pane (Usage).",
+  ticker: "Check the spelling, or search the ticker list in the FDQ task pane (Find a ticker).",
   retry: "recalculate",
 };

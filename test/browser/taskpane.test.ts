@@ -4,8 +4,18 @@ import { copyFileSync, mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { DEFAULTS, FdqClient, MemoryStorage, quotaResetsOn, RefreshDayClock, sleep } from "../../src/api";
+import {
+  centralDay,
+  DEFAULTS,
+  FdqClient,
+  type FdqError,
+  MemoryStorage,
+  quotaResetsOn,
+  RefreshDayClock,
+  sleep,
+} from "../../src/api";
 import { findDataset } from "../../src/catalog";
+import { EXCEL_HINTS } from "../../src/host/excel-hints";
 import { startGateway } from "../../src/gateway";
 import { startSandbox } from "../../src/sandbox";
 import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
@@ -25,6 +35,10 @@ import {
 } from "./harness";
 import { fmt, openWithCells, resultNames, search, tab, waitAnswered } from "./pane-steps";
 import { referenceCases } from "./reference-cases";
+
+/** The pane's Status line of a month with `n` units counted of a 10,000-unit plan, not used up. */
+const unitsLine = (n: number): string =>
+  `${fmt(n)} of 10,000 units used (${((n / 10_000) * 100).toFixed(1)}%), ${fmt(10_000 - n)} left; the quota resets on ${quotaResetsOn(Date.now())}.`;
 
 jest.setTimeout(60_000);
 
@@ -506,7 +520,8 @@ describe("task pane in the browser", () => {
     const cellD4 = await callDouble<{ value: string }>(page, "cell", "Sheet1!D4");
     const cellD5 = await callDouble<{ value: string }>(page, "cell", "Sheet1!D5");
     expect(await items.allTextContents()).toEqual([
-      `Sheet1!D4${cellD4.value}${(d4 as Error).message}`,
+      // The pane words the reason for Excel (its hints), the reference client for no surface.
+      `Sheet1!D4${cellD4.value}${(d4 as FdqError).withHints(EXCEL_HINTS).message}`,
       `Sheet1!D5${cellD5.value}${(d5 as Error).message}`,
     ]);
     await items.nth(1).click();
@@ -698,7 +713,7 @@ describe("task pane in the browser", () => {
       await tab(page, "Workbook");
       const units = page.getByTestId("status-units");
       const shows = async (n: number): Promise<void> =>
-        units.getByText(`${fmt(n)} of 10,000 units (${fmt(10_000 - n)} left)`, { exact: true }).waitFor();
+        units.getByText(unitsLine(n), { exact: true }).waitFor();
       await shows(own.usage());
 
       await page.getByTestId("estimate-button").click();
@@ -717,9 +732,7 @@ describe("task pane in the browser", () => {
       // The sandbox charged what the estimate said, and the pane counted what the sandbox charged.
       expect(own.usage() - before).toBe(price);
       await shows(own.usage());
-      await expect(page.getByTestId("status-units").textContent()).resolves.toBe(
-        `${own.usage()} of 10,000 units (${fmt(10_000 - own.usage())} left)`,
-      );
+      await expect(page.getByTestId("status-units").textContent()).resolves.toBe(unitsLine(own.usage()));
       await page.screenshot({ path: join(ARTIFACTS, "taskpane-usage.png"), fullPage: true });
       await context.close();
     } finally {
@@ -738,7 +751,7 @@ describe("task pane in the browser", () => {
     await page.getByTestId("plan-units").fill("3");
     await page
       .getByTestId("status-units")
-      .getByText(/ of 3 units \(0 left\)$/)
+      .getByText(/ of 3 units used \(.*\), 0 left; the quota resets on /)
       .waitFor();
     const stored = await callDouble<Record<string, string>>(page, "storageSnapshot");
     expect(stored["fdq.pane.planUnits"]).toBe("3");
@@ -792,16 +805,14 @@ describe("task pane in the browser", () => {
         `Monthly quota used upThe service answered "Limit Exceeded": no request is sent until the quota resets ` +
           `on ${resetsOn} (US Central). Cells keep their last values until they are recalculated.My plan was raised`,
       );
+      // One truth once the service refused: no "left" beside "used up" (the same words as fdq usage).
       await expect(page.getByTestId("status-units").textContent()).resolves.toBe(
-        "0 of 10,000 units (0 left)",
+        `Used up: the service refused on ${centralDay(Date.now())} (429 Limit Exceeded); the ledger counted 0 units this month; the quota resets on ${resetsOn}.`,
       );
       await page.screenshot({ path: join(ARTIFACTS, "taskpane-quota-exhausted.png"), fullPage: true });
       await page.getByRole("button", { name: "My plan was raised" }).click();
       await bar.waitFor({ state: "detached" });
-      await page
-        .getByTestId("status-units")
-        .getByText("0 of 10,000 units (10,000 left)", { exact: true })
-        .waitFor();
+      await page.getByTestId("status-units").getByText(unitsLine(0), { exact: true }).waitFor();
       await context.close();
     } finally {
       await spent.close();
@@ -836,11 +847,13 @@ describe("task pane in the browser", () => {
       await page.getByTestId("refresh-summary").waitFor({ timeout: 30_000 });
       const seen = await page.evaluate(() => (window as unknown as { __progress: string[] }).__progress);
       const counted = seen.filter((text) => text !== "Counting the requests…");
+      // NOSUCH answers "not found", then its coverage record "not found": two failed requests, one cell.
       expect(counted[0]).toBe("0 of 3 requests, 0 errors so far");
-      expect(counted[counted.length - 1]).toBe("3 of 3 requests, 1 error so far");
-      for (const text of counted) expect(text).toMatch(/^[0-3] of 3 requests, (0 errors|1 error) so far$/);
+      expect(counted[counted.length - 1]).toBe("4 of 4 requests, 2 errors so far");
+      for (const text of counted)
+        expect(text).toMatch(/^[0-4] of [34] requests, (0 errors|1 error|2 errors) so far$/);
       await expect(page.getByTestId("refresh-summary").textContent()).resolves.toMatch(
-        /^Refreshed 3 FDQ cells \(on request\): 3 requests sent, 1 failed request, 1 cell in error, in \d+\.\d s\.$/,
+        /^Refreshed 3 FDQ cells \(on request\): 4 requests sent, 2 failed requests, 1 cell in error, in \d+\.\d s\.$/,
       );
       await context.close();
     } finally {
@@ -861,7 +874,7 @@ describe("task pane in the browser", () => {
     await page.getByTestId("plan-units").fill("50");
     await page
       .getByTestId("status-units")
-      .getByText(/ of 50 units \(/)
+      .getByText(/ of 50 units used \(/)
       .waitFor();
     await expect(page.getByRole("switch", { name: "Quota saver" }).isChecked()).resolves.toBe(false);
     await expect(page.getByTestId("saver-rule").textContent()).resolves.toBe(

@@ -241,9 +241,11 @@ describe("refresh scopes", () => {
     const summary = page.getByTestId("refresh-summary");
     await summary.waitFor({ timeout: 30_000 });
     await expect(summary.textContent()).resolves.toMatch(
-      /^Refreshed 3 FDQ cells of the active sheet \(on request\): 3 requests sent, 1 failed request, 1 cell in error, in \d+\.\d s\.$/,
+      /^Refreshed 3 FDQ cells of the active sheet \(on request\): 4 requests sent, 2 failed requests, 1 cell in error, in \d+\.\d s\.$/,
     );
+    // NOSUCH's "not found" asks its coverage record again (also "not found": FDQ does not cover it).
     expect(sent.sort()).toEqual([
+      "/coverage/stock/NOSUCH",
       "/metrics/roic/MSFT?datapoint=ROIC&year=2022",
       "/metrics/roic/NFLX?datapoint=ROIC&year=2022",
       "/metrics/roic/NOSUCH?datapoint=ROIC&year=2022",
@@ -264,7 +266,7 @@ describe("refresh scopes", () => {
     await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("1 FDQ cell found");
     await page.getByTestId("refresh-button").click();
     await page.getByText(/^Refreshed 1 FDQ cell in error/).waitFor();
-    expect(sent).toEqual(["/metrics/roic/NOSUCH?datapoint=ROIC&year=2022"]);
+    expect(sent).toEqual(["/metrics/roic/NOSUCH?datapoint=ROIC&year=2022", "/coverage/stock/NOSUCH"]);
     await context.close();
   });
 
@@ -309,8 +311,9 @@ describe("progress and Cancel", () => {
     try {
       const pane = await rig.openConnected({ service: held, theme: "dark" });
       const { context, page } = pane;
-      // 6 requests at once: the first wave is A1:A6 (A1 not found), the second A7:A8.
-      const cells: Record<string, string> = { "Sheet1!A1": ROIC("NOSUCH", 2022) };
+      // 6 requests at once: the first wave is A1:A6 (A1 not found: a year before AAPL's first filing, which
+      // its other cells' data show to be no uncovered ticker, so no coverage request), the second A7:A8.
+      const cells: Record<string, string> = { "Sheet1!A1": ROIC("AAPL", 1990) };
       for (let i = 2; i <= 8; i++) cells[`Sheet1!A${i}`] = ROIC("AAPL", 2011 + i);
       await callDouble(page, "seed", cells);
       await settled(page);

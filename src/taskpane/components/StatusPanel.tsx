@@ -18,7 +18,7 @@ import {
 } from "@fluentui/react-components";
 import { useId, useState } from "react";
 import type { BillingModel } from "../../api";
-import { formatUnits, parsePlanUnits, unitsText, type QuotaStanding } from "../logic/quota";
+import { parsePlanUnits, type QuotaStanding } from "../logic/quota";
 import { messageOf } from "../logic/message";
 import { DEFAULT_KEEP_DAYS, keepDaysOf, parseKeepDays, saverRuleText } from "../logic/saver";
 import { useServices } from "../services";
@@ -48,11 +48,6 @@ function formatLastRefresh(usage: Usage): string {
   if (!last) return "never";
   const time = new Date(last.at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
   return `${time} (refresh day ${last.day})`;
-}
-
-/** "123 of 10,000 units (9,877 left)" */
-export function unitsLine(q: QuotaStanding): string {
-  return `${formatUnits(q.used)} of ${unitsText(q.plan)} (${formatUnits(q.left)} left)`;
 }
 
 /** The plan size, saved in the pane's preferences as soon as it reads as a whole number of units. */
@@ -222,7 +217,7 @@ export function StatusPanel({
         <dt>Refresh day</dt>
         <dd data-testid="status-day">{usage.today.day}</dd>
         <dt>Units this month</dt>
-        <dd data-testid="status-units">{q ? unitsLine(q) : "no API key saved"}</dd>
+        <dd data-testid="status-units">{q ? q.text : "no API key saved"}</dd>
         <dt>Monthly plan</dt>
         <dd>
           <PlanSize plan={usage.planUnits} onSaved={onChanged} />

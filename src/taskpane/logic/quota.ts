@@ -1,7 +1,7 @@
 // The monthly quota as the pane shows it (production-service.md, facts 11-12): the units this month's answers cost (the request
 // module's usage ledger counts them: the service reports none), the plan size the user says they have, what
 // is left, what this workbook would use in a month of daily refreshes, and when a refresh needs confirming.
-import type { UsageReport } from "../../api";
+import { formatUnits, standingText, unitsText, type UsageReport } from "../../api";
 import type { PaneClient } from "./pane-client";
 import type { PanePrefs } from "./pane-prefs";
 
@@ -21,6 +21,8 @@ export interface QuotaStanding {
   readonly exhausted: boolean;
   /** YYYY-MM-DD the quota resets (the 1st of next month). */
   readonly resetsOn: string;
+  /** The standing in the words `fdq usage` prints too (standingText of the request module). */
+  readonly text: string;
 }
 
 export function quotaStanding(report: UsageReport, plan: number): QuotaStanding {
@@ -31,6 +33,7 @@ export function quotaStanding(report: UsageReport, plan: number): QuotaStanding 
     left: report.exhausted ? 0 : Math.max(0, plan - report.units),
     exhausted: report.exhausted,
     resetsOn: report.resetsOn,
+    text: standingText(report, plan),
   };
 }
 
@@ -89,13 +92,7 @@ export function parsePlanUnits(text: string): number | undefined {
   return Number.isSafeInteger(n) && n >= 1 ? n : undefined;
 }
 
-const NUMBER = new Intl.NumberFormat("en-US");
-
-/** 12,345 */
-export const formatUnits = (n: number): string => NUMBER.format(n);
-
-/** "1 unit", "12,345 units" */
-export const unitsText = (n: number): string => `${formatUnits(n)} ${n === 1 ? "unit" : "units"}`;
+export { formatUnits, unitsText };
 
 /** The projection in the pane's words, assumption included. */
 export function projectionText(p: MonthlyProjection): string {

@@ -99,12 +99,14 @@ describe("request counts against the sandbox", () => {
   it("answers the sandbox's not-found and 403 answers with the exact messages, without retrying", async () => {
     const sb = await sandbox();
     const fdq = client(sb);
+    const early = await failure(fdq.datapoint({ ticker: "NFLX", dataset: "roic", name: "ROIC", year: 2008 }));
+    expect([early?.name, early?.message]).toEqual(["DataNotFoundError", "The requested data was not found."]);
     const unknown = await failure(
       fdq.datapoint({ ticker: "NOSUCH", dataset: "roic", name: "ROIC", year: YEAR }),
     );
     expect([unknown?.name, unknown?.message]).toEqual([
-      "DataNotFoundError",
-      "The requested data was not found.",
+      "UncoveredTickerError",
+      'FDQ does not cover the ticker "NOSUCH" (no stock of that ticker in its coverage). Check the spelling, or search the ticker list in the FDQ task pane (Find a ticker).',
     ]);
     const denied = client(sb, { apiKey: "not-the-key" });
     const before = sb.stats().requests;

@@ -187,8 +187,10 @@ describe("Limit Exceeded", () => {
     const second = client(sb, { storage });
     expect(await failure(ask(second, "CAPITAL_INVESTED"))).toBeInstanceOf(QuotaExhaustedError);
     expect(sb.stats().requests).toBe(requests);
-    expect((await second.usage()).exhausted).toBe(true);
+    // The day of the refusal (US Central: 2024-03-15 10:00) is kept with the stop, for the one-truth wording.
+    expect(await second.usage()).toMatchObject({ units: 1, exhausted: true, exhaustedOn: "2024-03-15" });
     await second.planRaised();
+    expect(await second.usage()).not.toHaveProperty("exhaustedOn");
     expect(await failure(ask(second, "CAPITAL_INVESTED"))).toBeInstanceOf(QuotaExhaustedError);
     expect(sb.stats().requests).toBe(requests + 1);
     await second.close();

@@ -85,7 +85,7 @@ describe("fdq eval", () => {
     ]);
     expect(out.code).toBe(0);
     expect(out.stdout.split("\n")).toEqual([
-      '=FDQ.DATAPOINT("AAPL","metrics/roic","NO_SUCH",2023)  #N/A The requested datapoint was not found.',
+      '=FDQ.DATAPOINT("AAPL","metrics/roic","NO_SUCH",2023)  #VALUE! datapoint "NO_SUCH" is not in dataset metrics/roic.',
       expect.stringMatching(
         /^fdq\.rating\("AAPL","colour"\) {27}#VALUE! field must be one of overall, .* \(got "colour"\)\.$/,
       ),

@@ -133,7 +133,7 @@ describe("fdq usage", () => {
     expect(plain.code).toBe(0);
     expect(plain.stdout.split("\n")).toEqual([
       `FDQ quota units of ${report.month} (US Central time), as counted by fdq in ${cacheDir}${path.sep}127.0.0.1_${new URL(sandbox.baseUrl).port}_v1.${accountTag(sandbox.demoKey)}.json:`,
-      `  4 of 1,000 used (0.4%), 996 left; the quota resets on ${report.resetsOn}.`,
+      `  4 of 1,000 units used (0.4%), 996 left; the quota resets on ${report.resetsOn}.`,
       "By day:",
       `  ${today}  4`,
       "By dataset:",
@@ -146,7 +146,7 @@ describe("fdq usage", () => {
   it("counts from zero for a cache directory without a ledger, of the 10,000-unit plan by default", async () => {
     const out = await fdq("usage", []);
     expect(out.code).toBe(0);
-    expect(out.stdout).toMatch(/\n {2}0 of 10,000 used \(0\.0%\), 10,000 left; /);
+    expect(out.stdout).toMatch(/\n {2}0 of 10,000 units used \(0\.0%\), 10,000 left; /);
     expect(out.stdout).toMatch(/\nBy day:\n {2}none\nBy dataset:\n {2}none\n$/);
   });
 
@@ -315,16 +315,21 @@ describe("a quota spent mid-run", () => {
           .map((v) => v.slice(0, 5 + QUOTA_MESSAGE.length)),
       ).toEqual([`#N/A ${QUOTA_MESSAGE}`, `#N/A ${QUOTA_MESSAGE}`]);
 
-      const usage = await fdq("usage", [], cacheDir, limited);
-      expect(usage.stdout).toMatch(
-        /\n {2}3 of 10,000 used .*\n {2}Used up: the service answered "Limit Exceeded" this month, so fdq sends no request until \d{4}-\d{2}-01\.\n/,
-      );
+      // One truth once the service refused: when, what the ledger counted, when it resets; no "left".
       const report = JSON.parse((await fdq("usage", ["--json"], cacheDir, limited)).stdout) as UsageReport;
-      expect([report.units, report.exhausted]).toEqual([3, true]);
+      const today = centralDay(Date.now());
+      expect([report.units, report.exhausted, report.exhaustedOn]).toEqual([3, true, today]);
+      const usage = await fdq("usage", [], cacheDir, limited);
+      expect(usage.stdout.split("\n").slice(1, 3)).toEqual([
+        `  Used up: the service refused on ${today} (429 Limit Exceeded); the ledger counted 3 units this month; the quota resets on ${report.resetsOn}.`,
+        `  fdq sends no request until ${report.resetsOn}. If your plan was raised, run "fdq usage --plan-raised".`,
+      ]);
+      expect(usage.stdout).not.toMatch(/left/);
 
       const raised = await fdq("usage", ["--plan-raised", "--json"], cacheDir, limited);
       expect(raised.stderr).toBe("fdq: noted that the plan was raised: requests are sent again.\n");
-      expect((JSON.parse(raised.stdout) as UsageReport).exhausted).toBe(false);
+      expect(JSON.parse(raised.stdout) as UsageReport).toMatchObject({ units: 3, exhausted: false });
+      expect(JSON.parse(raised.stdout)).not.toHaveProperty("exhaustedOn");
 
       // Requests are sent again (this sandbox's quota is still spent, so it refuses the first again).
       const third = await seen(

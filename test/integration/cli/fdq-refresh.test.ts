@@ -217,7 +217,7 @@ describe("models beyond one FDQ call per cell", () => {
         formula: '_xlfn.IFNA(_xldudf_FDQ_DATAPOINT("AAPL","roic","ROIC",2023),"none")',
       };
       sheet.getCell("A2").value = {
-        formula: '_xlfn.IFNA(FDQ.DATAPOINT("AAPL","roic","NO_SUCH",2023),"none")',
+        formula: '_xlfn.IFNA(FDQ.DATAPOINT("AAPL","roic","ROIC",1990),"none")',
       };
       sheet.getCell("A3").value = { formula: '_xlfn.IFS(A1>0,"positive",TRUE,"other")' };
     });

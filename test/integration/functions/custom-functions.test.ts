@@ -109,12 +109,15 @@ describe("FDQ.DATAPOINT", () => {
     expect(unknown.requests).toBe(0);
     expect(unknown.outcome).toEqual({
       code: "#VALUE!",
-      message: expect.stringMatching(/^dataset "metrics\/roc" is not known\. Use one of: reconciliation\//),
+      message: expect.stringMatching(
+        /^dataset "metrics\/roc" is not known\. Did you mean metrics\/roic\? Use one of: reconciliation\//,
+      ),
     });
   });
 
   it("gives #N/A with the service's message for data that does not exist", async () => {
-    expect(await cell("DATAPOINT", "AAPL", "roic", "NO_SUCH_DATAPOINT", 2023)).toEqual({
+    // A name the catalog cannot rule out (its list of fundamentals is cut off) is asked of the service.
+    expect(await cell("DATAPOINT", "AAPL", "adjusted", "NO_SUCH_DATAPOINT", 2023)).toEqual({
       code: "#N/A",
       message: NO_DATAPOINT,
     });
@@ -124,7 +127,8 @@ describe("FDQ.DATAPOINT", () => {
     });
     expect(await cell("DATAPOINT", "NOSUCHTICKER", "roic", "ROIC", 2023)).toEqual({
       code: "#N/A",
-      message: NOT_FOUND,
+      message:
+        'FDQ does not cover the ticker "NOSUCHTICKER" (no stock of that ticker in its coverage). Check the spelling, or search the ticker list in the FDQ task pane (Find a ticker).',
     });
   });
 });
@@ -176,9 +180,16 @@ describe("FDQ.SERIES", () => {
   });
 
   it("fails the whole call when every year fails the same way, and checks its own arguments first", async () => {
-    expect(await cell("SERIES", "AAPL", "roic", "NO_SUCH", 2020, 2022)).toEqual({
+    expect(await cell("SERIES", "AAPL", "adjusted", "NO_SUCH", 2020, 2022)).toEqual({
       code: "#N/A",
       message: NO_DATAPOINT,
+    });
+    expect(await cellWithRequests("SERIES", "AAPL", "roic", "ROCI", 2020, 2022)).toEqual({
+      outcome: {
+        code: "#VALUE!",
+        message: 'datapoint "ROCI" is not in dataset metrics/roic. Did you mean ROIC?',
+      },
+      requests: 0,
     });
     expect(await cellWithRequests("SERIES", "AAPL", "roic", "ROIC", 2020, 2022, "Q5")).toEqual({
       outcome: { code: "#VALUE!", message: 'period must be annual, Q1..Q4 or TTM1..TTM4 (got "Q5").' },

@@ -7,6 +7,10 @@ import { fakeWorkbook, type SeedCell } from "../../unit/taskpane/workbook-fake";
 
 const env = useSandboxClient();
 
+/** The reason of a data cell whose ticker FDQ does not cover (this client's hints name no surface). */
+const UNCOVERED =
+  'FDQ does not cover the ticker "NOSUCH" (no stock of that ticker in its coverage). Check the spelling; the coverage endpoint lists the covered tickers.';
+
 /** The workbook calculated first, unless `asSaved`: then the cells keep the values they were given. */
 async function errorsOf(cells: Record<string, SeedCell>, asSaved = false) {
   const workbook = fakeWorkbook(env.client, cells);
@@ -25,8 +29,8 @@ describe("cells in error", () => {
       "Sheet1!A3": '=FDQ.DATAPOINT("NOSUCH","metrics/roic","ROIC",2022)',
     });
     expect(errors).toEqual([
-      { address: "Sheet1!A2", error: "#N/A", reason: "The requested data was not found." },
-      { address: "Sheet1!A3", error: "#N/A", reason: "The requested data was not found." },
+      { address: "Sheet1!A2", error: "#N/A", reason: UNCOVERED },
+      { address: "Sheet1!A3", error: "#N/A", reason: UNCOVERED },
     ]);
     // "Not found" answers are remembered for the refresh day: no new request.
     expect(sent).toBe(0);
@@ -49,7 +53,7 @@ describe("cells in error", () => {
       { address: "Sheet1!A1", error: "#N/A", reason: costs },
       { address: "Sheet1!A2", error: "#N/A", reason: "The requested datapoint was not found." },
       { address: "Sheet1!A3", error: "#N/A", reason: "The requested data was not found." },
-      { address: "Sheet1!A4", error: "#N/A", reason: "The requested data was not found." },
+      { address: "Sheet1!A4", error: "#N/A", reason: UNCOVERED },
       {
         address: "Sheet1!A5",
         error: "#VALUE!",
@@ -72,14 +76,14 @@ describe("cells in error", () => {
       "Sheet1!B6": { formula: '=FDQ.DATASET(Inputs!A1:A2,"roic",2022)', value: "#VALUE!" },
     });
     expect(errors).toEqual([
-      { address: "Sheet1!B1", error: "#N/A", reason: "The requested data was not found." },
+      { address: "Sheet1!B1", error: "#N/A", reason: UNCOVERED },
       {
         address: "Sheet1!B2",
         error: "#N/A",
         reason:
           "Cannot be planned: ticker refers to Inputs!A2, which shows #N/A: Excel passes that error on without running FDQ.DATAPOINT.",
       },
-      { address: "Sheet1!B3", error: "#N/A", reason: "FDQ.DATAPOINT: The requested data was not found." },
+      { address: "Sheet1!B3", error: "#N/A", reason: `FDQ.DATAPOINT: ${UNCOVERED}` },
       {
         address: "Sheet1!B4",
         error: "#DIV/0!",
@@ -87,7 +91,7 @@ describe("cells in error", () => {
           "The FDQ call succeeds now: the #DIV/0! comes from the rest of the formula, or refresh to update the cell.",
       },
       // A lifted call's cell shows the first cell of its spill: the call for Inputs!A1.
-      { address: "Sheet1!B5", error: "#N/A", reason: "The requested data was not found." },
+      { address: "Sheet1!B5", error: "#N/A", reason: UNCOVERED },
       {
         address: "Sheet1!B6",
         error: "#VALUE!",

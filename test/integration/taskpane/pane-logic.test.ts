@@ -27,22 +27,23 @@ describe("refresh run", () => {
     const progress: RefreshProgress[] = [];
     const summary = await runRefresh({ workbook, client, onProgress: (p) => progress.push(p), ...timing });
     await workbook.settled();
-    // Billed per datapoint: ROIC and NOPAT of AAPL 2022 are one request each (not every name of roic).
-    expect(env.requests() - before).toBe(3);
+    // Billed per datapoint: ROIC and NOPAT of AAPL 2022 are one request each (not every name of roic); NOSUCH
+    // answers "not found", and its coverage record (dropped with the day's cache) is asked again.
+    expect(env.requests() - before).toBe(4);
     expect(workbook.calculations).toBe(2);
     expect(progress[0]).toMatchObject({ done: 0, total: 3, errors: 0, unitsSpent: 0 });
     expect(progress[progress.length - 1]).toMatchObject({
-      done: 3,
-      total: 3,
-      errors: 1,
+      done: 4,
+      total: 4,
+      errors: 2,
       unitsSpent: 2,
       cells: { total: 3, done: 2, pending: 0, failed: 1 },
     });
     expect(summary).toMatchObject({
       scope: "workbook",
       cells: 3,
-      requestsSent: 3,
-      failedRequests: 1,
+      requestsSent: 4,
+      failedRequests: 2,
       errorCells: 1,
       unitsSpent: 2,
       cancelled: false,

@@ -108,10 +108,11 @@ describe("cache per refresh day", () => {
     expect(first[0]).toBeInstanceOf(DataNotFoundError);
     expect(again[1]).toBeInstanceOf(RatingNotFoundError);
     expect(again[2]).toBeInstanceOf(DataPointNotFoundError);
-    expect(fake.count).toBe(3);
+    // The three answers, and NODATA's coverage record (its data answer was "not found"), once a day.
+    expect(fake.count).toBe(4);
     clock.now = DAY2;
     await Promise.all(calls());
-    expect(fake.count).toBe(6);
+    expect(fake.count).toBe(8);
   });
 
   it("never caches a transient failure as a value or as an answer", async () => {
@@ -250,7 +251,8 @@ describe("persistent cache", () => {
     expect(again).toEqual({ ...original, source: "cache" });
     expect(fundamentalsAgain).toEqual({ ...fundamentals, source: "cache" });
     expect(missing).toBeInstanceOf(DataNotFoundError);
-    expect(fake.count).toBe(3);
+    // The first client's three answers and NODATA's coverage record; the second client's none.
+    expect(fake.count).toBe(4);
     await second.close();
   });
 

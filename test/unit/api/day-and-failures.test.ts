@@ -53,7 +53,8 @@ describe("failures counter", () => {
     const missing = await failure(client.datapoint({ ...roic("ROIC"), ticker: "PARTIAL" }));
     expect(missing?.message).toBe("The requested datapoint was not found.");
     expect(client.stats()).toMatchObject({
-      requestsSent: 2,
+      // The two answers, and EMPTY's coverage record (its data answer was "not found").
+      requestsSent: 3,
       failures: { DataNotFoundError: 1, DataPointNotFoundError: 1 },
     });
   });

@@ -1,6 +1,6 @@
 // An injected fetch for unit tests: a tiny FDQ answering from the catalog, with a script of failures,
 // and a record of every request (URL, headers) and of the most requests open at once.
-import { FdqClient, type ClientOptions } from "../../../src/api";
+import { FdqClient, SECURITY_FIELDS, type ClientOptions } from "../../../src/api";
 import { sleep } from "../../../src/api/sleep";
 import { SPEC_ERRORS, findDataset } from "../../../src/catalog";
 import { EXCEL_HINTS } from "../../../src/host/excel-hints";
@@ -54,10 +54,18 @@ function record(ticker: string, name: string, url: URL): Record<string, unknown>
   };
 }
 
-/** Data endpoints from the catalog; ticker NODATA answers DataNotFound. */
+/** Data endpoints from the catalog; ticker NODATA answers DataNotFound; every ticker's coverage record. */
 export function defaultAnswer(url: URL, bodyAsObject = false): Response {
   const parts = url.pathname.split("/").slice(2); // after "", "v1"
   const ticker = decodeURIComponent(parts[parts.length - 1] ?? "");
+  if (parts[0] === "coverage" && parts.length === 3) {
+    // Every ticker is covered (NODATA too: a covered ticker without data for the period asked).
+    const fields = SECURITY_FIELDS.map((f) => [
+      f,
+      f === "last_trade_date" ? "2026-11-20" : `${f} of ${ticker}`,
+    ]);
+    return envelope([{ ...Object.fromEntries(fields), ticker, type: parts[1] }], bodyAsObject);
+  }
   const dataset = findDataset(parts.slice(0, 2).join("/"));
   if (!dataset) return json(404, { message: "Not Found" });
   if (ticker === "NODATA") return specError("DataNotFound");

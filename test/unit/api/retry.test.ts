@@ -177,7 +177,8 @@ describe("retries", () => {
   ])("never retries the caller's own faults or a plain 500 (%#)", async (answer, cls) => {
     const { fake, client, waits } = scripted([answer]);
     expect(await failure(client.datapoint(request))).toBeInstanceOf(cls);
-    expect(fake.count).toBe(1);
+    // A "not found" also asks the ticker's coverage record once (ticker-coverage.ts): no retry either.
+    expect(fake.seen.filter((s) => !s.url.pathname.startsWith("/v1/coverage/"))).toHaveLength(1);
     expect(waits).toEqual([]);
     expect(client.stats().retries).toBe(0);
   });

@@ -108,11 +108,14 @@ describe("argument checks (no request is sent)", () => {
     expect(fake.seen.map((s) => s.url.pathname)).toEqual(["/v1/metrics/roic/AAPL"]);
   });
 
-  it("answers DataPointNotFound (spec message) without a request for a name unknown to a complete catalog", async () => {
-    const error = await rejection(makeClient(fake).datapoint({ ...roic, name: "ROIC_TYPO" }));
-    expect(error).toBeInstanceOf(DataPointNotFoundError);
-    expect(error.message).toBe(SPEC_ERRORS.DataPointNotFound.message);
-    expect(excelCodeOf(error)).toBe("#N/A");
+  it("refuses a name unknown to a complete catalog as an argument (#VALUE!) with the nearest names, without a request", async () => {
+    const error = await rejection(makeClient(fake).datapoint({ ...roic, name: "ROIC_GAPA" }));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as InvalidArgumentError).argument).toBe("name");
+    expect(error.message).toBe(
+      'datapoint "ROIC_GAPA" is not in dataset metrics/roic. Did you mean ROIC_GAAP?',
+    );
+    expect(excelCodeOf(error)).toBe("#VALUE!");
     expect(fake.count).toBe(0);
   });
 
@@ -191,11 +194,18 @@ describe("argument checks (no request is sent)", () => {
     },
   );
 
-  it("rejects an unknown sector datapoint with DataPointNotFound before any request", async () => {
+  it("refuses an unknown sector datapoint as an argument (#VALUE!) with the nearest names, before any request", async () => {
     const error = await rejection(
       makeClient(fake).sector({ id: "TECHNOLOGYSEC", name: "NOT_A_SECTOR_POINT" }),
     );
-    expect(error).toBeInstanceOf(DataPointNotFoundError);
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error.message).toBe('datapoint "NOT_A_SECTOR_POINT" is not a sector or industry datapoint.');
+    const typo = await rejection(makeClient(fake).sector({ id: "TECHNOLOGYSEC", name: "roic_avgg" }));
+    expect([(typo as InvalidArgumentError).argument, typo.message, excelCodeOf(typo)]).toEqual([
+      "datapoint",
+      'datapoint "roic_avgg" is not a sector or industry datapoint. Did you mean ROIC_AVG or ROIC_WAVG?',
+      "#VALUE!",
+    ]);
     expect(fake.count).toBe(0);
   });
 

@@ -295,14 +295,14 @@ describe("fdq's quota messages", () => {
       byDay: { "2026-11-03": 250, "2026-11-02": 10_000 },
       byDataset: { ratings: 250, "metrics/roic": 10_000 },
       exhausted: true,
+      exhaustedOn: "2026-11-03",
       resetsOn: "2026-12-01",
     };
     expect(formatUsage(report, 10_000, "in /c/f.json")).toBe(
       [
         "FDQ quota units of 2026-11 (US Central time), as counted by fdq in /c/f.json:",
-        "  10,250 of 10,000 used (102.5%), 0 left; the quota resets on 2026-12-01.",
-        '  Used up: the service answered "Limit Exceeded" this month, so fdq sends no request until 2026-12-01.',
-        '  If your plan was raised, run "fdq usage --plan-raised".',
+        "  Used up: the service refused on 2026-11-03 (429 Limit Exceeded); the ledger counted 10,250 units this month; the quota resets on 2026-12-01.",
+        '  fdq sends no request until 2026-12-01. If your plan was raised, run "fdq usage --plan-raised".',
         "By day:",
         "  2026-11-02  10,000",
         "  2026-11-03     250",

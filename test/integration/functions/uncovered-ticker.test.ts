@@ -1,0 +1,269 @@
+// A ticker FDQ does not cover: FDQ.DATAPOINT, FDQ.DATASET and FDQ.SERIES, with fixed and relative years,
+// called as Excel calls them against an in-process sandbox on a fixed day. The cell says the ticker is not
+// covered after one coverage request per ticker and refresh day (docs/quota-and-billing.md), a relative
+// period does not walk back through empty years, and a covered ticker's cells send no coverage request.
+import { FdqClient, MemoryStorage } from "../../../src/api";
+import { configureSharedClient, resetSharedClient } from "../../../src/host/shared-client";
+import { EXCEL_HINTS } from "../../../src/host/excel-hints";
+import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
+import {
+  excelCaller,
+  installCustomFunctionsGlobal,
+  loadFunctionsAsExcelDoes,
+  removeCustomFunctionsGlobal,
+} from "./excel-harness";
+
+// The sandbox's day and the client's refresh day (12:00 UTC is after the vendor's 05:20 Chicago refresh).
+const DAY = new Date("2026-11-24T12:00:00Z");
+const NOT_FOUND = "The requested data was not found.";
+
+const uncovered = (ticker: string, as = "stock"): string =>
+  `FDQ does not cover the ticker "${ticker}" (no ${as} of that ticker in its coverage). Check the spelling, or search the ticker list in the FDQ task pane (Find a ticker).`;
+
+let sandbox: RunningSandbox;
+let excel: ReturnType<typeof excelCaller>;
+/** The paths (after /v1/) the client sent since the last `sent()`. */
+let paths: string[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, now: () => DAY });
+  const registry = installCustomFunctionsGlobal();
+  excel = excelCaller(registry, await loadFunctionsAsExcelDoes(), "web");
+});
+
+/** A fresh shared client (empty cache) that records what it sends. */
+function freshClient(): void {
+  paths = [];
+  configureSharedClient(
+    { baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey },
+    {
+      retry: { attempts: 1 },
+      now: () => DAY.getTime(),
+      storage: new MemoryStorage(),
+      fetch: (input, init) => {
+        const url = new URL(String(input));
+        paths.push(`${url.pathname.replace(/^\/v1\//, "")}${url.search}`);
+        return fetch(input, init);
+      },
+    },
+  );
+}
+
+beforeEach(freshClient);
+
+afterAll(async () => {
+  await resetSharedClient();
+  await sandbox.close();
+  removeCustomFunctionsGlobal();
+});
+
+/** The cell's outcome, the paths it sent and the units the sandbox counted for them. */
+async function cell(id: string, ...args: unknown[]) {
+  const units = sandbox.usage();
+  paths = [];
+  const outcome = await excel.cell(id, ...args);
+  return { outcome, sent: [...paths], units: sandbox.usage() - units };
+}
+
+describe("a ticker FDQ does not cover", () => {
+  it("FDQ.DATAPOINT: the data answer 'not found', one coverage request, 0 units, and #N/A saying so", async () => {
+    expect(await cell("DATAPOINT", "ZZZZ", "roic", "ROIC", 2023)).toEqual({
+      outcome: { code: "#N/A", message: uncovered("ZZZZ") },
+      sent: ["metrics/roic/ZZZZ?datapoint=ROIC&year=2023", "coverage/stock/ZZZZ"],
+      units: 0,
+    });
+  });
+
+  it("a second cell of the same ticker the same day sends nothing: another year, dataset, period, DATASET, SERIES, FY0, LTM", async () => {
+    await cell("DATAPOINT", "ZZZZ", "roic", "ROIC", 2023);
+    const none = { outcome: { code: "#N/A", message: uncovered("ZZZZ") }, sent: [], units: 0 };
+    expect(await cell("DATAPOINT", "ZZZZ", "roic", "ROIC", 2023)).toEqual(none);
+    expect(await cell("DATAPOINT", "ZZZZ", "roic", "NOPAT", 2019)).toEqual(none);
+    expect(await cell("DATAPOINT", "zzzz", "net-income-to-nopat", "NOPAT", 2022, 2)).toEqual(none);
+    expect(await cell("DATASET", "ZZZZ", "roic", 2021)).toEqual(none);
+    expect(await cell("SERIES", "ZZZZ", "roic", "ROIC", 2015, 2020)).toEqual(none);
+    expect(await cell("DATAPOINT", "ZZZZ", "roic", "ROIC", "FY0")).toEqual(none);
+    expect(await cell("DATAPOINT", "ZZZZ", "roic", "NOPAT", "LTM")).toEqual(none);
+  });
+
+  it("FDQ.DATASET: its request, one coverage request, the message", async () => {
+    expect(await cell("DATASET", "ZZZY", "roic", 2022)).toEqual({
+      outcome: { code: "#N/A", message: uncovered("ZZZY") },
+      sent: ["metrics/roic/ZZZY?year=2022", "coverage/stock/ZZZY"],
+      units: 0,
+    });
+  });
+
+  it("FDQ.SERIES: its years' requests (sent at once), one coverage request for all of them, the message", async () => {
+    const out = await cell("SERIES", "ZZZX", "roic", "ROIC", 2021, 2023);
+    expect(out.outcome).toEqual({ code: "#N/A", message: uncovered("ZZZX") });
+    expect(out.sent.sort()).toEqual([
+      "coverage/stock/ZZZX",
+      "metrics/roic/ZZZX?datapoint=ROIC&year=2021",
+      "metrics/roic/ZZZX?datapoint=ROIC&year=2022",
+      "metrics/roic/ZZZX?datapoint=ROIC&year=2023",
+    ]);
+    expect(out.units).toBe(0);
+  });
+
+  it("FY0 and LTM: the empty periods above the expected latest, one coverage request there, no walk back", async () => {
+    // On 2026-11-24 fiscal 2026 may have ended (a year ending in October); fiscal 2025 is where a covered
+    // ticker's value is expected. A covered ticker's search asks those two as well.
+    const fy0 = await cell("DATAPOINT", "ZZZW", "roic", "ROIC", "FY0");
+    expect(fy0).toEqual({
+      outcome: { code: "#N/A", message: uncovered("ZZZW") },
+      sent: [
+        "metrics/roic/ZZZW?datapoint=ROIC&year=2026",
+        "metrics/roic/ZZZW?datapoint=ROIC&year=2025",
+        "coverage/stock/ZZZW",
+      ],
+      units: 0,
+    });
+    freshClient();
+    // The ttm windows from Q3 FY2027 (a year ending in April 2027) down to Q2 FY2026, the one expected.
+    const ltm = await cell("DATAPOINT", "ZZZV", "roic", "NOPAT", "LTM");
+    expect(ltm).toEqual({
+      outcome: { code: "#N/A", message: uncovered("ZZZV") },
+      sent: [
+        "metrics/roic/ZZZV?datapoint=NOPAT&year=2027&ttm=3",
+        "metrics/roic/ZZZV?datapoint=NOPAT&year=2027&ttm=2",
+        "metrics/roic/ZZZV?datapoint=NOPAT&year=2027&ttm=1",
+        "metrics/roic/ZZZV?datapoint=NOPAT&year=2026&ttm=4",
+        "metrics/roic/ZZZV?datapoint=NOPAT&year=2026&ttm=3",
+        "metrics/roic/ZZZV?datapoint=NOPAT&year=2026&ttm=2",
+        "coverage/stock/ZZZV",
+      ],
+      units: 0,
+    });
+  });
+
+  it("a relative period of a ticker known uncovered today sends nothing, of any kind", async () => {
+    await cell("DATAPOINT", "ZZZT", "roic", "ROIC", 2024);
+    const none = { outcome: { code: "#N/A", message: uncovered("ZZZT") }, sent: [], units: 0 };
+    expect(await cell("DATAPOINT", "ZZZT", "roic", "ROIC", "FY0")).toEqual(none);
+    expect(await cell("DATAPOINT", "ZZZT", "roic", "NOPAT", "FQ-1")).toEqual(none);
+    expect(await cell("DATASET", "ZZZT", "roic", "LTM")).toEqual(none);
+  });
+
+  it("an inactive stock's colon ticker is looked up among inactive stocks", async () => {
+    expect(await cell("DATAPOINT", "ZZZZ:1", "roic", "ROIC", 2010)).toEqual({
+      outcome: { code: "#N/A", message: uncovered("ZZZZ:1", "inactive stock") },
+      sent: ["metrics/roic/ZZZZ%3A1?datapoint=ROIC&year=2010", "coverage/inactive/ZZZZ%3A1"],
+      units: 0,
+    });
+  });
+
+  it("another workbook of the same account the same day (the same store) sends nothing for it", async () => {
+    const storage = new MemoryStorage();
+    const sentBy: string[] = [];
+    const client = (): FdqClient =>
+      new FdqClient({
+        baseUrl: sandbox.baseUrl,
+        apiKey: sandbox.demoKey,
+        storage,
+        now: () => DAY.getTime(),
+        hints: EXCEL_HINTS,
+        fetch: (input, init) => {
+          sentBy.push(String(input));
+          return fetch(input, init);
+        },
+      });
+    const first = client();
+    const ask = (c: FdqClient, year: number) =>
+      c.datapoint({ ticker: "ZZZU", dataset: "roic", name: "ROIC", year }).catch((e: Error) => e.message);
+    expect(await ask(first, 2023)).toBe(uncovered("ZZZU"));
+    await first.close();
+    expect(sentBy).toHaveLength(2);
+    const second = client();
+    expect([await ask(second, 2023), await ask(second, 2017)]).toEqual([
+      uncovered("ZZZU"),
+      uncovered("ZZZU"),
+    ]);
+    expect(sentBy).toHaveLength(2);
+    await second.close();
+  });
+});
+
+describe("refreshing the cells of an uncovered ticker", () => {
+  it("asks again: its data request and its coverage request, then the same message", async () => {
+    const sentBy: string[] = [];
+    const client = new FdqClient({
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.demoKey,
+      now: () => DAY.getTime(),
+      hints: EXCEL_HINTS,
+      fetch: (input, init) => {
+        sentBy.push(new URL(String(input)).pathname);
+        return fetch(input, init);
+      },
+    });
+    const request = { ticker: "ZZZS", dataset: "roic", name: "ROIC", year: 2023 };
+    const ask = () => client.datapoint(request).catch((e: Error) => e.message);
+    expect(await ask()).toBe(uncovered("ZZZS"));
+    client.forget([{ kind: "datapoint", request }]);
+    expect(await ask()).toBe(uncovered("ZZZS"));
+    expect(sentBy).toEqual([
+      "/v1/metrics/roic/ZZZS",
+      "/v1/coverage/stock/ZZZS",
+      "/v1/metrics/roic/ZZZS",
+      "/v1/coverage/stock/ZZZS",
+    ]);
+    await client.close();
+  });
+});
+
+describe("a covered ticker", () => {
+  it("sends no coverage request on its normal path: a value, a series, a dataset, FY0 and LTM", async () => {
+    const cells: [string, ...unknown[]][] = [
+      ["DATAPOINT", "AAPL", "roic", "ROIC", 2023],
+      ["SERIES", "AAPL", "roic", "ROIC", 2019, 2023],
+      ["DATASET", "AAPL", "net-income-to-nopat", 2022],
+      ["DATAPOINT", "AAPL", "roic", "ROIC", "FY0"],
+      ["DATAPOINT", "AAPL", "roic", "NOPAT", "LTM"],
+    ];
+    for (const [id, ...args] of cells) {
+      const out = await cell(id, ...args);
+      expect("value" in out.outcome).toBe(true);
+      expect(out.sent.filter((p) => p.startsWith("coverage/"))).toEqual([]);
+    }
+  });
+
+  it("a SERIES reaching before its coverage asks no coverage: its other years answered with data", async () => {
+    // NFLX is covered from fiscal 2010: 2008 and 2009 are "not found", the years after have values.
+    const out = await cell("SERIES", "NFLX", "roic", "ROIC", 2008, 2012);
+    expect(out.sent.filter((p) => p.startsWith("coverage/"))).toEqual([]);
+    const row = (out.outcome as { value: unknown[][] }).value[0]!;
+    expect(row.slice(2).every((v) => typeof v === "number")).toBe(true);
+    expect(await excel.cell("DATAPOINT", "NFLX", "roic", "ROIC", 2008)).toEqual({
+      code: "#N/A",
+      message: NOT_FOUND,
+    });
+  });
+
+  it("FY0 and LTM alone, on a ticker never resolved: the empty periods above its data, no coverage request", async () => {
+    const fy0 = await cell("DATAPOINT", "MSFT", "roic", "ROIC", "FY0");
+    expect("value" in fy0.outcome).toBe(true);
+    expect(fy0.sent).toEqual([
+      "metrics/roic/MSFT?datapoint=ROIC&year=2026",
+      "metrics/roic/MSFT?datapoint=ROIC&year=2025",
+    ]);
+    expect(fy0.units).toBe(1);
+    freshClient();
+    const ltm = await cell("DATAPOINT", "MSFT", "roic", "NOPAT", "LTM");
+    expect("value" in ltm.outcome).toBe(true);
+    expect(ltm.sent.filter((p) => p.startsWith("coverage/"))).toEqual([]);
+  });
+
+  it("a year without data, alone: the service's 'not found', after one coverage record (1 unit) per ticker and day", async () => {
+    expect(await cell("DATAPOINT", "NFLX", "roic", "ROIC", 2008)).toEqual({
+      outcome: { code: "#N/A", message: NOT_FOUND },
+      sent: ["metrics/roic/NFLX?datapoint=ROIC&year=2008", "coverage/stock/NFLX"],
+      units: 1,
+    });
+    expect(await cell("DATAPOINT", "NFLX", "roic", "ROIC", 2007)).toEqual({
+      outcome: { code: "#N/A", message: NOT_FOUND },
+      sent: ["metrics/roic/NFLX?datapoint=ROIC&year=2007"],
+      units: 0,
+    });
+  });
+});
