@@ -35,7 +35,8 @@ export interface FdqCallHead {
 
 const HEAD = /(_xldudf_FDQ_|_xludf\.FDQ\.|FDQ\.)([A-Za-z]+)(?=\s*\()/iy;
 /** `[2]!` or `BloombergUI.xla!` (a quoted prefix is read by the scanner), then a head. */
-const PREFIXED_HEAD = /(\[\d+\]!|[A-Za-z_][A-Za-z0-9_.]*!)?(_xldudf_FDQ_|_xludf\.FDQ\.|FDQ\.)([A-Za-z]+)(?=\s*\()/iy;
+const PREFIXED_HEAD =
+  /(\[\d+\]!|[A-Za-z_][A-Za-z0-9_.]*!)?(_xldudf_FDQ_|_xludf\.FDQ\.|FDQ\.)([A-Za-z]+)(?=\s*\()/iy;
 /** A character that continues a name or a reference: a call cannot start right after one. */
 const NAME_CHAR = /[A-Za-z0-9_.$\\]/;
 
@@ -104,31 +105,57 @@ export function isRecognisedHead(head: FdqCallHead, surface: FormulaSurface): bo
   return surface === "file" && head.head === `_xldudf_FDQ_${head.name}`;
 }
 
+/** One head to rewrite: text[start, end) becomes `replacement`. */
+export interface HeadEdit {
+  readonly start: number;
+  readonly end: number;
+  readonly replacement: string;
+}
+
+export interface RepairEdits {
+  /** The heads of FDQ functions in a form Excel does not recognise on the surface, left to right. */
+  readonly edits: readonly HeadEdit[];
+  /** Heads in an unrecognised form whose name is not an FDQ function ("_xldudf_FDQ_NOSUCH"): left as they are. */
+  readonly unknown: readonly string[];
+}
+
+/** What repairing the formula changes: each head to rewrite, and the heads left alone as not FDQ functions. */
+export function repairEdits(text: string, surface: FormulaSurface): RepairEdits {
+  const edits: HeadEdit[] = [];
+  const unknown: string[] = [];
+  for (const head of fdqCallHeads(text)) {
+    if (isRecognisedHead(head, surface)) continue;
+    if (head.known)
+      edits.push({ start: head.start, end: head.end, replacement: canonicalHead(head.name, surface) });
+    else unknown.push(text.slice(head.start, head.end));
+  }
+  return { edits, unknown };
+}
+
+/** `text` with the edits applied. */
+export function applyEdits(text: string, edits: readonly HeadEdit[]): string {
+  let out = "";
+  let at = 0;
+  for (const edit of edits) {
+    out += text.slice(at, edit.start) + edit.replacement;
+    at = edit.end;
+  }
+  return out + text.slice(at);
+}
+
 export interface FormulaRepair {
   /** The formula with every unrecognised head of an FDQ function rewritten; the rest as it was. */
   readonly text: string;
   /** Whether anything changed. */
   readonly changed: boolean;
-  /** Heads in an unrecognised form whose name is not an FDQ function ("_xldudf_FDQ_NOSUCH"): left as they are. */
+  /** Heads in an unrecognised form whose name is not an FDQ function: left as they are. */
   readonly unknown: readonly string[];
 }
 
 /** The formula with its FDQ calls in the form Excel recognises on `surface` (see the module's comment). */
 export function repairFormula(text: string, surface: FormulaSurface): FormulaRepair {
-  let out = "";
-  let at = 0;
-  const unknown: string[] = [];
-  for (const head of fdqCallHeads(text)) {
-    if (isRecognisedHead(head, surface)) continue;
-    if (!head.known) {
-      unknown.push(text.slice(head.start, head.end));
-      continue;
-    }
-    out += text.slice(at, head.start) + canonicalHead(head.name, surface);
-    at = head.end;
-  }
-  if (at === 0) return { text, changed: false, unknown };
-  return { text: out + text.slice(at), changed: true, unknown };
+  const { edits, unknown } = repairEdits(text, surface);
+  return { text: applyEdits(text, edits), changed: edits.length > 0, unknown };
 }
 
 /** Whether the formula calls an FDQ function in any form (known names only). */
