@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import {
   findUnrecognised,
   repairCells,
+  startupOffer,
   undoRepair,
   type DoctorFinding,
   type DoctorRun,
@@ -58,27 +59,21 @@ export function useDoctor(): DoctorState {
     return findUnrecognised(cells);
   }, [workbook]);
 
-  // The start-up offer: once per workbook, and only when there is something to repair.
+  // The start-up offer: once per workbook, and only when there is something to repair. Its answer is kept even
+  // when React ran the effect twice (development's StrictMode): the second run finds the workbook offered.
   useEffect(() => {
-    if (!available || !doctorOffers) return;
-    let live = true;
-    void (async () => {
-      try {
-        if (await doctorOffers.offered()) return;
-        const found = await read();
-        if (!live || found.length === 0) return;
+    const cells = workbook.fdqFormulaCells;
+    if (!available || !doctorOffers || !cells) return;
+    startupOffer(doctorOffers, () => cells()).then(
+      (found) => {
+        if (!found) return;
         setFindings((now) => now ?? found);
         setOffer(found.length);
-        await doctorOffers.markOffered();
-      } catch (err) {
-        // The offer is a convenience: the panel's Check finds the same cells and says what failed.
-        console.error("FDQ formula doctor: the start-up check failed", err);
-      }
-    })();
-    return () => {
-      live = false;
-    };
-  }, [available, doctorOffers, read]);
+      },
+      // The offer is a convenience: the panel's Check finds the same cells and says what failed.
+      (err: unknown) => console.error("FDQ formula doctor: the start-up check failed", err),
+    );
+  }, [available, doctorOffers, workbook]);
 
   const guarded = useCallback(async (work: () => Promise<void>): Promise<void> => {
     if (busy.current) return;

@@ -8,6 +8,7 @@
 // never bound it). The first gets its heads rewritten to FDQ.NAME, the arguments untouched; the second is
 // entered again as it is. Each cell's formula before the repair is kept (in the pane, until it closes) for Undo.
 import { callsFdqFunction, repairFormula } from "../../functions/formula-repair";
+import type { DoctorOffers } from "../office/document-settings";
 import type { FormulaChange, FormulaChangeOutcome } from "../office/doctor";
 import type { CellSnapshot, CellValue } from "../office/workbook-reads";
 
@@ -35,6 +36,22 @@ export function findUnrecognised(cells: readonly CellSnapshot[]): DoctorFinding[
       findings.push({ address: cell.address, before: cell.formula, after: cell.formula, value: cell.value });
     }
   }
+  return findings;
+}
+
+/**
+ * The start-up offer, once per workbook: the cells to offer to repair, or undefined when the workbook was offered
+ * the repair before (nothing is read then) or has no such cell (nothing is recorded then, so a workbook that
+ * later gets such cells is offered the repair when it next opens).
+ */
+export async function startupOffer(
+  offers: DoctorOffers,
+  read: () => Promise<readonly CellSnapshot[]>,
+): Promise<DoctorFinding[] | undefined> {
+  if (await offers.offered()) return undefined;
+  const findings = findUnrecognised(await read());
+  if (findings.length === 0) return undefined;
+  await offers.markOffered();
   return findings;
 }
 

@@ -6,10 +6,12 @@ import {
   DOCTOR_BATCH_CELLS,
   findUnrecognised,
   repairCells,
+  startupOffer,
   undoRepair,
   type FormulaWriter,
 } from "../../../src/taskpane/logic/formula-doctor";
 import { readFdqFormulaCells, replaceFormulas } from "../../../src/taskpane/office/doctor";
+import { DOCTOR_OFFERED_SETTING, officeDoctorOffers } from "../../../src/taskpane/office/document-settings";
 import { loadNodeDouble, type NodeDouble, type NodeWorkbook } from "../../support/office-double/node-double";
 
 const ARGS = '("AAPL","metrics/roic","ROIC",2023)';
@@ -180,5 +182,37 @@ describe("the formula doctor against the Office double", () => {
     expect(Math.max(...syncs.map((s) => Math.max(s.request, s.response)))).toBeLessThan(5_000_000);
     // More than the cap went through in all: the batches were cut, not small.
     expect(syncs.reduce((n, s) => n + s.request + s.response, 0)).toBeGreaterThan(10_000_000);
+  });
+});
+
+describe("startupOffer", () => {
+  it("offers once per workbook: recorded in the document's settings, and the next start reads nothing", async () => {
+    const office = loadNodeDouble({ platform: "web", cells: openedBook(3) });
+    const uninstall = office.install();
+    try {
+      const read = () => Excel.run((context) => readFdqFormulaCells(context));
+      const first = await startupOffer(officeDoctorOffers(), read);
+      expect(first?.map((f) => f.address)).toEqual(["'Other sheet'!B1", "'Other sheet'!B3", "Model!B2"]);
+      expect(office.double.documentSettings()).toEqual({ [DOCTOR_OFFERED_SETTING]: true });
+      const syncs = office.double.syncs().length;
+      expect(await startupOffer(officeDoctorOffers(), read)).toBeUndefined();
+      expect(office.double.syncs().length).toBe(syncs);
+    } finally {
+      uninstall();
+    }
+  });
+
+  it("records nothing for a workbook with no such cell, so it is offered when it has some", async () => {
+    const office = loadNodeDouble({
+      cells: { "Model!A1": { formula: `=FDQ.DATAPOINT${ARGS}`, value: 0.14 } },
+    });
+    const uninstall = office.install();
+    try {
+      const read = () => Excel.run((context) => readFdqFormulaCells(context));
+      expect(await startupOffer(officeDoctorOffers(), read)).toBeUndefined();
+      expect(office.double.documentSettings()).toEqual({});
+    } finally {
+      uninstall();
+    }
   });
 });
