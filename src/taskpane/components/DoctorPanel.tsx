@@ -50,9 +50,12 @@ function Preview({ findings }: { findings: readonly DoctorFinding[] }) {
             {f.address}
           </Text>
           <div className={`${styles.formula} ${styles.before}`}>{f.before}</div>
-          <div className={styles.formula}>
-            {f.after === f.before ? "entered again as it is" : `→ ${f.after}`}
-          </div>
+          {f.after === f.before ? (
+            <Text size={200}>entered again as it is</Text>
+          ) : (
+            // No break between the arrow and the formula it points to.
+            <div className={styles.formula}>{`→\u00a0${f.after}`}</div>
+          )}
         </li>
       ))}
       {findings.length > PREVIEW_CELLS && (
