@@ -2,6 +2,8 @@
 // FDQ cells Excel no longer recognises (saved #NAME? values, each corrupted form) is offered the repair at start,
 // the doctor shows their count and a preview, repairs them (the cells calculate again) and undoes the repair.
 // Screenshots of the doctor, light and dark, land in test/artifacts.
+import { copyFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { DOCTOR_OFFERED_SETTING } from "../../src/taskpane/office/document-settings";
 import { callDouble, settled, useBrowserRig, type OpenedWorkbook } from "./harness";
 import { artifact } from "./pane-steps";
@@ -9,6 +11,17 @@ import { artifact } from "./pane-steps";
 jest.setTimeout(60_000);
 
 const rig = useBrowserRig();
+
+/** The doctor's card at the pane's width, under test/artifacts (copied to docs/images with FDQ_UPDATE_DOCS=1). */
+async function screenshotDoctor(page: Parameters<typeof settled>[0], theme: "light" | "dark"): Promise<void> {
+  const file = artifact(`taskpane-doctor-${theme}.png`);
+  await page.getByLabel("Formula doctor").screenshot({ path: file });
+  if (process.env.FDQ_UPDATE_DOCS === "1") {
+    const images = join(__dirname, "../../docs/images");
+    mkdirSync(images, { recursive: true });
+    copyFileSync(file, join(images, `doctor-${theme}.png`));
+  }
+}
 
 const ROIC = '"metrics/roic","ROIC"';
 const BLOOMBERG = "'C:\\Users\\ana\\AppData\\Roaming\\Bloomberg\\BloombergUI.xla'!";
@@ -73,7 +86,7 @@ describe("the formula doctor", () => {
     await expect(preview.first().textContent()).resolves.toBe(
       `Model!B2${CORRUPTED["Model!B2"]?.before}→\u00a0${CORRUPTED["Model!B2"]?.after}`,
     );
-    await page.getByLabel("Formula doctor").screenshot({ path: artifact("taskpane-doctor-light.png") });
+    await screenshotDoctor(page, "light");
 
     await page.getByTestId("doctor-repair").click();
     await expect(page.getByTestId("doctor-summary").textContent()).resolves.toBe("Repaired 6 cells.");
@@ -115,7 +128,7 @@ describe("the formula doctor", () => {
     const { context, page } = await rig.openConnected({ theme: "dark", workbook: WORKBOOK });
     await page.getByTestId("doctor-review").click();
     await page.getByTestId("doctor-count").waitFor();
-    await page.getByLabel("Formula doctor").screenshot({ path: artifact("taskpane-doctor-dark.png") });
+    await screenshotDoctor(page, "dark");
     await context.close();
   });
 });
