@@ -1,4 +1,4 @@
-// From response text to typed records, surviving every variation of wire-notes.md: the envelope's body as
+// From response text to typed records, surviving every variation of docs/production-service.md: the envelope's body as
 // an object or a JSON string, gateway bodies that are not the envelope, HTML pages, nulls, missing and
 // extra fields.
 import { RATING_FIELDS, isPeriodType, periodType, type Period } from "../catalog";
@@ -70,7 +70,7 @@ export function decodeEnvelope(json: unknown): Envelope {
 const text = (v: unknown, fallback = ""): string =>
   typeof v === "string" ? v : typeof v === "number" ? String(v) : fallback;
 
-/** Coverage text fields: null (production) and "NA" (spec) both mean "none" (wire-notes 3). */
+/** Coverage text fields: null (production) and "NA" (spec) both mean "none" (production-service.md, fact 3). */
 const textOrNA = (v: unknown): string => (v === null || v === undefined ? "NA" : text(v, "NA"));
 
 const integer = (v: unknown, fallback: number): number => {

@@ -20,13 +20,13 @@ export const DEFAULTS = {
     maxElapsedMs: 45_000,
   } satisfies RetryOptions,
   /**
-   * The vendor refreshes its data every day between 5:00 and 5:20 AM US Central (wire-notes 13): a day
+   * The vendor refreshes its data every day between 5:00 and 5:20 AM US Central (production-service.md, fact 13): a day
    * starts after that refresh, so a value fetched before 5:20 CT belongs to the previous data day.
    */
   refreshDay: VENDOR_REFRESH_DAY,
   billing: "per-datapoint",
   listUnits: 1,
-  /** The member plans' monthly quota (wire-notes 11). */
+  /** The member plans' monthly quota (production-service.md, fact 11). */
   planUnits: 10_000,
   maxCacheEntries: 200_000,
   /**

@@ -61,7 +61,7 @@ const clip = (text: string): string =>
     ? text
     : `${text.slice(0, MAX_SERVICE_TEXT)}… (${text.length} characters in all)`;
 
-/** The vendor's answer to a spent quota, exactly (wire-notes 12): a 429 with this message, no Retry-After. */
+/** The vendor's answer to a spent quota, exactly (production-service.md, fact 12): a 429 with this message, no Retry-After. */
 export const LIMIT_EXCEEDED = "Limit Exceeded";
 
 /**
@@ -186,7 +186,7 @@ export class UnauthorizedError extends FdqError {
 }
 
 /**
- * A portfolio-limited plan refused a security (wire-notes 14): company data is served only for the member's
+ * A portfolio-limited plan refused a security (production-service.md, fact 14): company data is served only for the member's
  * portfolio, from the day after a ticker is added. Status and words are not documented: a 403 or 404 whose
  * message speaks of the portfolio. The service's own message is shown.
  */
@@ -224,7 +224,7 @@ export class RateLimitedError extends FdqError {
 }
 
 /**
- * 429 "Limit Exceeded" (wire-notes 12): the key's monthly quota is spent. Never retried: every call fails
+ * 429 "Limit Exceeded" (production-service.md, fact 12): the key's monthly quota is spent. Never retried: every call fails
  * the same way until the month turns (the first, US Central) or the plan is raised. `resetsOn` is that date.
  */
 export class QuotaExhaustedError extends FdqError {
@@ -253,7 +253,7 @@ export class ServiceUnavailableError extends FdqError {
   }
 }
 
-/** A 503 or a timeout during the vendor's daily refresh, 5:00-5:20 AM US Central (wire-notes 13). */
+/** A 503 or a timeout during the vendor's daily refresh, 5:00-5:20 AM US Central (production-service.md, fact 13). */
 export class ServiceRefreshingError extends FdqError {
   override name = "ServiceRefreshingError" as const;
   constructor(options: FdqErrorOptions = {}) {
@@ -353,7 +353,7 @@ export interface AnswerContext {
 }
 
 /**
- * The one factory: the error of a failed answer (status + message, wire-notes 4 and 9). The service's text
+ * The one factory: the error of a failed answer (status + message, production-service.md, facts 4 and 9). The service's text
  * is kept (without the key) so the user can read it.
  */
 export function errorFromAnswer(answer: FailedAnswer, context: AnswerContext = {}): FdqError {
@@ -369,7 +369,7 @@ export function errorFromAnswer(answer: FailedAnswer, context: AnswerContext = {
   }
   if (status === 401 || status === 403) return new UnauthorizedError(options);
   if (status === 429) {
-    // A quota refusal is exactly {"message":"Limit Exceeded"} without Retry-After (wire-notes 12); anything
+    // A quota refusal is exactly {"message":"Limit Exceeded"} without Retry-After (production-service.md, fact 12); anything
     // looser ("Rate limit exceeded, slow down") is a throttle, retried, never a month's stop.
     if (retryAfterMs === undefined && serviceMessage === LIMIT_EXCEEDED) {
       const resetsOn = context.now ? quotaResetsOn(context.now()) : undefined;

@@ -40,7 +40,7 @@ export { IndexedDbStore, hasIndexedDb } from "./cache-store/indexeddb-store";
 export { RefreshDayClock } from "./refresh-day";
 export { accountTag } from "./account-tag";
 export { COVERAGE_FIELDS, SECURITY_FIELDS, toValue } from "./decode";
-export { probeReachable } from "./probe";
+export { answersGatewayHealth, probeReachable, type HealthProbe } from "./probe";
 
 // What the gateway shares with the client: how answers are decoded, priced, redacted and counted.
 export { UsageLedger, usageGroupOf, type UsageReport } from "./usage-ledger";

@@ -1,6 +1,6 @@
 // The one concurrency limit of the request module, over p-queue (a maintained, bounded FIFO promise queue
 // with pause/start): at most `concurrency` requests open, the rest wait in order; a pause (a 429 with
-// Retry-After) holds every request that has not started until it ends. Replaces a hand-written queue.
+// Retry-After) holds every request that has not started until it ends.
 import PQueue from "p-queue";
 
 export class Limiter {

@@ -3,7 +3,7 @@
 // results, DataNotFound, or a 404).
 //
 // The search walks DOWN from the newest period that can exist, so that every answer before the first one
-// with data is empty, and an empty answer costs no unit (wire-notes 11: a unit is a datapoint returned). The
+// with data is empty, and an empty answer costs no unit (production-service.md, fact 11: a unit is a datapoint returned). The
 // one answer with data is the latest period itself, asked the way an FY0 cell of the model asks it (its
 // dataset and datapoint; a cell at offset 0 is preferred when several ask at once), so a model that shows
 // FY0 pays nothing for the resolution and one that shows only FY-n pays one unit per ticker and kind.

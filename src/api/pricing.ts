@@ -1,4 +1,4 @@
-// The price of a request in quota units, by the vendor's rule (wire-notes 11): one unit is one datapoint,
+// The price of a request in quota units, by the vendor's rule (production-service.md, fact 11): one unit is one datapoint,
 // for one security, for one period. A single-datapoint answer costs 1; an all-datapoints answer costs one
 // unit per record it returns; a rating, sector or single-security call 1; coverage lists and metadata 1 per
 // call unless configured otherwise. Accounts billed per HTTP call (`per-request`) pay 1 for any request.
@@ -36,7 +36,7 @@ export function priceOf(key: RequestKey, pricing: PricingOptions, records?: numb
 
 /**
  * A request a relay (the gateway) may send, with its price: every request of the spec (RequestKey), and
- * the one request production serves beyond it, `ratings/overall/:ticker` (wire-notes 16), billed like a
+ * the one request production serves beyond it, `ratings/overall/:ticker` (production-service.md, fact 16), billed like a
  * rating (1 unit) and counted in the ledger's ratings group. Anything else is no request of the service:
  * a relay answers it 404 itself and sends nothing, so no path goes upstream unpriced.
  */

@@ -1,5 +1,5 @@
 // The quota saver (opt-in): a second refresh policy beside the strict per-day one. The vendor bills every
-// datapoint of every period each time it is asked (wire-notes 11), yet most of a model's cells are closed
+// datapoint of every period each time it is asked (production-service.md, fact 11), yet most of a model's cells are closed
 // periods that no new filing changes. Under the saver, the value of a closed period of a datapoint not
 // flagged (SP) is kept up to `keepDays` refresh days after the day it was fetched; (SP) datapoints (they
 // move with the share price), open periods and every other endpoint are fetched every refresh day.

@@ -30,7 +30,7 @@ function refreshPolicyOf(v: unknown): RefreshPolicy | undefined {
 
 export const SETTINGS_KEY = "fdq.settings";
 
-/** The vendor's production service (wire-notes 1): only the starting value of an editable setting. */
+/** The vendor's production service (production-service.md, fact 1): only the starting value of an editable setting. */
 export const DEFAULT_BASE_URL = "https://api.newconstructs.com/v1";
 
 /** Hosts a base URL may name over plain http: this machine (the sandbox, a local gateway). */

@@ -69,7 +69,7 @@ function networkDetail(error: unknown): string {
 }
 
 /**
- * A 503 or a timeout inside the vendor's daily refresh window (5:00-5:20 AM US Central, wire-notes 13) is
+ * A 503 or a timeout inside the vendor's daily refresh window (5:00-5:20 AM US Central, production-service.md, fact 13) is
  * the refresh, not an outage: say so. Like every transient failure it is never cached.
  */
 function refreshing(error: FdqError, nowMs: number): FdqError {

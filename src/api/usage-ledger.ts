@@ -1,6 +1,6 @@
 // The usage ledger: quota units of the answers received, per account tag and calendar month, kept beside
 // the cache (the same store: IndexedDB or OfficeRuntime.storage in Excel, the CLI's cache file, a server's
-// store). The vendor's quota resets on the 1st of the month, US Central (wire-notes 11), and the service
+// store). The vendor's quota resets on the 1st of the month, US Central (production-service.md, fact 11), and the service
 // reports no usage, so the client counts: refused requests cost nothing. The ledger also remembers that
 // the quota was found spent this month, so no request is sent until the month turns or the user says
 // the plan was raised.

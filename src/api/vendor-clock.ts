@@ -1,6 +1,6 @@
 // The vendor's clock, in one place: the FDQ service lives on US Central time (America/Chicago, CST or CDT
-// as the date has it). Its quota month turns on the 1st there (wire-notes 11), it refreshes its data every
-// day from 5:00 to 5:20 AM there (wire-notes 13), and a value fetched before 5:20 belongs to the previous
+// as the date has it). Its quota month turns on the 1st there (production-service.md, fact 11), it refreshes its data every
+// day from 5:00 to 5:20 AM there (production-service.md, fact 13), and a value fetched before 5:20 belongs to the previous
 // data day. Every function takes the instant from its caller (ms since the epoch), so each caller injects
 // its own clock (a test's, a server's, the sandbox's) and none reads the time itself.
 

@@ -18,7 +18,7 @@ export interface Period {
 
 /**
  * Fiscal years a request may name. The spec gives no earliest year and production's history starts in 1998
- * (wire-notes 18); the range only keeps typing mistakes (23, 20233) from becoming requests.
+ * (production-service.md, fact 18); the range only keeps typing mistakes (23, 20233) from becoming requests.
  */
 export const FISCAL_YEARS = { first: 1900, last: 2100 } as const;
 

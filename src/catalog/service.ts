@@ -31,7 +31,7 @@ export const SPEC_ERRORS = {
 
 export type SpecErrorName = keyof typeof SPEC_ERRORS;
 
-/** Gateway answers (wire-notes.md item 9); bodies are `{"message": ...}`, not the envelope. */
+/** Gateway answers (production-service.md, fact 9); bodies are `{"message": ...}`, not the envelope. */
 export const GATEWAY_MESSAGES = {
   forbidden: "Forbidden",
   throttled: "Too Many Requests",

@@ -13,6 +13,21 @@ import { customFunctionsErrors, toExcelError } from "./errors";
 import * as impl from "./impl";
 import { singleCells } from "./ranges";
 
+/**
+ * Where the functions are registered: custom-functions-metadata-plugin appends a `CustomFunctions.associate(id, fn)`
+ * per function to this file at build time, and they reach this object, which hands each to Excel's registry. Only
+ * Excel has one: opened outside Excel (a browser tab, or office.js did not load) the page says how to open the add-in
+ * (src/taskpane/outside-excel.ts), there is nothing to register with, and the console stays clean.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- called by the lines the plugin appends at build time
+const CustomFunctions = {
+  associate(id: string, fn: (...args: never[]) => unknown): void {
+    const excel = (globalThis as { CustomFunctions?: { associate(id: string, fn: unknown): void } })
+      .CustomFunctions;
+    if (typeof excel !== "undefined") excel.associate(id, fn);
+  },
+};
+
 async function settle<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();

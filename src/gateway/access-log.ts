@@ -1,10 +1,12 @@
 // One JSON line per request on the log (stdout by default): method, path, status, ms, cache outcome and
-// units, and in team mode the analyst (the token's name). The query is kept only for names of the spec
-// (datapoint, year, ...); neither the API key nor a gateway token is ever logged. The path is redacted
-// with the team's key, and with the client's key only once that key is known to be valid (a token of the
-// tokens file, a key the service accepted): a redactor is never built from an unauthenticated client's
-// input. Before that, any part of the path long enough to hold a key (20 characters or more: the FDQ
-// service issues none shorter) is logged as its length only.
+// units, the upstream slot it was sent in (the gateway's slot budget, the account's share and its requests
+// upstream then, the wait for the slot; null when it sent nothing upstream itself), and in team mode the
+// analyst (the token's name). The query is kept only for names of the spec (datapoint, year, ...); neither
+// the API key nor a gateway token is ever logged. The path is redacted with the team's key, and with the
+// client's key only once that key is known to be valid (a token of the tokens file, a key the service
+// accepted): a redactor is never built from an unauthenticated client's input. Before that, any part of
+// the path long enough to hold a key (20 characters or more: the FDQ service issues none shorter) is logged
+// as its length only.
 import type { MiddlewareHandler } from "hono";
 import { redactKey } from "../api";
 import type { GatewayEnv } from "./env";
@@ -52,6 +54,7 @@ export function accessLog(
     c.set("arrived", start);
     c.set("cache", "bypass");
     c.set("units", 0);
+    c.set("slot", undefined);
     c.set("analyst", undefined);
     c.set("trustedKey", undefined);
     const address = c.env?.incoming?.socket?.remoteAddress ?? "unknown";
@@ -69,6 +72,7 @@ export function accessLog(
         ms: Math.round(performance.now() - start),
         cache: c.get("cache"),
         units: c.get("units"),
+        slot: c.get("slot") ?? null,
       };
       write(JSON.stringify(entry));
     }

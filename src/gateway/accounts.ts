@@ -1,13 +1,14 @@
 // What the gateway keeps per account (by account tag, never by key): the usage ledger, persisted in the
-// store, and the slots that bound the account's upstream requests. With Redis both are shared by every
-// instance (redis-ledger.ts, redis-slots.ts), each over this instance's own ledger and FairSlots.
+// store; and where the account's upstream requests wait: its share of the gateway's slots (fair-slots.ts),
+// which holds state only while the account has requests upstream or waiting. With Redis both are shared by
+// every instance (redis-ledger.ts, redis-slots.ts), each over this instance's own ledger and slots.
 //
 // Accounts are kept in an LRU bounded in count (lru-cache, already the store's): an account is created
 // only once the service accepted its key (an answer other than 401/403 and 5xx), so a client sending a
 // new key with each request creates nothing; the least recently used account is forgotten first, its
 // ledger saved first (with a store or Redis it is read back when the key comes again; memory only, its
-// count of the month is lost). A key not accepted yet has its slots (the same bound) in a second LRU of the
-// same size, handed to its account once the key is accepted, so an account never exceeds its bound.
+// count of the month is lost). A key not accepted yet waits for slots under its tag as its account will, so
+// an account never exceeds its bound when its key is accepted.
 import { LRUCache } from "lru-cache";
 import {
   centralMonth,
@@ -17,7 +18,7 @@ import {
   UsageLedger,
   type UsageReport,
 } from "../api";
-import { FairSlots, type UpstreamSlots } from "./fair-slots";
+import type { FairSlots, UpstreamSlots } from "./fair-slots";
 import { ledgerStorageKey } from "./keys";
 import { LocalLedger, type AccountLedger } from "./ledger";
 import type { RedisKeyParts } from "./redis-keys";
@@ -29,15 +30,14 @@ import type { Wakeups } from "./redis-wakeups";
 export interface Account {
   readonly tag: string;
   readonly ledger: AccountLedger;
-  readonly slots: UpstreamSlots;
 }
 
 export interface AccountsOptions {
   /** Where the ledgers persist; undefined: memory only. */
   storage: KeyValueStore | undefined;
-  /** Upstream requests open at once per account (across instances with Redis). */
-  concurrency: number;
-  /** The upstream timeout (how long a shared slot may be held). */
+  /** The gateway's upstream slots, shared between the accounts (this instance's). */
+  slots: FairSlots;
+  /** The upstream timeout (how long a slot shared through Redis may be held). */
   timeoutMs: number;
   /** Accounts kept at once (default 10,000). */
   maxAccounts?: number;
@@ -57,11 +57,8 @@ export const DEFAULT_MAX_ACCOUNTS = 10_000;
 
 export class Accounts {
   private readonly byTag: LRUCache<string, Entry>;
-  /** The slots of keys the service has not accepted (yet): no account, no ledger. */
-  private readonly pending: LRUCache<string, UpstreamSlots>;
 
   constructor(private readonly o: AccountsOptions) {
-    this.pending = new LRUCache<string, UpstreamSlots>({ max: o.maxAccounts ?? DEFAULT_MAX_ACCOUNTS });
     this.byTag = new LRUCache<string, Entry>({
       max: o.maxAccounts ?? DEFAULT_MAX_ACCOUNTS,
       // Forgotten: what it counted is saved (and then read back if the key comes again).
@@ -114,23 +111,30 @@ export class Accounts {
     return marked ? nextMonthStart(month) : undefined;
   }
 
-  /** Where an upstream request of `tag` waits for a slot: its account's, or its key's until accepted. */
+  /**
+   * Where an upstream request of `tag` waits for a slot (an accepted key's account, or a key not accepted
+   * yet): its share of this instance's slots, under the account's bound in Redis with --redis.
+   */
   slots(tag: string): UpstreamSlots {
-    const kept = this.byTag.get(tag);
-    if (kept) return kept.account.slots;
-    let slots = this.pending.get(tag);
-    if (!slots) {
-      slots = this.newSlots(tag);
-      this.pending.set(tag, slots);
-    }
-    return slots;
+    const local = this.o.slots.account(tag);
+    const redis = this.o.redis;
+    if (!redis) return local;
+    return new RedisSlots({
+      redis: redis.link,
+      wakeups: redis.wakeups,
+      tag,
+      concurrency: this.o.slots.perAccount,
+      timeoutMs: this.o.timeoutMs,
+      local,
+      keys: redis.keys,
+    });
   }
 
   /** The month's usage of `tag`: of its account, or as saved (zero if nothing is), creating nothing. */
   async report(tag: string): Promise<UsageReport> {
     const kept = await this.find(tag);
     if (kept) return kept.ledger.report();
-    const entry = this.create(tag, false);
+    const entry = this.create(tag);
     try {
       await entry.own.ready;
       return await entry.account.ledger.report();
@@ -149,7 +153,7 @@ export class Accounts {
       await kept.ledger.reset();
       return;
     }
-    const entry = this.create(tag, false);
+    const entry = this.create(tag);
     try {
       await entry.own.ready;
       if (await entry.account.ledger.isExhausted()) {
@@ -175,31 +179,12 @@ export class Accounts {
     });
   }
 
-  /** The slots of one account: this instance's FairSlots, under the Redis semaphore with --redis. */
-  private newSlots(tag: string): UpstreamSlots {
-    const local = new FairSlots(this.o.concurrency, this.o.timeoutMs);
-    const redis = this.o.redis;
-    if (!redis) return local;
-    return new RedisSlots({
-      redis: redis.link,
-      wakeups: redis.wakeups,
-      tag,
-      concurrency: this.o.concurrency,
-      timeoutMs: this.o.timeoutMs,
-      local,
-      keys: redis.keys,
-    });
-  }
-
-  /** A new entry; `kept`: it goes into the LRU (else it is read and dropped, e.g. by a reset). */
-  private create(tag: string, kept = true): Entry {
+  /** A new entry (the caller keeps it in the LRU, or reads it and drops it, e.g. for a reset). */
+  private create(tag: string): Entry {
     const own = this.ownLedger(tag);
-    // The slots its requests have been waiting in so far, so that the bound holds across the change.
-    const slots = this.pending.get(tag) ?? this.newSlots(tag);
-    if (kept) this.pending.delete(tag);
     const redis = this.o.redis;
-    if (!redis) return { account: { tag, ledger: new LocalLedger(own), slots }, own };
+    if (!redis) return { account: { tag, ledger: new LocalLedger(own) }, own };
     const ledger = new RedisLedger(redis.link, tag, own, this.o.now, redis.keys);
-    return { account: { tag, ledger, slots }, own, dispose: () => ledger.dispose() };
+    return { account: { tag, ledger }, own, dispose: () => ledger.dispose() };
   }
 }

@@ -1,7 +1,7 @@
-// The gateway's HTTP surface: the security headers and the access log on every answer, /healthz, /usage
-// (and POST /usage/reset), /v1/* (the FDQ service, pass-through keys or team mode's gateway tokens, one
-// refresh day's answers per account) and the built add-in at /, with the one error handler that writes
-// every answer the gateway makes itself as {"message": ...}.
+// The gateway's HTTP surface: the security headers and the access log on every answer, /healthz (with the
+// upstream slots' figures), /usage (and POST /usage/reset), /v1/* (the FDQ service, pass-through keys or
+// team mode's gateway tokens, one refresh day's answers per account) and the built add-in at /, with the
+// one error handler that writes every answer the gateway makes itself as {"message": ...}.
 import { Hono } from "hono";
 import { accountTag } from "../api";
 import type { Accounts } from "./accounts";
@@ -9,11 +9,14 @@ import { accessLog } from "./access-log";
 import { addinRoutes, type AddinOptions } from "./addin";
 import type { GatewayEnv } from "./env";
 import { GatewayError } from "./errors";
+import type { FairSlots } from "./fair-slots";
 import { authenticate, onlyReads, proxyRoutes, type ProxyOptions } from "./proxy";
 import { securityHeaders } from "./security-headers";
 
 export interface GatewayAppOptions extends ProxyOptions, AddinOptions {
   accounts: Accounts;
+  /** The gateway's upstream slots, whose figures /healthz shows. */
+  slots: FairSlots;
   /** Whether the gateway speaks https (HSTS). */
   https: boolean;
   log: (line: string) => void;
@@ -24,7 +27,8 @@ export function createGatewayApp(o: GatewayAppOptions): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>({ strict: false });
   app.use(securityHeaders({ https: o.https }));
   app.use(accessLog(o.log, o.team?.upstreamApiKey));
-  app.get("/healthz", (c) => c.json({ ok: true }));
+  // For the load balancer and the operator: the upstream slots now (figures only; no account is named).
+  app.get("/healthz", (c) => c.json({ ok: true, upstream: o.slots.figures() }));
   // The account's units this month as the gateway counted them (the account of the client's key; in team
   // mode the team's account, to any valid gateway token). Creates no account.
   app.use("/usage", onlyReads, authenticate(o));

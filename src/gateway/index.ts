@@ -6,8 +6,9 @@
 // (falling back to this instance's own while it is unreachable), names and values there keyed and sealed
 // with FDQ_GATEWAY_REDIS_SECRET. With a certificate and key it speaks https. It holds against a hostile
 // client and a hostile upstream: impossible keys refused first, refused keys rate-limited per address,
-// accounts bounded, slots shared fairly with one deadline per request, bodies in flight under one memory
-// budget, only allowlisted upstream headers (docs/gateway.md).
+// accounts bounded, one budget of upstream slots shared fairly between accounts and their analysts with
+// one deadline per request, bodies in flight under one memory budget, only allowlisted upstream headers
+// (docs/gateway.md).
 import type { Server as HttpServer } from "node:http";
 import https, { type Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
@@ -35,6 +36,7 @@ import { RedisLink, redisWhere } from "./redis-link";
 import { RedisAnswerStore } from "./redis-store";
 import { Wakeups } from "./redis-wakeups";
 import { EmbeddedStore } from "./store";
+import { FairSlots, type SlotFigures } from "./fair-slots";
 import { GatewaySetupError } from "./errors";
 import { readTlsFiles } from "./tls";
 import { GatewayTokens } from "./tokens";
@@ -56,6 +58,11 @@ export const GATEWAY_DEFAULTS = {
   port: 8080,
   /** Upstream requests open at once per account: the browsers' six connections per host. */
   concurrency: DEFAULTS.concurrency,
+  /**
+   * Upstream requests open at once for the whole gateway (per instance with Redis): ten accounts at their
+   * six at once, and a bound on the sockets and timers a crowd of accounts can make the gateway hold.
+   */
+  upstreamSlots: 64,
   /** The upstream policy the add-in's client applies too (src/api/upstream-policy.ts): 30 s, 4 MB a body. */
   timeoutMs: UPSTREAM_POLICY.timeoutMs,
   maxBodyBytes: UPSTREAM_POLICY.maxBodyBytes,
@@ -97,7 +104,10 @@ export interface GatewayOptions {
   certFile?: string | undefined;
   keyFile?: string | undefined;
   distDir?: string;
+  /** Upstream requests open at once per account (default 6; across instances with Redis). */
   concurrency?: number;
+  /** Upstream requests open at once for this instance, all accounts together (default 64). */
+  upstreamSlots?: number;
   timeoutMs?: number;
   maxBodyBytes?: number;
   maxMemoryBytes?: number;
@@ -123,6 +133,8 @@ export interface GatewayStats {
   /** Bytes of upstream bodies being read or answered now, and the most at once since the start. */
   bodyBytesInFlight: number;
   peakBodyBytesInFlight: number;
+  /** The upstream slots now (what /healthz shows). */
+  slots: SlotFigures;
 }
 
 export interface RunningGateway {
@@ -131,7 +143,7 @@ export interface RunningGateway {
   /** The URL the manifest names (--public-url, or `url`). */
   publicUrl: string;
   port: number;
-  /** What the gateway holds now, for operators and tests: accounts kept, body bytes in flight and their peak. */
+  /** What the gateway holds now, for operators and tests: accounts kept, body bytes in flight and their peak, the upstream slots. */
   stats(): GatewayStats;
   /** Refuses new connections, lets the requests in flight finish, saves the ledgers and answers. */
   close(): Promise<void>;
@@ -148,6 +160,13 @@ export const beyondLoopbackWithoutTls = (host: string): string =>
   `fdq serve: WARNING: team mode listens on ${host}, beyond this machine, over plain http: the analysts' ` +
   "gateway tokens and the answers cross the network unencrypted. Give --cert and --key (https), or put " +
   "a TLS proxy in front and listen on 127.0.0.1 (docs/gateway.md).";
+
+/** A count of upstream slots, checked: a whole number of 1 or more. */
+function slotCount(option: string, n: number): number {
+  if (!Number.isInteger(n) || n < 1)
+    throw new GatewaySetupError(`${option} must be a whole number of 1 or more (got ${n})`);
+  return n;
+}
 
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const upstream = checkBaseUrl(options.upstream);
@@ -183,10 +202,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   const store = shared ? new RedisAnswerStore(shared.link, embedded, shared.keys) : embedded;
   const timeoutMs = options.timeoutMs ?? GATEWAY_DEFAULTS.timeoutMs;
+  const slots = new FairSlots(
+    slotCount("upstreamSlots", options.upstreamSlots ?? GATEWAY_DEFAULTS.upstreamSlots),
+    slotCount("concurrency", options.concurrency ?? GATEWAY_DEFAULTS.concurrency),
+    timeoutMs,
+  );
   const accounts = new Accounts({
     storage:
       options.store === undefined ? undefined : new FileStorage(path.join(options.store, "usage.json")),
-    concurrency: options.concurrency ?? GATEWAY_DEFAULTS.concurrency,
+    slots,
     timeoutMs,
     ...(options.maxAccounts !== undefined ? { maxAccounts: options.maxAccounts } : {}),
     redis: shared,
@@ -203,6 +227,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     upstream,
     team,
     accounts,
+    slots,
     store,
     flights: shared ? new RedisFlights(shared.link, shared.wakeups, shared.keys) : localFlights,
     clock,
@@ -258,6 +283,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       accounts: accounts.size,
       bodyBytesInFlight: budget.inUse,
       peakBodyBytesInFlight: budget.maxInUse,
+      slots: slots.figures(),
     }),
     close: () =>
       (closing ??= new Promise<void>((resolve, reject) => {

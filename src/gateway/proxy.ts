@@ -3,9 +3,10 @@
 // serves, each priced (pricedRequest), go upstream; any other path is answered 404 here. A request is
 // answered from the account's refresh day when it can be: identical requests in flight go upstream once
 // (of every instance on one Redis), and what the add-in's day cache keeps (keptForDay: answers and the
-// spec's "does not exist" answers) is kept for the day under the account tag (keys.ts names it). Each request has one deadline from its arrival; it waits for a slot of
-// its account fairly shared between analysts (fair-slots.ts), and its body counts against the gateway's
-// budget for bodies in flight (body-budget.ts).
+// spec's "does not exist" answers) is kept for the day under the account tag (keys.ts names it). Each
+// request has one deadline from its arrival; it waits for one of the gateway's upstream slots, fairly
+// shared between accounts and within an account between analysts (fair-slots.ts), and its body counts
+// against the gateway's budget for bodies in flight (body-budget.ts).
 // The account's ledger counts the units of what went upstream; after "Limit Exceeded" the account
 // stops until the month turns or `fdq usage --reset`. An account exists only for a key the service
 // accepted (accounts.ts).
@@ -32,7 +33,7 @@ import {
 } from "../api";
 import type { Accounts } from "./accounts";
 import { BudgetTicket, type BodyBudget } from "./body-budget";
-import type { GatewayEnv } from "./env";
+import type { GatewayEnv, SlotUse } from "./env";
 import {
   GATEWAY_SUFFIX,
   GatewayError,
@@ -224,9 +225,14 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
     if (resetsOn !== undefined) throw quotaSpent(resetsOn);
   };
 
-  /** One upstream request in a slot of the account (or of the keys not accepted yet). */
-  const send = async (s: Sending): Promise<UpstreamAnswer> => {
-    return o.accounts.slots(s.tag).run(s.party, s.deadline, async () => {
+  /**
+   * One upstream request in a slot of the account (or of the keys not accepted yet); `granted` is told what
+   * the slot was taken under and how long the request waited for it.
+   */
+  const send = async (s: Sending, granted: (slot: SlotUse) => void): Promise<UpstreamAnswer> => {
+    const asked = performance.now();
+    return o.accounts.slots(s.tag).run(s.party, s.deadline, async (grant) => {
+      granted({ ...grant, waitMs: Math.round(performance.now() - asked) });
       // Checked again in the slot: another request (of any instance) may have met "Limit Exceeded".
       await refuseIfSpent(s.tag);
       let answer = await fetchUpstream(s.url, s.apiKey, o, { deadline: s.deadline, ticket: s.ticket });
@@ -294,7 +300,7 @@ export function proxyRoutes(o: ProxyOptions): Hono<GatewayEnv> {
           if (kept) return { answer: { ...kept, retryAfter: undefined }, fetchedHere: false };
           // Refused before waiting for a slot; checked again in the slot (send).
           await refuseIfSpent(tag);
-          const answer = await send(sending);
+          const answer = await send(sending, (slot) => c.set("slot", slot));
           // ratings/overall (beyond the spec, priced as a rating) is not read by the client: its envelope decides.
           const { keep, records } = keepable(
             answer,

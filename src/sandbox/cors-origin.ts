@@ -4,7 +4,7 @@
 /**
  * "permissive" (default): CORS headers on every answer and 204 to preflights, for the task pane.
  * "off": no CORS header on any answer and 403 {"message":"Forbidden"} to preflights, as a gateway that sends
- * no CORS headers and requires the key on every method answers (wire-notes 17).
+ * no CORS headers and requires the key on every method answers (production-service.md, fact 17).
  */
 export type CorsMode = "permissive" | "off";
 export const CORS_MODES: readonly CorsMode[] = ["permissive", "off"];

@@ -1,6 +1,6 @@
 // The `endpoints` field of /v1/datapoint records. The sandbox serves dataset paths by default
 // (--endpoint-names paths); production serves human names of dataset groups, comma-separated with a trailing
-// period, e.g. "Model Data, Adjusted Fundamentals." (wire-notes 15), which --endpoint-names groups imitates.
+// period, e.g. "Model Data, Adjusted Fundamentals." (production-service.md, fact 15), which --endpoint-names groups imitates.
 import { findDataset } from "../catalog";
 
 export type EndpointNames = "paths" | "groups";

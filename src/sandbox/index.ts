@@ -36,7 +36,7 @@ export interface SandboxOptions {
   maxConcurrent?: number;
   faults?: FaultOptions;
   /**
-   * Quota units per API key and calendar month (UTC), metered by the vendor's rule (wire-notes 11): 1 per
+   * Quota units per API key and calendar month (UTC), metered by the vendor's rule (production-service.md, fact 11): 1 per
    * single-datapoint answer, 1 per record of an all-datapoints answer, 1 per other successful call; errors
    * are free. A key that has reached it gets 429 {"message":"Limit Exceeded"} (no Retry-After). Usage is
    * metered (`usage()`, GET /__usage) with or without a quota.
@@ -50,7 +50,7 @@ export interface SandboxOptions {
   endpointNames?: EndpointNames;
   /**
    * "permissive" (default): Access-Control-Allow-Origin on every answer (errors included) and 204 to preflights.
-   * "off": as a service with no CORS support (wire-notes 17): no CORS header on any answer, and a preflight
+   * "off": as a service with no CORS support (production-service.md, fact 17): no CORS header on any answer, and a preflight
    * (OPTIONS with Access-Control-Request-Method) answers 403 {"message":"Forbidden"}; plain GETs work as before.
    */
   cors?: CorsMode;

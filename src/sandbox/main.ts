@@ -7,7 +7,7 @@
 // to 05:20 America/Chicago; --restate DAY restates the years closed on DAY from DAY on; --endpoint-names groups
 // serves /v1/datapoint's `endpoints` as group names ("Model Data, Adjusted Fundamentals."); --cors off sends no
 // CORS header on any answer and refuses preflights with 403 Forbidden, as a service without CORS support does
-// (wire-notes 17; default permissive: CORS for the task pane).
+// (production-service.md, fact 17; default permissive: CORS for the task pane).
 // --no-data chooses how a period without data answers (400 DataNotFound, 200 with no records, or 404); --clock
 // fixes the sandbox's day (which periods are filed), e.g. to show a model rolling forward on a later day.
 // FDQ_SANDBOX_API_KEYS (comma-separated) adds keys without putting them on a command line that npm echoes.

@@ -45,7 +45,8 @@ const COMPANY_SUFFIXES = [
 const FUND_THEMES = ["Growth", "Value", "Income", "Balanced", "Dividend", "Momentum", "Quality", "Global"];
 
 // word() and letters() run some 40,000 times when a sandbox starts (fdq eval --sandbox starts one per process):
-// plain loops over constant lists, drawing from rng in the same order as before, so every name is unchanged.
+// plain loops over constant lists, because every sandbox start pays for them. The order of the draws from rng
+// defines the names: keep it.
 function word(rng: Rng): string {
   const length = rng.int(2, 3);
   let text = "";

@@ -1,11 +1,11 @@
-// Quota units per API key, metered with the vendor's rule (wire-notes 11, the same rule as src/api/pricing.ts):
+// Quota units per API key, metered with the vendor's rule (production-service.md, fact 11, the same rule as src/api/pricing.ts):
 // one unit is one datapoint, for one security, for one period. A single-datapoint answer costs 1, an
 // all-datapoints answer 1 per record it returns, every other successful call (coverage, sector, ratings,
 // metadata) 1. Only 200 answers cost units. With a quota, a key whose units have reached it gets 429
-// {"message":"Limit Exceeded"} without Retry-After (wire-notes 12) until the month ends.
+// {"message":"Limit Exceeded"} without Retry-After (production-service.md, fact 12) until the month ends.
 import { createHash } from "node:crypto";
 
-/** The message of an API-gateway usage plan whose quota is spent (wire-notes 12). */
+/** The message of an API-gateway usage plan whose quota is spent (production-service.md, fact 12). */
 export const LIMIT_EXCEEDED = "Limit Exceeded";
 
 /** A short, stable tag for a key in /__usage: the first 8 hex digits of its SHA-256 (never the key itself). */

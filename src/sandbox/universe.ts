@@ -48,7 +48,7 @@ function fixed(
   return { ticker, name, type, sector: industry.sector, industry, firstYear: FIRST_FISCAL_YEAR, ...extra };
 }
 
-/** The identifiers of wire-notes item 8 (with invented names), a class-B ticker and reused inactive tickers. */
+/** The identifiers seen in production (production-service.md, fact 8) with invented names, a class-B ticker and reused inactive tickers. */
 const FIXED: readonly Security[] = [
   fixed("AAPL", "Aplo Synthetic Holdings", "stock", "TECHHARDWAREI", {
     subsector: { id: "TECHHARDWARESUB", name: "Technology Hardware" },
@@ -148,9 +148,9 @@ export class Universe {
     else this.members.set(key, [s]);
   }
 
-  // Each record is built field by field in the order of the literal it replaced (ticker, name, type, sector,
-  // industry, subsector, subindustry, noneAsNull, firstYear), drawing from rng in the same order: the same
-  // universe, without the object spreads that made this loop a third of a sandbox's start.
+  // Each record is built field by field (ticker, name, type, sector, industry, subsector, subindustry,
+  // noneAsNull, firstYear) in this order because that is the order the draws from rng define the universe;
+  // plain assignments, not object spreads, because this loop runs at every sandbox start.
   private generate(rng: Rng, type: "stock" | "etf" | "mf", ticker: () => string): void {
     let none = 0;
     while (this.list(type).length < UNIVERSE_SIZE[type]) {
@@ -173,7 +173,7 @@ export class Universe {
       };
       if (subsector) record.subsector = subsector;
       if (subindustry) record.subindustry = subindustry;
-      // Every ninth record that lacks a subsector or subindustry serves null (wire-notes item 3).
+      // Every ninth record that lacks a subsector or subindustry serves null (production-service.md, fact 3).
       if (hasNone && ++none % 9 === 0) record.noneAsNull = true;
       record.firstYear = rng.next() < 0.7 ? FIRST_FISCAL_YEAR : rng.int(FIRST_FISCAL_YEAR + 1, 2020);
       this.add(record as Security);

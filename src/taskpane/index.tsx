@@ -2,7 +2,7 @@
 import { createRoot } from "react-dom/client";
 import { StrictMode } from "react";
 import { App } from "./components/App";
-import { pageHost, showOutsideExcel } from "./outside-excel";
+import { PAGE_STARTED_ATTRIBUTE, pageHost, showOutsideExcel } from "./outside-excel";
 import { runtimeServices } from "./runtime-services";
 import { ServicesContext } from "./services";
 
@@ -11,15 +11,19 @@ async function start(): Promise<void> {
   if (!container) throw new Error("taskpane.html has no #root element");
   // Opened outside Excel (a browser tab), or without office.js: a page saying how to open it, not a blank one.
   const host = await pageHost();
-  if (host !== "excel") return showOutsideExcel(container, host);
-  const services = await runtimeServices();
-  createRoot(container).render(
-    <StrictMode>
-      <ServicesContext.Provider value={services}>
-        <App />
-      </ServicesContext.Provider>
-    </StrictMode>,
-  );
+  if (host !== "excel") {
+    showOutsideExcel(container, host);
+  } else {
+    const services = await runtimeServices();
+    createRoot(container).render(
+      <StrictMode>
+        <ServicesContext.Provider value={services}>
+          <App />
+        </ServicesContext.Provider>
+      </StrictMode>,
+    );
+  }
+  document.documentElement.setAttribute(PAGE_STARTED_ATTRIBUTE, host);
 }
 
 void start();

@@ -18,6 +18,13 @@ export async function pageHost(): Promise<PageHost> {
   return info.host === office.HostType.Excel ? "excel" : "not-excel";
 }
 
+/**
+ * Set on <html>, to where the page runs, once its start-up work is done: outside Excel, the page saying how to open
+ * the add-in is shown; in Excel, the pane's services are ready and its first render is scheduled. The browser tests
+ * wait for it instead of a guessed delay.
+ */
+export const PAGE_STARTED_ATTRIBUTE = "data-fdq-started";
+
 export const OUTSIDE_EXCEL_TITLE = "Open FDQ for Excel in Excel";
 export const NO_OFFICE_JS_TITLE = "FDQ for Excel could not load office.js";
 

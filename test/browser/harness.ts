@@ -1,7 +1,7 @@
 // Browser-test harness: serves the shared-runtime page (built once per run by test/support/browser-page.ts)
 // from 127.0.0.1, and opens it in headless Chromium with office.js replaced by the Office test double. A pane's
 // context, once its test closed it, is reset to what a new one is and opens the next pane (half the CPU).
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize, resolve } from "node:path";
@@ -13,6 +13,7 @@ import {
   type Disposable,
   type Page,
 } from "playwright-core";
+import { CHROMIUM, requireComponent } from "../support/components";
 import { DEFAULTS, FdqClient, RefreshDayClock, sleep } from "../../src/api";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox";
 import { CALCULATED_DAY_SETTING } from "../../src/taskpane/office/document-settings";
@@ -84,14 +85,12 @@ export async function serveFolder(folder: string): Promise<StaticSite> {
 
 /**
  * Debian's chromium-headless-shell (the old headless mode, what Playwright itself runs headless): the same Blink
- * and V8 as /usr/bin/chromium without the full browser's start-up, so a new context and page cost about half.
- * scripts/ensure-chromium.sh installs it; where it is missing, the full browser in its headless mode.
+ * and V8 as chromium without the full browser's start-up, so a new context and page cost about half.
+ * scripts/ensure-chromium.sh installs it; where it is missing, the full browser in its headless mode. Without
+ * either on PATH the browser tests fail, naming Chromium and how to install it.
  */
-const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
-
 export async function launchBrowser(): Promise<Browser> {
-  const executablePath = existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium";
-  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: requireComponent(CHROMIUM), args: CHROMIUM_ARGS });
 }
 
 /** The workbook as Excel opens it: formulas with the values saved in the file (not recalculated). */

@@ -22,7 +22,7 @@ function listItem(s: Security, today: string) {
   };
 }
 
-/** "NA" when the security has none, or null for the records that serve null (wire-notes 3). */
+/** "NA" when the security has none, or null for the records that serve null (production-service.md, fact 3). */
 const none = (s: Security): string | null => (s.noneAsNull ? null : "NA");
 
 function singleRecord(s: Security, today: string) {

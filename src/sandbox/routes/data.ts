@@ -58,7 +58,7 @@ export function dataRoutes(ctx: SandboxContext): Hono {
         record(dataset, security.ticker, period, e.name, ev.value(e.name, period)),
       );
       // Fundamentals answer a single datapoint with the record itself, the others with an array of one.
-      // Quota: a single datapoint costs 1 unit, an all-datapoints answer 1 per record (wire-notes 11).
+      // Quota: a single datapoint costs 1 unit, an all-datapoints answer 1 per record (production-service.md, fact 11).
       return envelope(
         c,
         ctx,

@@ -1,6 +1,6 @@
 // /v1/datapoint and /v1/datapoint/:name: metadata of every datapoint name the sandbox serves (the
 // catalog's and those past the cut of the cut-off catalogs). Records carry the spec's `name` and, as
-// production does, the same value as `api_data_key_name` (wire-notes 5, 15); `endpoints` holds dataset paths
+// production does, the same value as `api_data_key_name` (production-service.md, facts 5, 15); `endpoints` holds dataset paths
 // or, with --endpoint-names groups, production's group names (endpoint-groups.ts).
 import { Hono } from "hono";
 import { servedMetadata } from "../beyond-cutoff";

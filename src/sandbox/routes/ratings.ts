@@ -1,5 +1,5 @@
 // /v1/ratings/component/:ticker: ratings of a stock, ETF or mutual fund; /v1/ratings/overall/:ticker, which
-// production serves beyond the spec (wire-notes 16): the same rating_overall, with ticker and name.
+// production serves beyond the spec (production-service.md, fact 16): the same rating_overall, with ticker and name.
 import { Hono } from "hono";
 import type { RatedType } from "../../catalog";
 import { specError } from "../errors";

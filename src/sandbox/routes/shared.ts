@@ -32,7 +32,7 @@ const UNITS = new WeakMap<Request, number>();
 export const unitsOf = (request: Request): number => UNITS.get(request) ?? 1;
 
 /**
- * `{statusCode: 200, headers, body}` where body is `{results}` JSON-encoded as a string (wire-notes 2).
+ * `{statusCode: 200, headers, body}` where body is `{results}` JSON-encoded as a string (production-service.md, fact 2).
  * `units`: what the answer costs under the quota (1 unit per call unless given).
  */
 export function envelope(c: Context, ctx: SandboxContext, results: unknown, units = 1): Response {

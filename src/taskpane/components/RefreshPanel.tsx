@@ -297,7 +297,7 @@ export function RefreshPanel({ control, usage, quota }: RefreshPanelProps) {
     try {
       const estimate = await control.estimate(scope);
       const client = estimate && (await api.readyClient());
-      // Without a standing (no ledger) nothing is known to be over the plan: refresh as before.
+      // Without a standing (no ledger) nothing is known to be over the plan: refresh without asking.
       const standing = client && (await readStanding(client, prefs).catch(() => undefined));
       if (estimate && standing && refreshNeedsConfirm(estimate.refreshUnits, standing)) {
         setPending({ estimate, standing });

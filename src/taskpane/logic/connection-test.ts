@@ -39,7 +39,6 @@ function originOf(baseUrl: string): string {
 
 export async function testConnection(input: ConnectionTestInput): Promise<ConnectionOutcome> {
   const baseUrl = input.baseUrl.trim().replace(/\/+$/, "");
-  const fetchFn = input.fetch ?? globalThis.fetch.bind(globalThis);
   const origin = originOf(baseUrl);
   try {
     checkBaseUrl(baseUrl);
@@ -50,7 +49,8 @@ export async function testConnection(input: ConnectionTestInput): Promise<Connec
   const client = new FdqClient({
     baseUrl,
     apiKey: input.apiKey,
-    fetch: fetchFn,
+    // Undefined: the request module's client and probe call the platform's fetch themselves.
+    fetch: input.fetch,
     retry: { attempts: 1 },
     timeoutMs: input.timeoutMs ?? 10_000,
     hints: EXCEL_HINTS,
@@ -67,7 +67,7 @@ export async function testConnection(input: ConnectionTestInput): Promise<Connec
     }
     if (err instanceof NetworkError) {
       const url = `${baseUrl}/datapoint/${PROBE_DATAPOINT}`;
-      if (await probeReachable(url, fetchFn)) {
+      if (await probeReachable(url, input.fetch)) {
         return {
           kind: "cors",
           message: `Blocked by CORS: ${origin} answers, but not with CORS headers that allow this add-in, so the browser withholds the answer. The service or a proxy in front of it must allow this origin and the x-api-key header.`,

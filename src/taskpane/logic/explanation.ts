@@ -43,7 +43,7 @@ export type Source<Cached> =
 export type RequestPlan =
   { readonly url: string; readonly cached: boolean; readonly units: number } | { readonly invalid: string };
 
-/** What a call's requests cost in quota units (one per datapoint x security x period, wire-notes 11). */
+/** What a call's requests cost in quota units (one per datapoint x security x period, production-service.md, fact 11). */
 export interface CallPrice {
   readonly requests: number;
   /** Units of every request of the call, cached or not. */

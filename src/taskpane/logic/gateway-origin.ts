@@ -1,7 +1,8 @@
 // "This gateway": when `fdq serve` (src/gateway) hosts the pane, the FDQ service is on the pane's own origin
 // under /v1, so the pane offers that first and a first-time user starts on it. The gateway answers
-// GET /healthz with {"ok":true}; a plain static server (the dev server, a CDN) answers something else.
-import { checkBaseUrl } from "../../api";
+// GET /healthz with {"ok":true}; a plain static server (the dev server, a CDN) answers something else. The
+// request itself is the request module's (answersGatewayHealth): src/api is where the add-in calls fetch.
+import { answersGatewayHealth, checkBaseUrl } from "../../api";
 
 /** The label of the gateway preset, followed by its URL in parentheses. */
 export const GATEWAY_PRESET_LABEL = "This gateway";
@@ -9,6 +10,7 @@ export const GATEWAY_PRESET_LABEL = "This gateway";
 export interface GatewayDetection {
   /** The page's origin (location.origin). */
   readonly origin: string;
+  /** Default: the platform's fetch, as the request module calls it. */
   readonly fetch?: typeof fetch;
   readonly timeoutMs?: number;
 }
@@ -24,25 +26,11 @@ export async function detectGateway(input: GatewayDetection): Promise<string | u
     // about:blank, file:, or plain http on a public host: no base URL the add-in could use.
     return undefined;
   }
-  const fetchFn = input.fetch ?? globalThis.fetch.bind(globalThis);
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), input.timeoutMs ?? 5_000);
-  try {
-    const res = await fetchFn(`${new URL(baseUrl).origin}/healthz`, {
-      signal: controller.signal,
-      cache: "no-store",
-      credentials: "omit",
-    });
-    if (!res.ok) return undefined;
-    const body = (await res.json()) as unknown;
-    return typeof body === "object" && body !== null && (body as { ok?: unknown }).ok === true
-      ? baseUrl
-      : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
+  const healthy = await answersGatewayHealth(new URL(baseUrl).origin, {
+    fetch: input.fetch,
+    timeoutMs: input.timeoutMs ?? 5_000,
+  });
+  return healthy ? baseUrl : undefined;
 }
 
 /** The preset's label: "This gateway (https://fdq.example.com/v1)". */

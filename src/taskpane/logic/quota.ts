@@ -1,4 +1,4 @@
-// The monthly quota as the pane shows it (wire-notes 11-12): the units this month's answers cost (the request
+// The monthly quota as the pane shows it (production-service.md, facts 11-12): the units this month's answers cost (the request
 // module's usage ledger counts them: the service reports none), the plan size the user says they have, what
 // is left, what this workbook would use in a month of daily refreshes, and when a refresh needs confirming.
 import type { UsageReport } from "../../api";

@@ -2,7 +2,7 @@
 // how many of those the cache already answers. Calls are resolved (cell references read) and run through the
 // functions' own argument handling, so the count is that of the requests the cells really make; a call given a
 // range is counted as Excel lifts it, once per cell of its spill (fdq-call.ts). The client's
-// planner groups and prices them (quota units: one per datapoint x security x period, wire-notes 11).
+// planner groups and prices them (quota units: one per datapoint x security x period, production-service.md, fact 11).
 import { DEFAULTS, RefreshDayClock, type FdqRequest, type PlannedRequest } from "../../api";
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
 import type { FdqCall } from "../../functions/formula";

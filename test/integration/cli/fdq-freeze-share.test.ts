@@ -3,7 +3,7 @@
 // content type, every other part byte for byte), then opened by LibreOffice (an application without the
 // add-in) converting each sheet to CSV: the values are there, and so are the sources.
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { unzipSync } from "fflate";
@@ -13,10 +13,11 @@ import { readZip } from "../../../src/workbook/xlsx/zip";
 import { fidelityBook, SHEET_PARTS } from "../../support/xlsx-corpus/fidelity-book";
 import { serviceNumber } from "../functions/sandbox-oracle";
 import { libreOfficeProfile } from "../../support/oracle-xlsx";
+import { findComponent, LIBREOFFICE } from "../../support/components";
 import { runFdq, type Run } from "./run-fdq";
 
 const text = (bytes: Uint8Array | undefined): string => new TextDecoder().decode(bytes);
-const SOFFICE = ["/usr/bin/soffice", "/usr/local/bin/soffice"].find((p) => existsSync(p));
+const SOFFICE = findComponent(LIBREOFFICE);
 
 let sandbox: RunningSandbox;
 let dir: string;
@@ -156,7 +157,7 @@ describe("fdq freeze --share", () => {
   });
 
   (SOFFICE ? it : it.skip)(
-    `opens in LibreOffice without the add-in with the values and the sources${SOFFICE ? "" : " (skipped: LibreOffice is not installed; scripts/ensure-libreoffice.sh installs it)"}`,
+    "opens in LibreOffice without the add-in with the values and the sources",
     async () => {
       const out = path.join(dir, "csv");
       await new Promise<void>((resolve, reject) =>

@@ -223,7 +223,7 @@ describe("team mode: revocation fails closed", () => {
 });
 
 describe("fair slots and one deadline", () => {
-  it("one analyst's burst to a hanging service leaves a slot for another; queued requests end at their deadline", async () => {
+  it("one analyst's burst to a hanging service leaves a slot for another's first request; queued requests end at their deadline", async () => {
     const timeoutMs = 3_000;
     hostile = await startHostile((p) =>
       p.includes("HANG") ? { trickle: { chunks: [" "], everyMs: 60_000 } } : { body: envelope([record()]) },
@@ -234,8 +234,7 @@ describe("fair slots and one deadline", () => {
       { upstream: hostile.baseUrl, tokensFile: file, upstreamApiKey: UPSTREAM_KEY, timeoutMs },
     );
     const r = rig;
-    // Bob uses the account (the slots are shared from now on).
-    expect((await r.get("/v1/metrics/roic/MSFT?datapoint=ROIC&year=2023", { key: BOB })).status).toBe(200);
+    // Bob has not used the account yet: the account's last free slot is kept for him all the same.
     const start = performance.now();
     const burst = Array.from({ length: 12 }, (_, i) =>
       r
@@ -249,7 +248,7 @@ describe("fair slots and one deadline", () => {
     const alice = await Promise.all(burst);
     const slowest = Math.max(...alice.map((a) => a.ms));
     figure(
-      "another analyst's uncached request during a 12-request burst to a hanging service",
+      "another analyst's first, uncached request during a 12-request burst to a hanging service",
       `${bobMs.toFixed(0)} ms`,
     );
     figure(

@@ -199,11 +199,14 @@ describe("fdq serve: the embedded store", () => {
 });
 
 describe("fdq serve: the add-in and the gateway's own routes", () => {
-  test("/healthz answers ok", async () => {
+  test("/healthz answers ok, with the upstream slots' figures", async () => {
     rig = await startRig();
     const res = await rig.get("/healthz", { key: null });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true });
+    expect(await res.json()).toEqual({
+      ok: true,
+      upstream: { budget: 64, perAccount: 6, inFlight: 0, waiting: 0, accounts: 0, share: 6, byAccount: [] },
+    });
   });
 
   test("the manifest names the public URL; it and functions.json allow any origin", async () => {

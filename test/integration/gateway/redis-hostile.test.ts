@@ -11,11 +11,6 @@ import { tempDir } from "./helpers";
 import { redisContents, redisServerBinary, startRedis, type RunningRedis } from "./redis-server";
 
 const binary = redisServerBinary();
-if (binary === undefined) {
-  console.log(
-    "SKIPPED: the gateway's hostile-Redis tests: redis-server is not installed and could not be installed.",
-  );
-}
 const describeRedis = binary === undefined ? describe.skip : describe;
 
 const ROIC = "/v1/metrics/roic/AAPL?datapoint=ROIC&year=2023";

@@ -1,34 +1,27 @@
 // Debian's redis-server for the gateway's Redis tests: started by the test on 127.0.0.1 on a free port, with
-// nothing saved to disk, and stopped by its PID. Found on PATH or at /usr/bin/redis-server; when missing,
-// scripts/ensure-redis.sh installs it if it can (a root shell with apt-get), else the tests skip and say so.
+// nothing saved to disk, and stopped by its PID. Found on PATH; when missing, scripts/ensure-redis.sh installs it
+// if it can (a root shell with apt-get), else the tests skip and say so (fail, under CI=true).
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { Redis } from "ioredis";
+import { findComponent, locate, REDIS } from "../../support/components";
 import { freePort } from "../../support/free-port";
 
 const ROOT = path.resolve(__dirname, "../../..");
 
-function which(): string | undefined {
-  try {
-    const found = execFileSync("sh", ["-c", "command -v redis-server"], { encoding: "utf8" }).trim();
-    if (found) return found;
-  } catch {
-    // not on PATH
-  }
-  return existsSync("/usr/bin/redis-server") ? "/usr/bin/redis-server" : undefined;
-}
-
-/** The redis-server binary, installed first if it is missing and can be; undefined if neither. */
+/**
+ * The redis-server binary, installed first if it is missing and can be (scripts/ensure-redis.sh). Still missing:
+ * undefined after a line saying so, for the file to skip its Redis tests; under CI=true, throws that sentence.
+ */
 export function redisServerBinary(): string | undefined {
-  const found = which();
-  if (found) return found;
-  try {
-    execFileSync("bash", [path.join(ROOT, "scripts/ensure-redis.sh")], { stdio: "inherit" });
-  } catch {
-    return undefined;
+  if (locate(REDIS) === undefined) {
+    try {
+      execFileSync("bash", [path.join(ROOT, "scripts/ensure-redis.sh")], { stdio: "inherit" });
+    } catch {
+      // It said why; findComponent says what that means for this file.
+    }
   }
-  return which();
+  return findComponent(REDIS);
 }
 
 export interface RunningRedis {

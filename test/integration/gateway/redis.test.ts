@@ -21,11 +21,6 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 
 const binary = redisServerBinary();
-if (binary === undefined) {
-  console.log(
-    "SKIPPED: the gateway's Redis tests: redis-server is not installed and could not be installed.",
-  );
-}
 const describeRedis = binary === undefined ? describe.skip : describe;
 
 const ROIC = "/v1/metrics/roic/AAPL?datapoint=ROIC&year=2023";
@@ -163,8 +158,10 @@ describeRedis("fdq serve --redis: instances on one Redis act as one", () => {
   });
 
   // Each answer takes 250 ms at the sandbox, so every request of a wave is open at once even when the
-  // machine is busy (at 40 ms a slow test worker saw 11 of 12).
-  test("the account's upstream requests stay within 6 at once across both instances", async () => {
+  // machine is busy (at 40 ms a slow test worker saw 11 of 12). Every request comes from one client (one
+  // analyst), who never takes the account's last free slot: 5 of its 6 at once, the sixth kept for another
+  // analyst (test/integration/gateway/fair-slots.test.ts shows another analyst taking it across instances).
+  test("the account's upstream requests stay within one bound across both instances: one analyst's 5 of 6", async () => {
     sandbox = await startSandbox({ port: 0, latencyMs: 250 });
     proxy = await startCountingProxy(sandbox.baseUrl.replace(/\/v1$/, ""));
     const [a, b] = await twoInstances({ upstream: proxy.baseUrl });
@@ -172,10 +169,10 @@ describeRedis("fdq serve --redis: instances on one Redis act as one", () => {
     const answers = await Promise.all(paths.map((p, i) => (i % 2 ? b : a).get(p)));
     expect(answers.map((r) => r.status)).toEqual(Array(paths.length).fill(200));
     expect(sandbox.stats().requests).toBe(paths.length);
-    expect(proxy.peak()).toBe(6);
+    expect(proxy.peak()).toBe(5);
   });
 
-  test("without Redis each instance has its own bound: the same load opens 12 at once", async () => {
+  test("without Redis each instance has its own bound: the same load opens 10 at once", async () => {
     // The check above can tell: two instances that do not share Redis together exceed the bound.
     sandbox = await startSandbox({ port: 0, latencyMs: 250 });
     proxy = await startCountingProxy(sandbox.baseUrl.replace(/\/v1$/, ""));
@@ -183,7 +180,7 @@ describeRedis("fdq serve --redis: instances on one Redis act as one", () => {
     const b = await startInstance({ upstream: proxy.baseUrl });
     const paths = distinctDatapoints();
     await Promise.all(paths.map((p, i) => (i % 2 ? b : a).get(p).then((r) => r.text())));
-    expect(proxy.peak()).toBe(12);
+    expect(proxy.peak()).toBe(10);
   });
 
   test("team mode: the upstream key and the tokens are in no Redis key or value and no log line", async () => {

@@ -68,7 +68,11 @@ test("fdq serve prints its URL, shares one day's answers between client processe
   expect(sandbox.stats().requests).toBe(afterFirst);
 
   const health = await fetch(`${url}/healthz`);
-  expect(await health.json()).toEqual({ ok: true });
+  // Both runs are over: no upstream slot is in use (the default budget of 64, 6 per account).
+  expect(await health.json()).toEqual({
+    ok: true,
+    upstream: { budget: 64, perAccount: 6, inFlight: 0, waiting: 0, accounts: 0, share: 6, byAccount: [] },
+  });
 
   const exited = new Promise<number | null>((resolve) => child?.once("exit", (code) => resolve(code)));
   process.kill(child.pid as number, "SIGTERM");

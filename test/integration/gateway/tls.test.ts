@@ -8,21 +8,11 @@ import { parseServeArgs } from "../../../src/cli/serve-options";
 import { startGateway, GatewaySetupError, type RunningGateway } from "../../../src/gateway";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { BIN, ROOT, runFdq } from "../cli/run-fdq";
+import { findComponent, OPENSSL } from "../../support/components";
 import { tempDir } from "./helpers";
 import { readFileSync } from "node:fs";
 
-function hasOpenssl(): boolean {
-  try {
-    execFileSync("openssl", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const openssl = hasOpenssl();
-if (!openssl)
-  console.log("SKIPPED: the gateway's https tests: openssl is not installed to make a certificate.");
+const openssl = findComponent(OPENSSL);
 const describeTls = openssl ? describe : describe.skip;
 
 /** A self-signed certificate for IP 127.0.0.1 and its key, as files. */
@@ -96,7 +86,12 @@ describeTls("fdq serve --cert --key: https", () => {
     expect(gateway.url).toBe(`https://127.0.0.1:${gateway.port}`);
     expect(gateway.publicUrl).toBe(gateway.url);
     const ca = readFileSync(files.cert);
-    expect(await httpsGet(`${gateway.url}/healthz`, ca)).toEqual({ status: 200, body: '{"ok":true}' });
+    const healthz = await httpsGet(`${gateway.url}/healthz`, ca);
+    expect(healthz.status).toBe(200);
+    expect(JSON.parse(healthz.body)).toEqual({
+      ok: true,
+      upstream: { budget: 64, perAccount: 6, inFlight: 0, waiting: 0, accounts: 0, share: 6, byAccount: [] },
+    });
     const roic = await httpsGet(`${gateway.url}/v1/metrics/roic/AAPL?datapoint=ROIC&year=2023`, ca, {
       "x-api-key": sandbox.demoKey,
     });

@@ -18,7 +18,7 @@ import path from "node:path";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { AtomicOutput, OutputWriteError } from "../../../src/workbook/xlsx/node-files";
 import { fidelityBook } from "../../support/xlsx-corpus/fidelity-book";
-import { runFdq, type Run } from "../cli/run-fdq";
+import { BIN, runFdq, type Run } from "../cli/run-fdq";
 
 let sandbox: RunningSandbox;
 const mounts: string[] = [];
@@ -32,8 +32,13 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-const refresh = (args: string[]): Promise<Run> =>
-  runFdq(["refresh", ...args, "--base-url", sandbox.baseUrl, "--api-key", sandbox.demoKey, "--no-cache"]);
+/** `fdq refresh ARGS` against the sandbox; `command` starts fdq some other way (default: Node on the bundle). */
+const refresh = (args: string[], command?: readonly string[]): Promise<Run> =>
+  runFdq(
+    ["refresh", ...args, "--base-url", sandbox.baseUrl, "--api-key", sandbox.demoKey, "--no-cache"],
+    process.env,
+    command,
+  );
 
 /** A compound file (the container of .xls and of encrypted Office files) naming `streams` in its directory. */
 function compoundFile(streams: readonly string[]): Uint8Array {
@@ -43,6 +48,22 @@ function compoundFile(streams: readonly string[]): Uint8Array {
     for (let j = 0; j < name.length; j++) bytes[1024 + i * 128 + j * 2] = name.charCodeAt(j);
   });
   return bytes;
+}
+
+/** The exit status of the full-disk command below when it could not mount its tmpfs. */
+const NO_MOUNT = 97;
+
+/**
+ * How to start fdq on a full disk of `bytes` at the folder `dir`: a tmpfs mounted there in a mount namespace of its
+ * own (unshare), inside a user namespace when this is not root, so it needs no root and leaves no mount behind.
+ * The namespace ends with fdq, and the tmpfs with it: what fdq left on it is listed into the file `listing` first.
+ */
+function onFullDisk(dir: string, bytes: number, listing: string): string[] {
+  const asUser = process.getuid?.() === 0 ? [] : ["--user", "--map-root-user"];
+  const script =
+    `mount -t tmpfs -o size=${bytes} tmpfs "$1" || exit ${NO_MOUNT}; ` +
+    'dir=$1; listing=$2; shift 2; "$@"; code=$?; ls -A "$dir" > "$listing"; exit $code';
+  return ["unshare", ...asUser, "--mount", "sh", "-c", script, "sh", dir, listing, process.execPath, BIN];
 }
 
 /** A tmpfs of `size` at a new folder, or undefined when this machine cannot mount one (not root). */
@@ -128,12 +149,19 @@ describe.each(Object.entries(CASES))("%s", (_, c) => {
 });
 
 describe("the output", () => {
-  async function refused(out: string, expected: string): Promise<void> {
+  async function refused(out: string, expected: string, command?: readonly string[]): Promise<void> {
     const dir = mkdtempSync(path.join(tmpdir(), "fdq-bad-"));
     const file = path.join(dir, "model.xlsx");
     writeFileSync(file, corpus);
     const requests = sandbox.stats().requests;
-    const run = await refresh([file, "-o", out]);
+    const run = await refresh([file, "-o", out], command);
+    // The full disk's command could not start (no unshare) or mount its tmpfs: say so, rather than a mismatch.
+    if (command !== undefined && (run.code === NO_MOUNT || Number.isNaN(run.code))) {
+      throw new Error(
+        "a full disk needs a tmpfs mounted in a mount namespace of its own (unshare --mount, with --user " +
+          `--map-root-user when not root), and this machine refused it: ${run.stderr.trim() || "unshare did not start"}`,
+      );
+    }
     expect(run).toEqual({ code: 2, stdout: "", stderr: `fdq refresh: ${expected}\n` });
     expect(sandbox.stats().requests).toBe(requests);
     expect(readFileSync(file)).toEqual(Buffer.from(corpus));
@@ -156,19 +184,17 @@ describe("the output", () => {
   });
 
   it("on a full disk is refused before the first request, leaving no file behind", async () => {
-    const dir = tmpfs("size=16k");
-    if (!dir) {
-      process.stdout.write("skipped: a full disk needs a tmpfs, which only root can mount\n");
-      return;
-    }
+    const dir = mkdtempSync(path.join(tmpdir(), "fdq-full-"));
+    const listing = `${dir}.listing`;
     const out = path.join(dir, "out.xlsx");
     const free = 16 * 1024;
     await refused(
       out,
       `cannot write ${out}: its disk has ${free.toLocaleString("en-US")} bytes free and the refreshed workbook needs ` +
         `about ${(corpus.length + 64 * 1024).toLocaleString("en-US")}; free some space or give an -o path on another disk`,
+      onFullDisk(dir, free, listing),
     );
-    expect(readdirSync(dir)).toEqual([]);
+    expect(readFileSync(listing, "utf8")).toBe("");
   });
 
   it("that fails while being written leaves the target as it was and no temporary file", async () => {

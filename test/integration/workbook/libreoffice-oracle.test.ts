@@ -4,8 +4,9 @@
 // formula without a cached value, and LibreOffice (headless, its own profile in a temp folder, recalculating
 // on load) computes the same workbook. Every formula cell must match (numbers to 1e-9 relative). Functions
 // LibreOffice 7.x lacks (XLOOKUP, XMATCH, LET, FILTER, SORT, UNIQUE, SEQUENCE) are checked against values
-// worked out by hand. One soffice launch for the whole file. Skips with a line saying so without soffice.
-import { execFileSync, spawnSync } from "node:child_process";
+// worked out by hand. One soffice launch for the whole file. Skips with a line saying so without soffice; fails
+// instead under CI=true.
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -23,15 +24,11 @@ import {
   type OracleCell,
   type OracleValue,
 } from "../../support/oracle-xlsx";
+import { findComponent, LIBREOFFICE } from "../../support/components";
 import { buildModel, type CellSpec } from "../../unit/workbook/build-model";
 import { CALC, DATA, MODERN, MODERN_EXPECTED, NAMES, TABLES } from "./oracle-book";
 
-const soffice = spawnSync("sh", ["-c", "command -v soffice"], { encoding: "utf8" }).stdout.trim();
-if (!soffice) {
-  process.stderr.write(
-    "soffice not found: test/integration/workbook/libreoffice-oracle.test.ts skips (run scripts/ensure-libreoffice.sh).\n",
-  );
-}
+const soffice = findComponent(LIBREOFFICE) ?? "";
 const describeWithLibreOffice = soffice ? describe : describe.skip;
 
 const ROIC: Record<string, number> = { AAPL: 0.31, MSFT: 0.27, NFLX: 0.09, GOOG: 0.22, AMZN: 0.12 };

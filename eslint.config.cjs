@@ -1,0 +1,129 @@
+// CommonJS, so a test can load this very config and hand it to ESLint's Node API (jest cannot import an ES module).
+const js = require("@eslint/js");
+const tseslint = require("typescript-eslint");
+// eslint-plugin-import-x (MIT): its rule resolves each import to its file, so "no deep import into src/api" is
+// checked on real paths, not on the spelling of an import string.
+const { createNodeResolver, importX } = require("eslint-plugin-import-x");
+
+/** Why the fetch boundary below refused a line. */
+const FETCH_BOUNDARY =
+  'Only src/api, the gateway\'s upstream requests and the sandbox call fetch (docs/architecture.md, "Who calls fetch"): ' +
+  "send the request through src/api, or call a fetch you were given.";
+/** The names of the global object. */
+const GLOBAL_OBJECTS = ["globalThis", "window", "self", "global"];
+const GLOBAL_NAME = `/^(${GLOBAL_OBJECTS.join("|")})$/`;
+/** An expression with a type assertion around it: `x as T`, `<T>x`, `x!`, `x satisfies T`. */
+const CAST = "/^(TSAsExpression|TSTypeAssertion|TSNonNullExpression|TSSatisfiesExpression)$/";
+/**
+ * Attribute selectors saying that the node's `field` is the global object in one or two type assertions
+ * (`globalThis as Foo`, `globalThis as unknown as Foo`). Attribute paths, because esquery's :has does not
+ * follow child combinators reliably.
+ */
+const castGlobal = (field) => [
+  `[${field}.type=${CAST}][${field}.expression.name=${GLOBAL_NAME}]`,
+  `[${field}.type=${CAST}][${field}.expression.type=${CAST}][${field}.expression.expression.name=${GLOBAL_NAME}]`,
+];
+
+module.exports = tseslint.config(
+  { ignores: ["dist/**", "build/**", "node_modules/**", "test/artifacts/**", "coverage/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "no-console": "off",
+    },
+  },
+  {
+    // The house's structure (docs/architecture.md): src/api is a package whose surface is src/api/index.ts
+    // (plus src/api/node.ts for the Node-only stores); no file outside it imports its internals. (No import
+    // circle in src/ is lint's other structure check: scripts/import-cycles.ts, run by `npm run lint`.)
+    files: ["**/*.ts", "**/*.tsx"],
+    plugins: { "import-x": importX },
+    settings: {
+      // The resolver reads the files an import reaches only if their extension is listed here.
+      "import-x/extensions": [".ts", ".tsx", ".js"],
+      "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".tsx", ".js", ".json"] })],
+    },
+    rules: {
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            {
+              target: ["./!(src)/**", "./src/!(api)/**", "./*.ts"],
+              from: "./src/api",
+              except: ["./index.ts", "./node.ts"],
+              message:
+                "Import src/api through its surface: src/api/index.ts (or src/api/node.ts for Node-only stores).",
+            },
+            {
+              // The request module serves Excel, the CLI and the gateway alike: it reads the catalog and nothing
+              // above it (no host wording, no Office, no cells).
+              target: "./src/api/**",
+              from: "./src/!(api|catalog)/**",
+              message:
+                "src/api depends on src/catalog only: pass host wording (hints) and stores in as options.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Who calls fetch (docs/architecture.md): the request module (src/api), the gateway's requests upstream
+    // (upstream.ts, usage-reset.ts) and the sandbox. Anywhere else in src/ a request goes through src/api or calls
+    // a fetch it was given: the platform's fetch is not read there under any name (the global, a property of the
+    // global object, an alias of either, a destructured or computed property). test/unit/api/fetch-boundary.test.ts
+    // proves each form is caught.
+    files: ["src/**/*.ts", "src/**/*.tsx"],
+    ignores: ["src/api/**", "src/sandbox/**", "src/gateway/upstream.ts", "src/gateway/usage-reset.ts"],
+    rules: {
+      "no-restricted-globals": ["error", { name: "fetch", message: FETCH_BOUNDARY }],
+      "no-restricted-properties": [
+        "error",
+        ...GLOBAL_OBJECTS.map((object) => ({ object, property: "fetch", message: FETCH_BOUNDARY })),
+      ],
+      "no-restricted-syntax": [
+        "error",
+        ...[
+          // const g = globalThis; g.fetch(...)  (also with type assertions: globalThis as unknown as Foo)
+          `VariableDeclarator[id.type='Identifier'][init.name=${GLOBAL_NAME}]`,
+          ...castGlobal("init").map((cast) => `VariableDeclarator[id.type='Identifier']${cast}`),
+          `AssignmentExpression[right.name=${GLOBAL_NAME}]`,
+          ...castGlobal("right").map((cast) => `AssignmentExpression${cast}`),
+          // (globalThis as Foo).fetch, globalThis.window.fetch, const { fetch } = globalThis as Foo
+          ...castGlobal("object").map((cast) => `MemberExpression[property.name='fetch']${cast}`),
+          ...castGlobal("object").map((cast) => `MemberExpression[property.value='fetch']${cast}`),
+          `MemberExpression[property.name='fetch'][object.type='MemberExpression'][object.property.name=${GLOBAL_NAME}]`,
+          ...castGlobal("init").map(
+            (cast) => `VariableDeclarator${cast} > ObjectPattern.id > Property[key.name='fetch']`,
+          ),
+          // globalThis[name], Reflect.get(globalThis, name): a property of the global object nobody can read here
+          `MemberExpression[computed=true][property.type!='Literal'][object.name=${GLOBAL_NAME}]`,
+          `CallExpression[callee.object.name='Reflect'] > Identifier.arguments[name=${GLOBAL_NAME}]`,
+        ].map((selector) => ({ selector, message: FETCH_BOUNDARY })),
+      ],
+    },
+  },
+  {
+    // The request module's own unit tests test its internals (the transport, the day cache, the codecs), so
+    // they may import them; every other test goes through the surface like the rest of the code.
+    files: ["test/unit/api/**"],
+    rules: { "import-x/no-restricted-paths": "off" },
+  },
+  {
+    files: ["**/*.js", "**/*.cjs"],
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: {
+        require: "readonly",
+        module: "writable",
+        __dirname: "readonly",
+        process: "readonly",
+        console: "readonly",
+      },
+    },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+);
