@@ -166,6 +166,16 @@ function repairSheet(sheet: string, xml: string): SheetRepair | undefined {
       after: `=${moved(master.after)}`,
     });
   }
+  // In the sheet's order, row by row: a follower among the cells around it.
+  const position = (c: RepairedCell): [number, number] => {
+    const [, letters = "", digits = "0"] = /^([A-Z]+)(\d+)$/.exec(c.cell) ?? [];
+    return [Number(digits), [...letters].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0)];
+  };
+  cells.sort((a, b) => {
+    const [ra, ca] = position(a);
+    const [rb, cb] = position(b);
+    return ra - rb || ca - cb;
+  });
   if (splices.length === 0) return left.length > 0 ? { xml, cells, prefixes, left } : undefined;
   let out = "";
   let at = 0;

@@ -26,19 +26,23 @@ export function corruptedCells(
 ): { cell: string; before: string; after: string }[] {
   const b = `[${indexOf("bloomberg", options)}]!`;
   const roic = (ticker: string, year: number): string => `(${ticker},"metrics/roic","ROIC",${year})`;
+  const b2 = (row: number) => ({
+    cell: `B${row}`,
+    before: `=${b}_xldudf_FDQ_DATAPOINT${roic(`$A${row}`, 2023)}`,
+    after: `=_xldudf_FDQ_DATAPOINT${roic(`$A${row}`, 2023)}`,
+  });
+  // In the sheet's order; B3 and B4 are the shared formula's followers, each at its own row.
   return [
     {
       cell: "D1",
       before: `=${b}_xldudf_FDQ_DATASET("AAPL","roic",2023)`,
       after: '=_xldudf_FDQ_DATASET("AAPL","roic",2023)',
     },
-    {
-      cell: "B2",
-      before: `=${b}_xldudf_FDQ_DATAPOINT${roic("$A2", 2023)}`,
-      after: `=_xldudf_FDQ_DATAPOINT${roic("$A2", 2023)}`,
-    },
+    b2(2),
     { cell: "C2", before: '=_xludf.FDQ.RATING($A2,"overall")', after: '=_xldudf_FDQ_RATING($A2,"overall")' },
+    b2(3),
     { cell: "C3", before: '=fdq.security($A3,"name")', after: '=_xldudf_FDQ_SECURITY($A3,"name")' },
+    b2(4),
     {
       cell: "C4",
       before: `=IFERROR('${BLOOMBERG_PATH}'!_xldudf_FDQ_DATAPOINT${roic("$A4", 2022)},"n/a")`,
@@ -48,17 +52,6 @@ export function corruptedCells(
       cell: "B6",
       before: `=BloombergUI.xla!_xldudf_FDQ_DATAPOINT${roic('"MSFT"', 2023)}`,
       after: `=_xldudf_FDQ_DATAPOINT${roic('"MSFT"', 2023)}`,
-    },
-    // The shared formula's followers, at their own rows.
-    {
-      cell: "B3",
-      before: `=${b}_xldudf_FDQ_DATAPOINT${roic("$A3", 2023)}`,
-      after: `=_xldudf_FDQ_DATAPOINT${roic("$A3", 2023)}`,
-    },
-    {
-      cell: "B4",
-      before: `=${b}_xldudf_FDQ_DATAPOINT${roic("$A4", 2023)}`,
-      after: `=_xldudf_FDQ_DATAPOINT${roic("$A4", 2023)}`,
     },
   ];
 }
