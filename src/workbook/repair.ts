@@ -226,17 +226,20 @@ function repairNames(
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The package's external links in the order of workbook.xml's <externalReferences>, with their r:id. */
-function externalLinks(pkg: WorkbookPackage, workbookXml: string): (ExternalLink & { id: string })[] {
+function externalLinks(
+  pkg: WorkbookPackage,
+  workbookXml: string,
+): { links: (ExternalLink & { id: string })[]; count: number } {
   const refs =
     /<(?:[A-Za-z_][\w.-]*:)?externalReferences[\s>][\s\S]*?<\/(?:[A-Za-z_][\w.-]*:)?externalReferences>/.exec(
       workbookXml,
     );
-  if (!refs) return [];
+  if (!refs) return { links: [], count: 0 };
   const rels = new Map(pkg.relationships(pkg.workbookPart).map((r) => [r.id, r]));
   const ids = [...refs[0].matchAll(/<(?:[A-Za-z_][\w.-]*:)?externalReference\s[^>]*>/g)].map((m) =>
     unescapeXml(/\s(?:[A-Za-z_][\w.-]*:)?id\s*=\s*"([^"]*)"/.exec(m[0])?.[1] ?? ""),
   );
-  return ids.flatMap((id, i) => {
+  const links = ids.flatMap((id, i) => {
     const part = rels.get(id)?.part;
     if (part === undefined) return [];
     const target = pkg.has(relationshipsPartOf(part))
@@ -244,6 +247,7 @@ function externalLinks(pkg: WorkbookPackage, workbookXml: string): (ExternalLink
       : undefined;
     return [{ part, index: i + 1, target: target === undefined ? undefined : unescapeXml(target), id }];
   });
+  return { links, count: ids.length };
 }
 
 /** The parts whose text may reference an external workbook by its index: everything but these. */
@@ -303,7 +307,10 @@ export function repairPackage(pkg: WorkbookPackage): RepairOutcome {
   const left: string[] = [];
   for (const entry of pkg.sheets) {
     if (entry.part === undefined) continue;
-    const repaired = repairSheet(entry.name, pkg.text(entry.part));
+    const xml = pkg.text(entry.part);
+    // Every form names FDQ: a sheet without the word has nothing to repair, and is not scanned.
+    if (!/fdq/i.test(xml)) continue;
+    const repaired = repairSheet(entry.name, xml);
     if (!repaired) continue;
     editor.setText(entry.part, repaired.xml);
     cells.push(...repaired.cells);
@@ -319,13 +326,13 @@ export function repairPackage(pkg: WorkbookPackage): RepairOutcome {
   left.push(...names.left);
 
   // The links the repaired prefixes named that nothing references any more, dropped from the last one back.
-  const links = externalLinks(pkg, pkg.text(pkg.workbookPart));
+  const { links, count } = externalLinks(pkg, pkg.text(pkg.workbookPart));
   const named = new Set(prefixes.flatMap((p) => linksNamed(p, links)).map((l) => l.index));
   const unreferenced = links.filter(
     (l) => named.has(l.index) && !stillReferenced(editor, l.index, l.target && fileNameOf(l.target)),
   );
   const droppable = new Set<number>();
-  for (let i = links.length; i >= 1 && unreferenced.some((l) => l.index === i); i--) droppable.add(i);
+  for (let i = count; i >= 1 && unreferenced.some((l) => l.index === i); i--) droppable.add(i);
   const droppedLinks: ExternalLink[] = [];
   const keptLinks: (ExternalLink & { reason: string })[] = [];
   for (const link of unreferenced) {
