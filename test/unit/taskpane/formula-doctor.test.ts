@@ -216,3 +216,70 @@ describe("startupOffer", () => {
     }
   });
 });
+
+/**
+ * A request context whose sync applies the batch's writes in order and stops at a cell Excel refuses (as Excel
+ * does: what came before stays written), for the path the double has no such cell for.
+ */
+function refusingContext(cells: Map<string, string>, refused: string): Excel.RequestContext {
+  let queue: (() => void)[] = [];
+  const range = (address: string) => {
+    let loaded = cells.get(address);
+    return {
+      load() {
+        queue.push(() => (loaded = cells.get(address)));
+        return this;
+      },
+      get formulas() {
+        return [[loaded]];
+      },
+      set formulas(value: string[][]) {
+        queue.push(() => {
+          if (address === refused) throw new Error("You can't change part of an array.");
+          cells.set(address, value[0]?.[0] as string);
+        });
+      },
+    };
+  };
+  const context = {
+    workbook: {
+      worksheets: {
+        getItemOrNullObject: (sheet: string) => ({
+          load() {
+            return this;
+          },
+          isNullObject: false,
+          getRange: (cell: string) => range(`${sheet}!${cell}`),
+        }),
+      },
+    },
+    sync: async () => {
+      const run = queue;
+      queue = [];
+      for (const op of run) op();
+    },
+  };
+  return context as unknown as Excel.RequestContext;
+}
+
+describe("replaceFormulas when Excel refuses a cell", () => {
+  it("enters the others, counts those Excel entered before it stopped as written, and says why for that one", async () => {
+    const cells = new Map([
+      ["Model!A1", "=_xldudf_FDQ_RATING(1)"],
+      ["Model!A2", "=_xldudf_FDQ_RATING(2)"],
+      ["Model!A3", "=_xldudf_FDQ_RATING(3)"],
+    ]);
+    const changes = [...cells].map(([address, from]) => ({
+      address,
+      from,
+      to: from.replace("_xldudf_FDQ_", "FDQ."),
+    }));
+    const outcomes = await replaceFormulas(refusingContext(cells, "Model!A2"), changes);
+    expect(outcomes.sort((a, b) => a.address.localeCompare(b.address))).toEqual([
+      { address: "Model!A1", status: "written", formula: "=FDQ.RATING(1)" },
+      { address: "Model!A2", status: "failed", reason: "You can't change part of an array." },
+      { address: "Model!A3", status: "written", formula: "=FDQ.RATING(3)" },
+    ]);
+    expect([...cells.values()]).toEqual(["=FDQ.RATING(1)", "=_xldudf_FDQ_RATING(2)", "=FDQ.RATING(3)"]);
+  });
+});
