@@ -230,10 +230,10 @@ function refusingContext(cells: Map<string, string>, refused: string): Excel.Req
         queue.push(() => (loaded = cells.get(address)));
         return this;
       },
-      get formulas() {
+      get formulas(): (string | undefined)[][] {
         return [[loaded]];
       },
-      set formulas(value: string[][]) {
+      set formulas(value: (string | undefined)[][]) {
         queue.push(() => {
           if (address === refused) throw new Error("You can't change part of an array.");
           cells.set(address, value[0]?.[0] as string);
