@@ -14,6 +14,7 @@ import {
   corruptedParts,
   type CorruptedBookOptions,
 } from "../../support/xlsx-corpus/corrupted-book";
+import { fidelityBook, SHEET_PARTS } from "../../support/xlsx-corpus/fidelity-book";
 import { zipParts } from "../../support/xlsx-corpus/zip-parts";
 
 const text = (bytes: Uint8Array | undefined): string => new TextDecoder().decode(bytes);
@@ -191,4 +192,41 @@ describe("repairPackage: external links", () => {
     expect(outcome.keptLinks).toEqual([]);
     expect(outcome.editor.removedParts()).toEqual([]);
   });
+});
+
+describe("repairPackage on the fidelity corpus (charts, comments, a table, a data table, a real external link, macros)", () => {
+  it.each([false, true])(
+    "repairs its _xludf.FDQ. and lower-case cells, keeps its [1] link, copies every other part (macros: %s)",
+    (macros) => {
+      const input = fidelityBook({ macros });
+      const outcome = repairPackage(openPackage(input));
+      const output = outcome.editor.write();
+      expect(outcome.cells).toEqual([
+        {
+          sheet: "Model",
+          cell: "C2",
+          before: '=_xludf.FDQ.DATAPOINT(A2,"metrics/roic","ROIC",B2)',
+          after: '=_xldudf_FDQ_DATAPOINT(A2,"metrics/roic","ROIC",B2)',
+        },
+        {
+          sheet: "Model",
+          cell: "C4",
+          before: '=fdq.datapoint(A4,"metrics/roic","ROIC",B4)',
+          after: '=_xldudf_FDQ_DATAPOINT(A4,"metrics/roic","ROIC",B4)',
+        },
+      ]);
+      expect([outcome.names, outcome.droppedLinks, outcome.keptLinks, outcome.left]).toEqual([
+        [],
+        [],
+        [],
+        [],
+      ]);
+      // The worksheet changes; workbook.xml is written again with the same text, which the editor drops.
+      expect(outcome.editor.changedParts()).toEqual([SHEET_PARTS.Model]);
+      const others = readZip(input)
+        .entries.map((e) => e.name)
+        .filter((p) => p !== SHEET_PARTS.Model);
+      expect(rawSame(input, output)).toEqual(others);
+    },
+  );
 });
