@@ -1,56 +1,81 @@
 // Builds the shared-runtime page the way OfficeDev/Excel-Custom-Functions-Shared does: the task pane,
 // the custom functions and the ribbon commands are three entries loaded by ONE page (taskpane.html),
 // which the manifest names as the runtime, the functions page and the function file.
-// `npm run build` writes dist/ for the production URL in FDQ_ADDIN_URL (default https://localhost:3000/);
+// `npm run build` writes dist/ for the production URL in FDQ_ADDIN_URL (default https://localhost:3000/), with
+// both manifests and the app package made for that URL from the add-in's one description (src/manifest);
 // `npm run dev-server` serves https://localhost:3000 with office-addin-dev-certs (http when FDQ_DEV_HTTP=1
 // or when no certificate can be had).
+const { Buffer } = require("node:buffer");
+const fs = require("node:fs");
 const path = require("node:path");
-const { URL } = require("node:url");
 const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
 const MinimizerPlugin = require("minimizer-webpack-plugin");
+// The add-in's description and its manifests are TypeScript (src/manifest, which `fdq serve` uses too): tsx
+// compiles them on require.
+const tsx = require("tsx/cjs/api");
+const addin = tsx.require(path.join(__dirname, "src/manifest/index.ts"), __dirname);
 // The task pane's Content-Security-Policy (src/taskpane/content-security-policy.ts explains it; the gateway sends
 // the same policy as a header), joined as policyText() joins it.
 const CSP = Object.entries(require("./src/taskpane/content-security-policy.json"))
   .map(([directive, sources]) => [directive, ...sources].join(" "))
   .join("; ");
 
-const DEV_URL = "https://localhost:3000/";
+const DEV_URL = addin.DEV_ADDIN_URL;
 const DEV_PORT = 3000;
 
 /** The production URL with exactly one trailing slash; must be https except for localhost. */
 function addinUrl() {
   const raw = process.env.FDQ_ADDIN_URL || DEV_URL;
-  const url = new URL(raw);
-  const local = url.hostname === "localhost" || url.hostname === "127.0.0.1";
-  if (url.protocol !== "https:" && !(local && url.protocol === "http:")) {
+  try {
+    return addin.addinBase(raw);
+  } catch {
     throw new Error(`FDQ_ADDIN_URL must be an https URL (http only for localhost): ${raw}`);
   }
-  return url.href.replace(/\/*$/, "/");
 }
 
-/** The manifest with the dev server's URLs (and its origin, for AppDomain) moved to the production URL. */
-function productionManifest(xml, url) {
-  return xml.replaceAll(DEV_URL, url).replaceAll(DEV_URL.slice(0, -1), new URL(url).origin);
+/** Emits manifest.xml, manifest.json and the app package (manifest.json and its two icons) for the add-in's URL. */
+class ManifestsPlugin {
+  constructor(url) {
+    this.url = url;
+  }
+
+  apply(compiler) {
+    const { Compilation, sources } = compiler.webpack;
+    compiler.hooks.thisCompilation.tap("FdqManifests", (compilation) => {
+      const stage = Compilation.PROCESS_ASSETS_STAGE_ADDITIONS;
+      compilation.hooks.processAssets.tap({ name: "FdqManifests", stage }, () => {
+        const json = addin.manifestJson(this.url);
+        const zip = addin.appPackage(json, (file) => fs.readFileSync(path.join(__dirname, file)));
+        compilation.emitAsset("manifest.xml", new sources.RawSource(addin.manifestXml(this.url)));
+        compilation.emitAsset("manifest.json", new sources.RawSource(json));
+        compilation.emitAsset(addin.APP_PACKAGE_FILE, new sources.RawSource(Buffer.from(zip)));
+      });
+    });
+  }
 }
 
 /**
- * https with office-addin-dev-certs, as Office requires. On Windows and macOS the certificates are made and
- * trusted on first use (the template's behaviour); on Linux only existing ones are used, because installing
- * means sudo (`npx office-addin-dev-certs install`). Without them: http, enough for browser tests.
+ * https with office-addin-dev-certs, as Office requires; scripts/dev-certificates.ts decides, and `npm start` says
+ * what it decided. On Windows and macOS the certificates are made and trusted on first use (the template's
+ * behaviour); on Linux only installed ones are used. Without them: http, enough for browser tests.
  */
 async function devServerTransport() {
-  if (process.env.FDQ_DEV_HTTP === "1") return { type: "http" };
+  const certificates = tsx.require(path.join(__dirname, "scripts/dev-certificates.ts"), __dirname);
+  const scheme = certificates.devServerScheme();
+  if (!scheme.https) {
+    if (process.env.FDQ_DEV_HTTP !== "1") {
+      console.warn(
+        `${scheme.reason}: serving http://localhost:${DEV_PORT} instead of https, which Excel refuses`,
+      );
+    }
+    return { type: "http" };
+  }
   try {
     const devCerts = require("office-addin-dev-certs");
     if (process.platform === "linux") {
-      const fs = require("node:fs");
-      const paths = require("office-addin-dev-certs/lib/defaults");
-      const files = [paths.caCertificatePath, paths.localhostCertificatePath, paths.localhostKeyPath];
-      if (!files.every((f) => fs.existsSync(f)))
-        throw new Error("no certificates: run npx office-addin-dev-certs install");
-      const [ca, cert, key] = files.map((f) => fs.readFileSync(f));
+      const [ca, cert, key] = certificates.certificateFiles().map((f) => fs.readFileSync(f));
       return { type: "https", options: { ca, key, cert } };
     }
     const { ca, key, cert } = await devCerts.getHttpsServerOptions();
@@ -115,15 +140,10 @@ module.exports = async (env, options) => {
         chunks: ["taskpane", "commands", "functions"],
       }),
       new CopyWebpackPlugin({
-        patterns: [
-          { from: "assets/*.png", to: "assets/[name][ext]" },
-          {
-            from: "manifest.xml",
-            to: "manifest.xml",
-            transform: (content) => (dev ? content : productionManifest(content.toString(), url)),
-          },
-        ],
+        patterns: [{ from: "assets/*.png", to: "assets/[name][ext]" }],
       }),
+      // The development build names the dev server, whatever FDQ_ADDIN_URL says.
+      new ManifestsPlugin(dev ? DEV_URL : url),
     ],
     devServer: serving
       ? {

@@ -1,13 +1,16 @@
 // `npm start`: the local sandbox on 127.0.0.1:4010 and the add-in's dev server on https://localhost:3000,
 // then a sideload into Excel where one can be started from here (desktop Excel on Windows or macOS
 // through office-addin-debugging; Excel on the web when FDQ_EXCEL_DOCUMENT_URL names a workbook).
-// Elsewhere it prints how to sideload by hand and how to try the functions with `fdq eval`.
+// Elsewhere it prints how to sideload by hand and how to try the functions with `fdq eval`, or, when the dev
+// server can only serve http (no development certificate), that Excel will refuse it and how to install one.
 // Ctrl+C stops everything (and removes the sideload registration).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { startSandbox, type RunningSandbox } from "../src/sandbox";
+import { startSandbox } from "../src/sandbox";
 import { DEFAULT_SANDBOX_PORT } from "../src/sandbox/demo";
+import { devServerScheme } from "./dev-certificates";
+import { startInstructions } from "./start-instructions";
 
 const ROOT = path.resolve(__dirname, "..");
 const MANIFEST = path.join(ROOT, "manifest.xml");
@@ -26,37 +29,26 @@ function sideloadTarget(): Sideload {
   return { kind: "none", reason: `no desktop Excel on ${process.platform}` };
 }
 
-function instructions(sandbox: RunningSandbox, reason: string): string {
-  return `
-FDQ for Excel is running:
-  sandbox     ${sandbox.baseUrl}  (API key: ${sandbox.demoKey}; it only unlocks this sandbox)
-  add-in      https://localhost:${DEV_SERVER_PORT}/taskpane.html  (dev server; http if no dev certificate)
-
-Excel was not started (${reason}). To sideload by hand:
-  - Excel on the web: open a workbook, Home > Add-ins > More Add-ins > Upload My Add-in, choose
-    ${MANIFEST}
-    (or run again with FDQ_EXCEL_DOCUMENT_URL=<workbook URL> to sideload automatically)
-  - Excel desktop: see docs/sideloading.md.
-  Then open the FDQ task pane (Data tab), set the base URL ${sandbox.baseUrl} and the key above,
-  and type =FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023) in a cell.
-
-Without Excel, try the same functions on this sandbox:
-  npx fdq eval '=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023)'
-  npx fdq eval -f examples/model.txt --stats
-
-Ctrl+C stops the sandbox and the dev server.
-`;
-}
-
 async function main(): Promise<void> {
   const sandbox = await startSandbox({ port: DEFAULT_SANDBOX_PORT, host: "127.0.0.1" });
-  const target = sideloadTarget();
+  const scheme = devServerScheme();
+  // Over http Excel refuses the add-in: sideloading it would only fail.
+  const target: Sideload = scheme.https ? sideloadTarget() : { kind: "none", reason: scheme.reason };
   let devServer: ChildProcess | undefined;
   let sideloaded = false;
 
   if (target.kind === "none") {
     devServer = spawn(NPM, ["run", "dev-server"], { cwd: ROOT, stdio: "inherit" });
-    console.log(instructions(sandbox, target.reason));
+    console.log(
+      startInstructions({
+        sandboxUrl: sandbox.baseUrl,
+        demoKey: sandbox.demoKey,
+        port: DEV_SERVER_PORT,
+        scheme,
+        reason: target.reason,
+        root: ROOT,
+      }),
+    );
   } else {
     // Loaded only when sideloading: office-addin-debugging pulls in Office's manifest and registry tooling.
     const { AppType, startDebugging } = await import("office-addin-debugging");

@@ -1,11 +1,17 @@
 // Offline manifest check (Office's online validator cannot be reached from here): well-formed XML,
 // the OfficeApp elements in schema order, ids, https URLs, resource references, icon files and pixel
 // sizes, the FDQ custom-functions namespace and one shared runtime used by the functions page, the
-// task pane and the ribbon commands. Also parses the file with office-addin-manifest's reader.
-// Usage: tsx scripts/validate-manifest.ts manifest.xml   (exits 1 and lists every problem)
+// task pane and the ribbon commands. Also parses the file with office-addin-manifest's reader. A .json file is
+// the unified manifest, checked by scripts/validate-unified-manifest.ts.
+// Usage: tsx scripts/validate-manifest.ts manifest.xml manifest.json   (exits 1 and lists every problem)
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { pngSize } from "./png";
+import { UNIFIED_SCHEMA_VERSION } from "../src/manifest";
+import { filesBeside, validateUnifiedManifest } from "./validate-unified-manifest";
+
+export { pngSize };
 
 interface XmlNode {
   readonly tag: string;
@@ -107,14 +113,6 @@ function byType(nodes: readonly XmlNode[], tag: string, type: string): XmlNode[]
 function lineOf(text: string, needle: string): number | undefined {
   const at = text.indexOf(needle);
   return at < 0 ? undefined : text.slice(0, at).split("\n").length;
-}
-
-/** PNG width and height from the IHDR chunk, or undefined when the bytes are not a PNG. */
-export function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
-  const signature = "89504e470d0a1a0a";
-  if (bytes.length < 24 || bytes.subarray(0, 8).toString("hex") !== signature) return undefined;
-  if (bytes.subarray(12, 16).toString("latin1") !== "IHDR") return undefined;
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
 function isLocalHost(host: string): boolean {
@@ -402,7 +400,7 @@ export async function validateManifest(text: string, options: ValidateOptions): 
   return checker.problems;
 }
 
-/** Parses the file with office-addin-manifest too: what Office's tooling reads must be there. */
+/** Parses the file (either kind) with office-addin-manifest too: what Office's tooling reads must be there. */
 export async function readWithOfficeTooling(file: string): Promise<string[]> {
   try {
     // Loaded on use: its dependency tree has ES-only modules that jest's CommonJS runtime cannot load.
@@ -417,31 +415,45 @@ export async function readWithOfficeTooling(file: string): Promise<string[]> {
   }
 }
 
-async function main(argv: readonly string[]): Promise<number> {
-  const file = argv[0];
-  if (!file) {
-    console.error("usage: tsx scripts/validate-manifest.ts MANIFEST.xml");
-    return 2;
-  }
-  if (!existsSync(file)) {
-    console.error(`${file}: no such file`);
-    return 2;
-  }
+/** The problems of one manifest file: the add-in only manifest (.xml) or the unified manifest (.json). */
+async function problemsOf(file: string): Promise<string[]> {
   const text = readFileSync(file, "utf8");
-  const problems = await validateManifest(text, {
-    rootDir: path.resolve(path.dirname(file)),
-    fileName: path.basename(file),
-  });
+  const fileName = path.basename(file);
+  const problems = file.endsWith(".json")
+    ? validateUnifiedManifest(text, { fileName, packageFile: filesBeside(file) })
+    : await validateManifest(text, { rootDir: path.resolve(path.dirname(file)), fileName });
   if (problems.length === 0) problems.push(...(await readWithOfficeTooling(file)));
-  if (problems.length > 0) {
-    for (const p of problems) console.error(p);
-    console.error(`${problems.length} problem(s) found in ${file}`);
-    return 1;
+  return problems;
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  if (argv.length === 0) {
+    console.error("usage: tsx scripts/validate-manifest.ts MANIFEST.xml|MANIFEST.json ...");
+    return 2;
   }
-  console.log(
-    `${file} is valid (offline checks: schema order, resources, icons, namespace ${NAMESPACE}, shared runtime)`,
-  );
-  return 0;
+  const missing = argv.filter((file) => !existsSync(file));
+  if (missing.length > 0) {
+    for (const file of missing) console.error(`${file}: no such file`);
+    return 2;
+  }
+  let failed = false;
+  for (const file of argv) {
+    const problems = await problemsOf(file);
+    if (problems.length > 0) {
+      failed = true;
+      for (const p of problems) console.error(p);
+      console.error(`${problems.length} problem(s) found in ${file}`);
+    } else if (file.endsWith(".json")) {
+      console.log(
+        `${file} is valid (offline: Microsoft's JSON schema ${UNIFIED_SCHEMA_VERSION}, icons, namespace ${NAMESPACE}, shared runtime, ribbon actions)`,
+      );
+    } else {
+      console.log(
+        `${file} is valid (offline checks: schema order, resources, icons, namespace ${NAMESPACE}, shared runtime)`,
+      );
+    }
+  }
+  return failed ? 1 : 0;
 }
 
 if (require.main === module) {

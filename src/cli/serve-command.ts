@@ -5,6 +5,7 @@
 // --key FILE` serves https; `--hash-token TOKEN` prints the tokens-file line of a token.
 import { InvalidArgumentError } from "../api";
 import { GatewaySetupError, redisWhere, startGateway, tokenLine } from "../gateway";
+import { APP_PACKAGE_FILE } from "../manifest";
 import { CommandFailed } from "./exit-codes";
 import { UsageError } from "./options";
 import type { ServeOptions } from "./serve-options";
@@ -66,7 +67,9 @@ export async function runServe(o: ServeOptions): Promise<number> {
   process.stderr.write(
     `fdq serve: listening on ${running.url}` +
       (running.publicUrl !== running.url ? ` (public URL ${running.publicUrl})` : "") +
-      `\n  add-in manifest: ${running.publicUrl}/manifest.xml\n  FDQ service: ${running.publicUrl}/v1 -> ${o.upstream}\n  store: ${o.store}` +
+      `\n  add-in only manifest: ${running.publicUrl}/manifest.xml (every Excel; Excel 2016 to 2021 need it)` +
+      `\n  unified manifest: ${running.publicUrl}/manifest.json, app package ${running.publicUrl}/${APP_PACKAGE_FILE}` +
+      ` (Microsoft 365 admin center, Teams)\n  FDQ service: ${running.publicUrl}/v1 -> ${o.upstream}\n  store: ${o.store}` +
       (o.redis === undefined
         ? " (this instance alone)\n"
         : ` shared through Redis (${redisWhere(o.redis)})\n`) +

@@ -1,15 +1,13 @@
 // Ribbon commands and start-up work of the shared runtime (loaded by taskpane.html together with the
 // task pane and the custom functions, so all three use the same client, cache and refresh).
-// - "Refresh" (manifest FunctionName refreshFdq): the pane's refresh run (drops the day's cache, full
-//   calculation), whose progress and summary the task pane shows.
+// - "Refresh" (REFRESH_COMMAND, which src/manifest/addin.ts names in both manifests): the pane's refresh
+//   run (drops the day's cache, full calculation), whose progress and summary the task pane shows.
 // - At document open the runtime loads by itself (StartupBehavior.load) and this is the ONE place that
 //   triggers the new-day check: once at start-up, then every NEW_DAY_CHECK_MS for a runtime left open over
 //   the refresh boundary. The pane does not check by itself; it shows what the check started.
+import { REFRESH_COMMAND } from "../manifest/addin";
 import { NEW_DAY_CHECK_MS } from "../taskpane/logic/new-day";
 import { runtimeServices } from "../taskpane/runtime-services";
-
-/** The ribbon's function name in manifest.xml (<FunctionName>refreshFdq</FunctionName>). */
-export const REFRESH_COMMAND = "refreshFdq";
 
 async function refresh(event: Office.AddinCommands.Event): Promise<void> {
   try {

@@ -1,5 +1,5 @@
-// `npm run build` for a production URL: one page with the three entries, functions.json, the icons and
-// a manifest moved to that URL which still passes the offline validator. In a full run the build checked is the
+// `npm run build` for a production URL: one page with the three entries, functions.json, the icons, and both
+// manifests and the app package made for that URL, which pass the offline validators. In a full run the build checked is the
 // run's one production build, which the browser tests load too (test/support/browser-page.ts: made once, for the
 // URL PAGE_URL); a run without the browser tests builds with webpack's command line, as `npm run build` does.
 import { execFile } from "node:child_process";
@@ -7,8 +7,11 @@ import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { strFromU8, unzipSync } from "fflate";
 import { validateManifest } from "../../../scripts/validate-manifest";
+import { filesBeside, validateUnifiedManifest } from "../../../scripts/validate-unified-manifest";
 import { FUNCTION_NAMES } from "../../../src/functions/signatures";
+import { APP_PACKAGE_FILE, manifestJson, manifestXml } from "../../../src/manifest";
 import { PAGE_DIR_VARIABLE, PAGE_URL, pageBuilt } from "../../support/browser-page";
 
 const ROOT = path.resolve(__dirname, "../../..");
@@ -35,7 +38,19 @@ describe("production build", () => {
     expect(manifest).not.toContain("localhost");
     expect(manifest).toContain(`<bt:Url id="Taskpane.Url" DefaultValue="${PAGE_URL}taskpane.html"/>`);
     expect(manifest).toContain("<AppDomain>https://fdq.example.com</AppDomain>");
+    expect(manifest).toBe(manifestXml(PAGE_URL));
     expect(await validateManifest(manifest, { rootDir: out })).toEqual([]);
+  });
+
+  it("writes the unified manifest for FDQ_ADDIN_URL and its app package, both valid", () => {
+    const file = path.join(out, "manifest.json");
+    const manifest = readFileSync(file, "utf8");
+    expect(manifest).toBe(manifestJson(PAGE_URL));
+    expect(manifest).not.toContain("localhost");
+    expect(validateUnifiedManifest(manifest, { packageFile: filesBeside(file) })).toEqual([]);
+    const zip = unzipSync(readFileSync(path.join(out, APP_PACKAGE_FILE)));
+    expect(Object.keys(zip).sort()).toEqual(["assets/color.png", "assets/outline.png", "manifest.json"]);
+    expect(strFromU8(zip["manifest.json"]!)).toBe(manifest);
   });
 
   it("loads task pane, commands and functions in one page with one webpack runtime", () => {
@@ -54,11 +69,13 @@ describe("production build", () => {
     const functionsJs = readFileSync(path.join(out, "functions.js"), "utf8");
     expect(functionsJs.match(/CustomFunctions\.associate\("[A-Z]+"/g)).toHaveLength(8);
     expect(readdirSync(path.join(out, "assets")).sort()).toEqual([
+      "color.png",
       "icon-128.png",
       "icon-16.png",
       "icon-32.png",
       "icon-64.png",
       "icon-80.png",
+      "outline.png",
     ]);
   });
 });
