@@ -6,6 +6,7 @@ import { json, recordsAnswerOf } from "./answers";
 import { keptForDay } from "./answer-reading";
 import type { CacheValue } from "./cache-codec";
 import { wholeOf, type DataKey } from "./call-keys";
+import { CallTally, type CallHealth } from "./call-tally";
 import { buildClientParts, type ClientParts } from "./client-setup";
 import { FdqError, QuotaExhaustedError, rememberedError } from "./errors";
 import { Flights } from "./flights";
@@ -26,6 +27,8 @@ export class ClientEngine {
     failures: {},
   };
   protected readonly flights = new Flights(() => this.counters.coalescedCalls++);
+  /** The public methods' calls, pending and settled by source or error class (call-tally.ts). */
+  protected readonly calls = new CallTally();
   protected parts: ClientParts | undefined;
   private partsLoad: Promise<ClientParts> | undefined;
   private readonly loadOptions: (() => Promise<ClientOptions>) | undefined;
@@ -101,6 +104,11 @@ export class ClientEngine {
     };
   }
 
+  /** The current round of calls: pending, answered from the cache, fetched, joined, failed by error class. */
+  callHealth(): CallHealth {
+    return this.calls.read();
+  }
+
   /** Writes the cache to storage now (writes are otherwise batched). */
   async flush(): Promise<void> {
     const e = this.parts;
@@ -137,10 +145,13 @@ export class ClientEngine {
     const refreshDay = e.cache.today();
     const cached = this.cachedValue(e, key);
     if (cached) return this.apiResult<T>(e, key, cached, "cache", refreshDay);
+    const joined = this.flights.has(key, refreshDay);
     const value = await this.flights.share(key, refreshDay, () =>
       this.request(e, key, (results) => json(decode(results))),
     );
-    return this.apiResult<T>(e, key, value, "network", refreshDay);
+    const result = this.apiResult<T>(e, key, value, "network", refreshDay);
+    if (joined) result.joined = true;
+    return result;
   }
 
   private apiResult<T>(

@@ -4,7 +4,9 @@
 // request a datapoint call makes depends on the billing model (src/api/planner.ts): under per-datapoint
 // billing it asks its own datapoint unless the cells of the same recalculation ask the whole dataset; under
 // per-request billing it asks the whole dataset of its ticker and period (one unit that fills the cache for
-// the siblings a worksheet asks next).
+// the siblings a worksheet asks next). Each public method's call is counted once, from its start until it
+// settles (call-tally.ts); the calls a call makes inside (a period search, a coverage question) go through
+// the private methods and are part of it.
 import type { RecordsAnswer } from "./cache-codec";
 import {
   chooseDatapointKey,
@@ -86,7 +88,7 @@ export class FdqClient extends ClientEngine {
   private resolverOf: { parts: ClientParts; resolver: PeriodResolver } | undefined;
   private lookOf: { parts: ClientParts; refreshDay: string; look: DatapointLook } | undefined;
   /** Whether a "not found" data answer means a ticker the service does not cover (ticker-coverage.ts). */
-  private readonly coverage = new TickerCoverage((type, ticker) => this.security(type, ticker));
+  private readonly coverage = new TickerCoverage((type, ticker) => this.securityAnswer(type, ticker));
 
   /** Forgets every cached answer, or those about one ticker, and what is known of its coverage. */
   override invalidate(ticker?: string): void {
@@ -95,9 +97,14 @@ export class FdqClient extends ClientEngine {
   }
 
   /** One datapoint of a ticker for a fiscal year, quarter or TTM period, or a relative period (FY0...). */
-  async datapoint(req: DatapointRequest): Promise<DatapointResult> {
+  datapoint(req: DatapointRequest): Promise<DatapointResult> {
+    return this.calls.count(this.anyDatapoint(req));
+  }
+
+  /** A datapoint call, not counted again: the public method counts it (call-tally.ts). */
+  private async anyDatapoint(req: DatapointRequest): Promise<DatapointResult> {
     if (isRelativeCall(req))
-      return relativeDatapoint(this.resolver(await this.partsReady()), req, (r) => this.datapoint(r));
+      return relativeDatapoint(this.resolver(await this.partsReady()), req, (r) => this.anyDatapoint(r));
     return this.fixedDatapoint(req, true);
   }
 
@@ -113,6 +120,7 @@ export class FdqClient extends ClientEngine {
       const refreshDay = e.cache.today();
       const chosen = chooseDatapointKey(datapointKeys(t), this.datapointLook(e, refreshDay));
       const { key, cached, windowed } = chosen instanceof Promise ? await chosen : chosen;
+      const joined = cached === undefined && this.flights.has(key, refreshDay);
       const answer = (cached ??
         (await this.flights.share(
           key,
@@ -123,13 +131,15 @@ export class FdqClient extends ClientEngine {
       const i = key.fields.datapoint === undefined ? answer.indexOf(t.name) : 0;
       // A whole-dataset answer without the name says the datapoint does not exist (from the cache too).
       if (i < 0 || i >= answer.size) throw this.failed(e, key, new DataPointNotFoundError());
-      return {
+      const result: DatapointResult = {
         value: answer.value(i),
         record: answer.record(i),
         source: cached ? "cache" : "network",
         refreshDay,
         url: e.transport.url(key),
       };
+      if (joined) result.joined = true;
+      return result;
     } catch (error) {
       if (!explain) throw error;
       if (error instanceof DataPointNotFoundError) throw withNearestNames(error, t.dataset, t.name);
@@ -152,9 +162,14 @@ export class FdqClient extends ClientEngine {
   }
 
   /** Every datapoint of a dataset for a ticker and period, in the answer's (catalog) order. */
-  async dataset(req: DatasetRequest): Promise<DatasetResult> {
+  dataset(req: DatasetRequest): Promise<DatasetResult> {
+    return this.calls.count(this.anyDataset(req));
+  }
+
+  /** A dataset call, not counted again: the public method counts it (call-tally.ts). */
+  private async anyDataset(req: DatasetRequest): Promise<DatasetResult> {
     if (isRelativeCall(req))
-      return relativeDataset(this.resolver(await this.partsReady()), req, (r) => this.dataset(r));
+      return relativeDataset(this.resolver(await this.partsReady()), req, (r) => this.anyDataset(r));
     return this.fixedDataset(req, true);
   }
 
@@ -166,42 +181,66 @@ export class FdqClient extends ClientEngine {
     try {
       const refreshDay = e.cache.today();
       const cached = this.cachedValue(e, key);
+      const joined = cached === undefined && this.flights.has(key, refreshDay);
       const answer = (cached ??
         (await this.flights.share(key, refreshDay, () =>
           this.coverage.send(e, ticker, () => this.fetchRecords(e, key)),
         ))) as RecordsAnswer;
-      return {
+      const result: DatasetResult = {
         records: answer.records(),
         values: answer.values(),
         source: cached ? "cache" : "network",
         refreshDay,
         url: e.transport.url(key),
       };
+      if (joined) result.joined = true;
+      return result;
     } catch (error) {
       throw explain ? await this.coverage.explain(e, ticker, error) : error;
     }
   }
 
   /** Metadata of one datapoint name (always asked of the service: the catalog is cut off in places). */
-  async datapointInfo(name: string): Promise<ApiResult<MetadataRecord>> {
+  datapointInfo(name: string): Promise<ApiResult<MetadataRecord>> {
+    return this.calls.count(this.infoAnswer(name));
+  }
+
+  private async infoAnswer(name: string): Promise<ApiResult<MetadataRecord>> {
     return this.data(keyOfCall({ kind: "info", name }), decodeMetadata);
   }
 
-  async datapointList(): Promise<ApiResult<MetadataRecord[]>> {
+  datapointList(): Promise<ApiResult<MetadataRecord[]>> {
+    return this.calls.count(this.listAnswer());
+  }
+
+  private async listAnswer(): Promise<ApiResult<MetadataRecord[]>> {
     return this.data(datapointListKey(), decodeMetadataList);
   }
 
-  async coverageList(type: string): Promise<ApiResult<CoverageItem[]>> {
+  coverageList(type: string): Promise<ApiResult<CoverageItem[]>> {
+    return this.calls.count(this.coverageAnswer(type));
+  }
+
+  private async coverageAnswer(type: string): Promise<ApiResult<CoverageItem[]>> {
     return this.data(keyOfCall({ kind: "coverage", type }), decodeCoverageList);
   }
 
-  async security(type: string, ticker: string): Promise<ApiResult<SecurityRecord>> {
+  security(type: string, ticker: string): Promise<ApiResult<SecurityRecord>> {
+    return this.calls.count(this.securityAnswer(type, ticker));
+  }
+
+  /** A security call, not counted: a public call's coverage question or period search is part of that call. */
+  private async securityAnswer(type: string, ticker: string): Promise<ApiResult<SecurityRecord>> {
     const key = keyOfCall({ kind: "security", type, ticker });
     return this.data(key, (results) => decodeSecurity(results, key.subject!));
   }
 
   /** A sector or industry datapoint; CATEGORY_TYPE and MODEL_DATE stay text. */
-  async sector(req: SectorRequest): Promise<SectorResult> {
+  sector(req: SectorRequest): Promise<SectorResult> {
+    return this.calls.count(this.sectorAnswer(req));
+  }
+
+  private async sectorAnswer(req: SectorRequest): Promise<SectorResult> {
     const { key, target: t } = sectorCall(req);
     const { data, ...meta } = await this.data<SectorRecord>(key, (results) =>
       decodeSector(results, t.name, t.id),
@@ -209,7 +248,11 @@ export class FdqClient extends ClientEngine {
     return { ...meta, record: data, value: t.entry.text ? data.datavalue : toValue(data.datavalue) };
   }
 
-  async ratings(ticker: string): Promise<ApiResult<RatingsRecord>> {
+  ratings(ticker: string): Promise<ApiResult<RatingsRecord>> {
+    return this.calls.count(this.ratingsAnswer(ticker));
+  }
+
+  private async ratingsAnswer(ticker: string): Promise<ApiResult<RatingsRecord>> {
     const key = keyOfCall({ kind: "ratings", ticker });
     return this.data(key, (results) => decodeRatings(results, key.subject!));
   }
@@ -301,7 +344,7 @@ export class FdqClient extends ClientEngine {
       const resolver = resolverFor(e, {
         datapoint: (r) => this.fixedDatapoint(r, false),
         dataset: (r) => this.fixedDataset(r, false),
-        security: (type, ticker) => this.security(type, ticker),
+        security: (type, ticker) => this.securityAnswer(type, ticker),
         uncovered: (ticker) => this.coverage.verdict(e, ticker),
       });
       this.resolverOf = { parts: e, resolver };

@@ -149,6 +149,8 @@ export type Source = "network" | "cache";
 
 interface ResultBase {
   source: Source;
+  /** Set when the answer came from a request another call had already started or scheduled. */
+  joined?: boolean;
   /** Refresh day (YYYY-MM-DD) the answer belongs to. */
   refreshDay: string;
   /** URL of the request that produced the answer, without the key. */
