@@ -16,12 +16,7 @@ export {
   VENDOR_TIME_ZONE,
 } from "./vendor-clock";
 export { sleep } from "./sleep";
-export {
-  isRetryableFailure,
-  RETRYABLE_FAILURES,
-  ROUND_QUIET_MS,
-  type CallHealth,
-} from "./call-tally";
+export { isRetryableFailure, RETRYABLE_FAILURES, ROUND_QUIET_MS, type CallHealth } from "./call-tally";
 export { Limiter } from "./limiter";
 export { SingleFlight, type Flight } from "./single-flight";
 export * from "./errors";

@@ -15,7 +15,6 @@ import {
   loadSettings,
   officeStorage,
   partitioned,
-  type CallHealth,
   type ClientEvent,
   type ClientOptions,
   type FdqSettings,
@@ -122,14 +121,6 @@ export function getSharedClient(): FdqClient {
 export function onSharedClientEvent(listener: (e: ClientEvent) => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
-}
-
-/**
- * The calls of the shared client's current round (the task pane's health view); undefined while no client was
- * built yet. A client built after new settings counts from zero.
- */
-export function sharedCallHealth(): CallHealth | undefined {
-  return shared?.callHealth();
 }
 
 /** Drops the shared client (tests, sign-out); the next getSharedClient() reads the settings again. */

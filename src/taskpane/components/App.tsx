@@ -23,6 +23,7 @@ import { ErrorsPanel } from "./ErrorsPanel";
 import { ExplainPanel } from "./ExplainPanel";
 import { FormulaBuilder } from "./FormulaBuilder";
 import { FreezePanel } from "./FreezePanel";
+import { HealthPanel } from "./HealthPanel";
 import { RefreshPanel } from "./RefreshPanel";
 import { SharePanel } from "./SharePanel";
 import { StatusPanel } from "./StatusPanel";
@@ -134,6 +135,7 @@ export function App() {
         {tab === "workbook" && (
           <div className={styles.panel} role="tabpanel" aria-label="Workbook">
             <RefreshPanel control={refresh} usage={usage} quota={quota} />
+            <HealthPanel />
             <ChangesPanel version={version} />
             <ErrorsPanel />
             <DoctorPanel doctor={doctor} />

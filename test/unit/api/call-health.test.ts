@@ -44,7 +44,7 @@ describe("call health: counting the client's calls", () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     const fake = new FakeFetch(async () => {
       await held;
-      return "default";
+      return "default" as const;
     });
     const client = makeClient(fake);
     const calls = [client.datapoint(roic("MSFT")), client.datapoint(roic("IBM"))];
@@ -103,7 +103,7 @@ describe("call health: counting the client's calls", () => {
     const client = makeClient(new FakeFetch());
     await Promise.allSettled([
       client.ratings("MSFT"),
-      client.sector({ id: "TECHNOLOGYSEC", datapoint: "ROIC_AVG" }),
+      client.sector({ id: "TECHNOLOGYSEC", name: "ROIC_AVG" }),
       client.security("stock", "MSFT"),
       client.datapointInfo("ROIC"),
       client.coverageList("stock"),
