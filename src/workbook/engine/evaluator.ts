@@ -12,7 +12,7 @@
 // Excel error that IFERROR could hide.
 import { ExcelError, type Scalar } from "../model";
 import { intersect, lift, operand, type Context, type Host } from "./context";
-import { FUNCTIONS } from "./functions";
+import { FUNCTIONS, VOLATILE_FUNCTIONS } from "./functions";
 import type { EagerFn } from "./functions/table";
 import { parseFormula, type Node } from "./parser";
 import { structuredRect } from "./structured";
@@ -125,6 +125,23 @@ function rangeOf(a: Value, b: Value): Value {
   });
 }
 
+/** The cells two references share (`B2:F6 D2:D6` is D2:D6); none is #NULL!, as in Excel. */
+function intersectionOf(a: Value, b: Value): Value {
+  if (isError(a)) return a;
+  if (isError(b)) return b;
+  if (!(a instanceof Ref) || !(b instanceof Ref) || a.rect.sheet !== b.rect.sheet) {
+    throw new Unsupported(
+      "uses the intersection operator (a space) on something other than two ranges of one sheet",
+    );
+  }
+  const top = Math.max(a.rect.top, b.rect.top);
+  const left = Math.max(a.rect.left, b.rect.left);
+  const bottom = Math.min(a.rect.bottom, b.rect.bottom);
+  const right = Math.min(a.rect.right, b.rect.right);
+  if (top > bottom || left > right) return new ExcelError("#NULL!");
+  return new Ref({ sheet: a.rect.sheet, top, left, bottom, right });
+}
+
 export class Evaluator {
   constructor(private readonly host: Host) {}
 
@@ -178,6 +195,9 @@ export class Evaluator {
         const left = this.evaluate(node.left, ctx);
         const right = this.evaluate(node.right, ctx);
         if (node.op === ":") return rangeOf(left, right);
+        if (node.op === " ") return intersectionOf(left, right);
+        if (node.op === ",")
+          throw new Unsupported("uses the union operator ((A1,B2): several areas as one reference)");
         return lift([operand(left, ctx), operand(right, ctx)], (a, b) => arithmetic(node.op, a, b));
       }
       case "call":
@@ -231,6 +251,12 @@ export class Evaluator {
       return this.host.fdq(name.slice(4), values, ctx);
     }
     const fn = FUNCTIONS[name];
+    if (!fn && VOLATILE_FUNCTIONS.has(name)) {
+      throw new Unsupported(
+        `uses ${name}, which Excel computes again whenever it calculates (fdq refresh does not)`,
+        name,
+      );
+    }
     if (!fn) {
       // Its arguments are still read: whether the formula reads a cell that changed decides whether it matters.
       for (const a of args) this.evaluate(a, ctx);

@@ -52,15 +52,41 @@ export class Unsupported extends Error {
   }
 }
 
-/** A number from a text as Excel's coercion reads it ("1,234.5", "12%", " 3 ", "1e3"); undefined if none. */
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const GROUPED_NUMBER = /^[+-]?\d{1,3}(,\d{3})+(\.\d*)?$/;
+const MONTH =
+  "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+const DATE = `(?:\\d{1,4}[-/.]\\d{1,2}(?:[-/.]\\d{1,4})?|\\d{1,2}[-/ ]?${MONTH}\\.?(?:[-/ ,]+\\d{1,4})?|${MONTH}\\.?[-/ ]?\\d{1,4}(?:,?[-/ ]+\\d{1,4})?)`;
+const TIME = "(?:\\d{1,2}(?::\\d{1,2}){1,2}(?:\\.\\d*)?(?: ?[ap]m?)?|\\d{1,2} ?[ap]m?)";
+/**
+ * Texts Excel also reads as numbers and fdq does not: dates ("2023-01-05", "5-Jan", "Jan 5, 2023"), times
+ * ("9:30", "3 PM"), fractions ("1 1/2"), currency and accounting negatives ("$1,234", "(100)"), and digits with
+ * commas that are not thousands ("1,2").
+ */
+const EXCEL_ONLY_NUMBER = new RegExp(
+  `^(?:${DATE}(?: +${TIME})?|${TIME}|[+-]?(?:\\d+ +)?\\d+/\\d+|[-+]?[(]?[-+]?\\$? ?[\\d,]*\\.?\\d+%?[)]?|[+-]?[\\d,]+(?:\\.\\d*)?)$`,
+  "i",
+);
+
+/**
+ * A number from a text as Excel's coercion reads it ("1,234.5", "12%", " 3 ", "1e3"); undefined if Excel reads
+ * none. A text Excel reads as a number in a way fdq does not (a date, a time, a fraction, currency) throws
+ * Unsupported: the formula is reported, not given #VALUE! where Excel has a number. Texts are read as Excel
+ * reads them in an English (United States) locale.
+ */
 export function numberOfText(text: string): number | undefined {
   const t = text.trim();
   if (t === "") return undefined;
   const percent = t.endsWith("%");
-  const body = (percent ? t.slice(0, -1) : t).replace(/,(?=\d{3}(\D|$))/g, "");
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(body)) return undefined;
-  const n = Number(body);
-  return percent ? n / 100 : n;
+  const body = percent ? t.slice(0, -1) : t;
+  if (PLAIN_NUMBER.test(body) || GROUPED_NUMBER.test(body)) {
+    const n = Number(body.replace(/,/g, ""));
+    return percent ? n / 100 : n;
+  }
+  if (/\d/.test(t) && EXCEL_ONLY_NUMBER.test(t)) {
+    throw new Unsupported(`reads the text "${t}" as a number, which Excel does and fdq does not`);
+  }
+  return undefined;
 }
 
 /** A scalar as a number for arithmetic: empty is 0, TRUE 1, a numeric text its number, other text #VALUE!. */

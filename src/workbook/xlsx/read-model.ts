@@ -120,6 +120,7 @@ function readSheet(xml: string, context: SheetContext, index: number, formulas: 
       let formula = parts.formulaText;
       let array: FormulaCell["array"];
       let kind: FormulaCell["kind"];
+      let tableRange: string | undefined;
       if (fType === "shared") {
         const si = attributeIn(parts.formulaTag, "si") ?? "";
         const master = masters.get(si);
@@ -137,6 +138,7 @@ function readSheet(xml: string, context: SheetContext, index: number, formulas: 
         };
       } else if (fType === "dataTable") {
         kind = "dataTable";
+        tableRange = attributeIn(parts.formulaTag, "ref");
       }
       const cell: FormulaCell = {
         sheet: context.name,
@@ -146,6 +148,7 @@ function readSheet(xml: string, context: SheetContext, index: number, formulas: 
         cached,
         ...(array ? { array } : {}),
         ...(kind ? { kind } : {}),
+        ...(tableRange ? { tableRange } : {}),
       };
       if (!row) rows.set(span.row, (row = new Map()));
       row.set(span.col, cell);

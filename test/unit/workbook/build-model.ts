@@ -1,5 +1,6 @@
 // A WorkbookModel from a literal, for the engine's unit tests: "=A1+1" is a formula without a cached value,
-// { f: "A1+1", v: 2 } one with, { f, v, array: "B2:B4" } an array anchor (dynamic unless cse is set).
+// { f: "A1+1", v: 2 } one with, { f, v, array: "B2:B4" } an array anchor (dynamic unless cse is set),
+// { f: "", v: 7, dataTable: "C2:D4" } a what-if data table's anchor filling C2:D4 (`true`: its own cell only).
 import {
   type DefinedName,
   type FormulaCell,
@@ -10,7 +11,8 @@ import {
 } from "../../../src/workbook/model";
 import { cellPosition } from "../../../src/workbook/engine/references";
 
-export type CellSpec = Scalar | { f: string; v?: Scalar; array?: string; cse?: boolean; dataTable?: boolean };
+export type CellSpec =
+  Scalar | { f: string; v?: Scalar; array?: string; cse?: boolean; dataTable?: boolean | string };
 
 export interface ModelSpec {
   sheets: Record<string, Record<string, CellSpec>>;
@@ -40,6 +42,7 @@ export function buildModel(spec: ModelSpec): WorkbookModel {
           cached: value.v,
           ...(value.array ? { array: { ref: value.array, dynamic: !value.cse } } : {}),
           ...(value.dataTable ? { kind: "dataTable" as const } : {}),
+          ...(typeof value.dataTable === "string" ? { tableRange: value.dataTable } : {}),
         };
       } else stored = value as Scalar;
       if (!rows.has(row)) rows.set(row, new Map());

@@ -1,7 +1,7 @@
 // Dynamic-array functions: their result spills from the formula's cell (recalculation.ts places it).
 import { ExcelError, type Scalar } from "../../model";
-import { toArr, type Args, type Context } from "../context";
-import { Arr, compare, isError, toBool, VALUE, type Value } from "../values";
+import { intersect, toArr, type Args, type Context } from "../context";
+import { Arr, compare, isError, Ref, toBool, VALUE, type Value } from "../values";
 import { num } from "./collect";
 import { eager, type FunctionTable } from "./table";
 
@@ -96,9 +96,17 @@ function sequence(args: Args, ctx: Context): Value {
   return result(out);
 }
 
+/** `_xlfn.SINGLE(x)`, how a file stores `@x`: a range by implicit intersection, an array's first value. */
+function single(args: Args, ctx: Context): Value {
+  const v = args[0] ?? null;
+  if (v instanceof Ref) return intersect(v, ctx);
+  return v instanceof Arr ? (v.rows[0]?.[0] ?? null) : v;
+}
+
 export const dynamicFunctions: FunctionTable = {
   FILTER: eager(2, 3, filter, [0, 1]),
   SORT: eager(1, 4, sort, [0]),
   UNIQUE: eager(1, 3, unique, [0]),
   SEQUENCE: eager(1, 4, sequence),
+  SINGLE: eager(1, 1, single),
 };

@@ -46,6 +46,49 @@ describe("operators and coercion", () => {
     expect(valueOf('VALUE("1,234.5")')).toBe(1234.5);
   });
 
+  it("a space between two references is the intersection operator; no shared cell is #NULL!", () => {
+    const grid = Object.fromEntries(
+      ["B", "C", "D", "E", "F"].flatMap((c, i) => [2, 3, 4, 5, 6].map((r) => [`${c}${r}`, (i + 1) * 10 + r])),
+    );
+    expect(valueOf("SUM(B2:F6 D2:D6)", grid)).toBe(30 * 5 + 20);
+    expect(valueOf("SUM(B2:F6  D:D)", grid)).toBe(170);
+    expect(valueOf("B2:F6 C4", grid)).toBe(24);
+    expect(valueOf("SUM((B2:C3) (C3:D4))", grid)).toBe(23);
+    expect(plain(valueOf("SUM(B2:B3 D2:D3)", grid))).toEqual({ error: "#NULL!" });
+    expect(valueOf("SUM( B2:B3 , C2 )", grid)).toBe(12 + 13 + 22);
+  });
+
+  it("the union operator (A1,B2) is reported, not guessed", () => {
+    expect(() => valueOf("SUM((A1,A2))", { A1: 1, A2: 2 })).toThrow(/union operator/);
+  });
+
+  it("@ and _xlfn.SINGLE read a range by implicit intersection", () => {
+    const cells = { A99: 1, A100: 5, A101: 7 };
+    expect(valueOf("@A99:A101*2", cells)).toBe(10);
+    expect(valueOf("_xlfn.SINGLE(A99:A101)*2", cells)).toBe(10);
+    expect(plain(valueOf("_xlfn.SINGLE(A1:A3)", cells))).toEqual({ error: "#VALUE!" });
+  });
+
+  it("text Excel reads as a date, time, fraction or currency is reported; text it cannot read is #VALUE!", () => {
+    expect(valueOf('"1,234"+1')).toBe(1235);
+    expect(valueOf('" 12.5% "*2')).toBe(0.25);
+    for (const text of [
+      "2023-01-05",
+      "5-Jan",
+      "Jan 5, 2023",
+      "9:30",
+      "3 PM",
+      "1 1/2",
+      "$1,234",
+      "(100)",
+      "1,2",
+    ]) {
+      expect(() => valueOf(`"${text}"+0`)).toThrow(`reads the text "${text}" as a number`);
+    }
+    for (const text of ["FY2023", "Q1 2023", "n/a", "TRUE"])
+      expect(plain(valueOf(`"${text}"+0`))).toEqual({ error: "#VALUE!" });
+  });
+
   it("dates are Excel serials", () => {
     expect(valueOf("DATE(2023,12,31)")).toBe(45291);
     expect(valueOf("YEAR(45291)*100+MONTH(45291)")).toBe(202312);
