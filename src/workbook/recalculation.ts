@@ -300,12 +300,14 @@ export class Recalculation {
     } catch (err) {
       if (err instanceof Precedent) return this.stop(err.node);
       if (err instanceof SkippedPrecedent) {
+        // The functions that stopped the precedent stopped this formula too.
+        const { functions } = err.node;
         this.skip(
           node,
           err.dataTable
             ? `reads ${addressOf(err.node.cell)}, a cell of a what-if data table, which fdq refresh does not compute`
-            : `reads ${addressOf(err.node.cell)}, which was not evaluated`,
-          err.dataTable ? ["TABLE"] : [],
+            : `reads ${addressOf(err.node.cell)}, which was not evaluated${functions.length > 0 ? ` (it uses ${functions.join(", ")})` : ""}`,
+          [...functions],
         );
         return this.stop(undefined);
       }

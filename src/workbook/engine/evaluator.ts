@@ -11,7 +11,7 @@
 // What the engine cannot compute throws Unsupported (the formula keeps its value and is reported), never an
 // Excel error that IFERROR could hide.
 import { ExcelError, type Scalar } from "../model";
-import { intersect, lift, operand, type Context, type Host } from "./context";
+import { intersect, lift, operand, readRect, type Context, type Host } from "./context";
 import { FUNCTIONS, VOLATILE_FUNCTIONS } from "./functions";
 import type { EagerFn } from "./functions/table";
 import { parseFormula, type Node } from "./parser";
@@ -125,8 +125,15 @@ function rangeOf(a: Value, b: Value): Value {
   });
 }
 
-/** The cells two references share (`B2:F6 D2:D6` is D2:D6); none is #NULL!, as in Excel. */
-function intersectionOf(a: Value, b: Value): Value {
+/** Sheet1:Sheet3!B2, the same cells on every sheet from one to the other. */
+const acrossSheets = (text: string): Unsupported =>
+  new Unsupported(`uses a reference across several sheets (${text}), which fdq refresh does not compute`);
+
+/**
+ * The cells two references share (`B2:F6 D2:D6` is D2:D6); none is #NULL!, as in Excel, which computes it
+ * again when a cell of either changes: they are read then, so that the formula counts as reading them.
+ */
+function intersectionOf(a: Value, b: Value, ctx: Context): Value {
   if (isError(a)) return a;
   if (isError(b)) return b;
   if (!(a instanceof Ref) || !(b instanceof Ref) || a.rect.sheet !== b.rect.sheet) {
@@ -138,7 +145,11 @@ function intersectionOf(a: Value, b: Value): Value {
   const left = Math.max(a.rect.left, b.rect.left);
   const bottom = Math.min(a.rect.bottom, b.rect.bottom);
   const right = Math.min(a.rect.right, b.rect.right);
-  if (top > bottom || left > right) return new ExcelError("#NULL!");
+  if (top > bottom || left > right) {
+    readRect(ctx, a.rect);
+    readRect(ctx, b.rect);
+    return new ExcelError("#NULL!");
+  }
   return new Ref({ sheet: a.rect.sheet, top, left, bottom, right });
 }
 
@@ -177,6 +188,7 @@ export class Evaluator {
       case "array":
         return new Arr(node.rows.map((r) => [...r]));
       case "ref": {
+        if (node.sheet?.includes(":")) throw acrossSheets(`'${node.sheet}'!...`);
         const sheet = node.sheet === undefined ? ctx.sheet : this.host.sheetName(node.sheet);
         if (sheet === undefined) return REF();
         return new Ref({ sheet, top: node.top, left: node.left, bottom: node.bottom, right: node.right });
@@ -192,10 +204,13 @@ export class Evaluator {
       case "unary":
         return this.unary(node.op, node.operand, ctx);
       case "binary": {
+        if (node.op === ":" && node.left.type === "name" && node.right.type === "ref" && node.right.sheet) {
+          throw acrossSheets(`${node.left.name}:${node.right.sheet}!...`);
+        }
         const left = this.evaluate(node.left, ctx);
         const right = this.evaluate(node.right, ctx);
         if (node.op === ":") return rangeOf(left, right);
-        if (node.op === " ") return intersectionOf(left, right);
+        if (node.op === " ") return intersectionOf(left, right, ctx);
         if (node.op === ",")
           throw new Unsupported("uses the union operator ((A1,B2): several areas as one reference)");
         return lift([operand(left, ctx), operand(right, ctx)], (a, b) => arithmetic(node.op, a, b));

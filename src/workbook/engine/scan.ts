@@ -17,6 +17,7 @@ export function scanReferences(node: Node, ctx: Context, depth = 0): void {
   if (depth > 50) throw new Unsupported("volatile: names nest too deep to follow");
   switch (node.type) {
     case "ref": {
+      if (node.sheet?.includes(":")) throw new Unsupported("volatile: a reference across sheets");
       const sheet = node.sheet === undefined ? ctx.sheet : ctx.host.sheetName(node.sheet);
       if (sheet !== undefined)
         readRect(ctx, { sheet, top: node.top, left: node.left, bottom: node.bottom, right: node.right });

@@ -62,7 +62,8 @@ describe("which formulas get new values", () => {
     );
     expect(results.find((r) => r.cell.col === 3)).toMatchObject({
       kind: "skipped",
-      reason: "reads S!B1, which was not evaluated",
+      reason: "reads S!B1, which was not evaluated (it uses NOSUCH)",
+      functions: ["NOSUCH"],
     });
   });
 
