@@ -309,6 +309,97 @@ describeWithLibreOffice(
         expect(wrong).toEqual([]);
         expect(equal + reportedCount).toBe(cells.length);
       });
+
+      it("computes every class it can and reports the rest by cell, with the function or the cell that stopped it", () => {
+        const { left, code } = book(name);
+        const deps = [...left].filter(([where]) => where.startsWith("Deps!"));
+        const table = dependentCells().filter((c) => /^[IJK][678]$/.test(c));
+        // The LibreOffice book holds LibreOffice's own forms of three formulas (TABLE(...) in each data table
+        // cell, a union written as "~", a spill reference with a stray ")"): reported as fdq cannot read them.
+        const libreoffice = name === "libreoffice";
+        const expected = [
+          ...table,
+          ...["B21", "B22", "B30", ...(libreoffice ? ["B34", "B37"] : []), "B55", "B56", "B60", "B61"],
+          ...["B65", "B66", "B67", "B68", "B69", "B70", "B75", "B76", "B77"],
+        ].map((c) => `Deps!${c}`);
+        expect(deps.map(([where]) => where).sort()).toEqual(expected.sort());
+        const reasons = Object.fromEntries(deps);
+        expect(reasons).toMatchObject({
+          "Deps!B21": "uses AVERAGEA, which fdq refresh does not compute",
+          "Deps!B55": "uses HOUR, which fdq refresh does not compute",
+          "Deps!B60": 'reads the text "2023-01-05" as a number, which Excel does and fdq does not',
+          "Deps!B66": "circular reference through Deps!B65",
+          "Deps!B68": "uses RAND, which Excel computes again whenever it calculates (fdq refresh does not)",
+          "Deps!B77":
+            "uses a reference across several sheets (Data:Clock!...), which fdq refresh does not compute",
+        });
+        expect(reasons["Deps!B69"]).toMatch(/^reads Clock!A1, .*TODAY/);
+        expect(reasons["Deps!B70"]).toMatch(/^reads Clock!A2, .*NOW/);
+        expect(reasons["Deps!B76"]).toMatch(/^reads Deps!I6, /);
+        expect(reasons["Deps!J7"]).toBe(
+          libreoffice
+            ? "uses TABLE, which fdq refresh does not compute"
+            : "a result of the what-if data table Deps!I6 (I6:K8), which fdq refresh does not compute (Excel recalculates it on open)",
+        );
+        expect(code).toBe(4);
+      });
+
+      it("refreshes or reports every FDQ call of the package: in cells, nested, in arrays, in names, in rules", async () => {
+        const { input, ours, left, stderr } = book(name);
+        const sites = fdqSites(input);
+        const expected = async (where: string): Promise<Expected | "text" | undefined> => {
+          if (where === "Data!A11") return "text";
+          if (where === "Data!B8" || where === "Data!B9")
+            return datapoint(where === "Data!B8" ? "AAPL" : "MSFT", 2019);
+          const m = /^Data!([B-E])(\d+)$/.exec(where);
+          if (!m) return undefined;
+          const ticker = ["AAPL", "MSFT", "NFLX", "K", "GOOG"][Number(m[2]) - 2] as string;
+          const v = await datapoint(ticker, { B: 2023, C: 2022, D: 2021, E: 2020 }[m[1] as "B"]);
+          if (m[1] === "D") return typeof v === "number" ? Math.round(v * 1e4) / 1e4 : v;
+          if (m[1] === "E") return typeof v === "number" ? v : "n/a";
+          return v;
+        };
+        /** A name's calls are refreshed when a formula using it got the service's value. */
+        const nameUsers: Record<string, () => Promise<boolean>> = {
+          AaplRoic21: async () => same(ours.get("Deps!B38"), 2 * ((await datapoint("AAPL", 2021)) as number)),
+          MsftRoic20: async () => same(ours.get("Deps!B39"), ((await datapoint("MSFT", 2020)) as number) + 1),
+        };
+        let refreshed = 0;
+        let reportedCount = 0;
+        const unreported: string[] = [];
+        for (const site of sites) {
+          if (left.has(site)) {
+            reportedCount++;
+            continue;
+          }
+          const definedName = /^the name (\w+)$/.exec(site)?.[1];
+          let ok: boolean;
+          if (definedName !== undefined) ok = (await nameUsers[definedName]?.()) ?? false;
+          else {
+            const want = await expected(site);
+            const mine = ours.get(site);
+            ok = want === "text" ? typeof mine === "string" && mine.length > 0 : same(mine, want);
+          }
+          if (ok) refreshed++;
+          else unreported.push(`${site}: ${show(ours.get(site))}`);
+        }
+        if (process.env.FDQ_TEST_FIGURES === "1") {
+          process.stdout.write(
+            `${name}: ${sites.length} FDQ call sites found, ${refreshed} refreshed, ${reportedCount} reported, ${unreported.length} unreported\n`,
+          );
+        }
+        expect(unreported).toEqual([]);
+        // 23 cells (5 rows of four forms: plain, as Excel stores a custom function, nested in ROUND, lower case in
+        // IFERROR; an array formula, a dynamic array, FDQ.SECURITY), 3 names, a conditional format, a validation.
+        expect(sites).toHaveLength(28);
+        expect(stderr).toContain(
+          "fdq refresh: the name Unused: not refreshed, calls FDQ.DATAPOINT and no formula uses it, so there is no value to refresh\n",
+        );
+        expect(stderr).toContain(
+          "fdq refresh: Data!B2:B6: not refreshed, a conditional format's rule calls FDQ.DATAPOINT; Excel evaluates it when it shows the sheet and the file stores no value of it, so fdq refresh has nothing to write\n",
+        );
+        expect(left.get("Data!J2")).toMatch(/^a data validation's limit calls FDQ.DATAPOINT; /);
+      });
     });
   },
 );
