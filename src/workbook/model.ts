@@ -70,6 +70,8 @@ export interface Sheet {
   readonly index: number;
   /** Row -> column -> a constant or a formula cell. Empty cells are absent. */
   readonly rows: Map<number, Map<number, Scalar | FormulaCell>>;
+  /** The rows the sheet hides (`<row hidden="1">`: by hand, by a filter or a collapsed outline), if any. */
+  readonly hiddenRows?: ReadonlySet<number>;
 }
 
 export interface DefinedName {

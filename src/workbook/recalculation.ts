@@ -207,6 +207,7 @@ export class Recalculation {
         const held = this.index.content(sheet, row, col);
         return isFormulaCell(held) && /(^|[^A-Za-z0-9_.])SUBTOTAL\s*\(/i.test(held.formula);
       },
+      isHiddenRow: (sheet, row) => this.index.sheet(sheet)?.hiddenRows?.has(row) ?? false,
       waits: () => this.current().waits,
       fdq: (name, args, ctx) =>
         callFdq(name, args, ctx, {

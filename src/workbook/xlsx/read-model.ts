@@ -85,10 +85,14 @@ function readSheet(xml: string, context: SheetContext, index: number, formulas: 
   const rows = new Map<number, Map<number, Scalar | FormulaCell>>();
   const masters = new Map<string, { text: string; row: number; col: number }>();
   const layout = layoutOf(xml);
+  const hidden = new Set<number>();
   scanSheet(
     xml,
     layout,
-    () => undefined,
+    (span) => {
+      const flag = attributeIn(xml.slice(span.start, span.tagEnd), "hidden");
+      if (flag === "1" || flag === "true") hidden.add(span.row);
+    },
     (span) => {
       const parts = cellParts(xml, span, layout.prefix);
       const type = attributeIn(parts.tag, "t") ?? "n";
@@ -155,7 +159,9 @@ function readSheet(xml: string, context: SheetContext, index: number, formulas: 
       formulas.push(cell);
     },
   );
-  return { name: context.name, index, rows };
+  return hidden.size > 0
+    ? { name: context.name, index, rows, hiddenRows: hidden }
+    : { name: context.name, index, rows };
 }
 
 function tablesOf(pkg: WorkbookPackage, sheet: string, part: string): Table[] {

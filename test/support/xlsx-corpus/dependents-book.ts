@@ -12,6 +12,7 @@
 // - a circular reference (the book allows iteration);
 // - volatile functions (TODAY, NOW and RAND on the sheet Clock, read by dependents; RAND in one), OFFSET and
 //   INDIRECT;
+// - SUBTOTAL over a hidden row;
 // - a two-way what-if data table (`<f t="dataTable" ref="I6:K8">`, its results from "yesterday") and a formula
 //   reading it; a reference across sheets (Data:Clock!C2).
 // FDQ calls: plain, as Excel stores a JavaScript custom function (_xldudf_FDQ_), in lower case, nested in ROUND
@@ -199,6 +200,9 @@ export const DEPENDENTS: readonly DependentCase[] = [
   { cell: "B73", formula: "SUM(OFFSET(Data!C2,0,0,3,1))" },
   { cell: "B74", formula: 'INDIRECT("Data!C"&4)*2' },
   { cell: "B75", formula: "Clock!A3+Data!C2" },
+  // SUBTOTAL over a hidden row (Data's row 4, NFLX): 109 leaves it out; 9 keeps it unless a filter hid it.
+  { cell: "B78", formula: "SUBTOTAL(109,Data!C2:C5)" },
+  { cell: "B79", formula: "SUBTOTAL(9,Data!C2:C5)" },
   // A what-if data table (I6:K8 from H5, inputs H2 and H3) and a formula reading it; a 3-D reference.
   { cell: "H5", formula: "Data!C2*H2+H3" },
   { cell: "B76", formula: "MAX(I6:K8)" },
@@ -309,7 +313,12 @@ export function dependentsBook(): Uint8Array {
     return i >= 0 ? i : strings.push(text) - 1;
   };
   let dynamic = false;
-  const sheetXml = (cells: Record<string, Cell>, extra: string, after: string): string => {
+  const sheetXml = (
+    cells: Record<string, Cell>,
+    extra: string,
+    after: string,
+    hidden: number[] = [],
+  ): string => {
     const rows = new Map<number, [number, string][]>();
     for (const [address, cell] of Object.entries(cells)) {
       const [row, col] = position(address);
@@ -331,7 +340,7 @@ export function dependentsBook(): Uint8Array {
       .sort(([a], [b]) => a - b)
       .map(
         ([r, line]) =>
-          `<row r="${r}">${line
+          `<row r="${r}"${hidden.includes(r) ? ' hidden="1"' : ""}>${line
             .sort(([a], [b]) => a - b)
             .map(([, x]) => x)
             .join("")}</row>`,
@@ -360,6 +369,7 @@ export function dependentsBook(): Uint8Array {
     dataSheet(),
     conditional,
     '<tableParts count="1"><tablePart r:id="rId1"/></tableParts>',
+    [4],
   );
   const clockXml = sheetXml(clockSheet(), "", "");
 

@@ -16,6 +16,8 @@ export type CellSpec =
 
 export interface ModelSpec {
   sheets: Record<string, Record<string, CellSpec>>;
+  /** The rows each sheet hides. */
+  hiddenRows?: Record<string, number[]>;
   names?: { name: string; text: string; scope?: string }[];
   tables?: Table[];
 }
@@ -49,7 +51,8 @@ export function buildModel(spec: ModelSpec): WorkbookModel {
       rows.get(row)!.set(col, stored);
       if (typeof stored === "object" && stored !== null && "formula" in stored) formulas.push(stored);
     }
-    sheets.push({ name, index, rows });
+    const hidden = spec.hiddenRows?.[name];
+    sheets.push(hidden ? { name, index, rows, hiddenRows: new Set(hidden) } : { name, index, rows });
   });
   const names: DefinedName[] = (spec.names ?? []).map((n) => ({ ...n, hidden: false }));
   return { sheets, formulas, names, tables: spec.tables ?? [], date1904: false, externalBooks: 0 };

@@ -1,5 +1,5 @@
 // Excel's precedence and coercions, which decide numbers without any function.
-import { plain, valueOf } from "./compute";
+import { compute, plain, valueOf } from "./compute";
 
 describe("operators and coercion", () => {
   it("unary minus binds tighter than ^, and ^ is left-associative", () => {
@@ -56,6 +56,17 @@ describe("operators and coercion", () => {
     expect(valueOf("SUM((B2:C3) (C3:D4))", grid)).toBe(23);
     expect(plain(valueOf("SUM(B2:B3 D2:D3)", grid))).toEqual({ error: "#NULL!" });
     expect(valueOf("SUM( B2:B3 , C2 )", grid)).toBe(12 + 13 + 22);
+  });
+
+  it("a reference across sheets (Jan:Mar!B2) is reported, not read as one sheet or as #REF!", () => {
+    const sheets = { Jan: { B2: 1 }, Feb: { B2: 2 }, Mar: { B2: 3 } };
+    for (const f of ["SUM(Jan:Mar!B2)", "SUM('Jan:Mar'!B2)", "SUM(Jan:Mar!B2:B3)"]) {
+      const { results } = compute({ sheets: { ...sheets, S: { A1: `=${f}` } } });
+      expect(results[0]).toMatchObject({
+        kind: "skipped",
+        reason: expect.stringMatching(/^uses a reference across several sheets/),
+      });
+    }
   });
 
   it("the union operator (A1,B2) is reported, not guessed", () => {
