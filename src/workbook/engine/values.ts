@@ -108,15 +108,16 @@ export function toText(v: Scalar): string | ExcelError {
   return numberText(v);
 }
 
-/** A number as Excel's General format shows it in text (up to 15 significant digits). */
+/**
+ * A number as Excel's General format shows it in text (up to 15 significant digits). Where Excel switches to
+ * scientific notation for very small or very large numbers is not followed exactly: those are reported.
+ */
 export function numberText(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 1e15) return String(n);
-  const precise = Number(n.toPrecision(15));
-  const text = String(precise);
-  if (!text.includes("e")) return text;
-  const [mantissa, exponent] = text.split("e") as [string, string];
-  const e = Number(exponent);
-  return `${mantissa.toUpperCase()}E${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+  if (n !== 0 && (Math.abs(n) < 1e-4 || Math.abs(n) >= 1e15)) {
+    throw new Unsupported(`turns the number ${n} into text, which Excel may write in scientific notation`);
+  }
+  // Between 1e-4 and 1e15 JavaScript writes a number without an exponent, as Excel does.
+  return String(Number(n.toPrecision(15)));
 }
 
 /** A scalar as a logical: numbers are TRUE unless 0, "TRUE"/"FALSE" texts read, other text #VALUE!. */

@@ -320,7 +320,7 @@ describeWithLibreOffice(
         const expected = [
           ...table,
           ...["B21", "B22", "B30", ...(libreoffice ? ["B34", "B37"] : []), "B55", "B56", "B60", "B61"],
-          ...["B65", "B66", "B67", "B68", "B69", "B70", "B75", "B76", "B77", "B79"],
+          ...["B65", "B66", "B67", "B68", "B69", "B70", "B75", "B76", "B77", "B79", "B81", "B88"],
         ].map((c) => `Deps!${c}`);
         expect(deps.map(([where]) => where).sort()).toEqual(expected.sort());
         const reasons = Object.fromEntries(deps);

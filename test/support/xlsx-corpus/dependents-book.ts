@@ -203,6 +203,19 @@ export const DEPENDENTS: readonly DependentCase[] = [
   // SUBTOTAL over a hidden row (Data's row 4, NFLX): 109 leaves it out; 9 keeps it unless a filter hid it.
   { cell: "B78", formula: "SUBTOTAL(109,Data!C2:C5)" },
   { cell: "B79", formula: "SUBTOTAL(9,Data!C2:C5)" },
+  // Numbers as text, empty cells, logicals in arithmetic, references returned by INDEX, array idioms.
+  { cell: "B80", formula: 'Data!C2/3&""' },
+  { cell: "B81", formula: 'Data!C2*1E-9&""' },
+  { cell: "B82", formula: "TRUE+Data!C2" },
+  { cell: "B83", formula: "Data!Z99&Data!C2" },
+  { cell: "B84", formula: 'IF(Data!Z99="",Data!C2,0)' },
+  { cell: "B85", formula: "INDEX(Data!B2:E6,2,0)*1" },
+  { cell: "B86", formula: 'LOOKUP(2,1/(Data!A2:A6="K"),Data!C2:C6)' },
+  { cell: "B87", formula: "SUM(Data!C2:C5*2)" },
+  { cell: "B88", formula: 'TEXT(Data!H2+Data!I2+Data!C2,"yyyy-mm-dd hh:mm")' },
+  { cell: "B89", formula: 'COUNTIFS(Data!C2:C6,">0.1",Data!F2:F6,"<>n/a")' },
+  { cell: "B90", formula: "ROUND(Data!C2,2)=0.14" },
+  { cell: "B91", formula: 'Data!C2*100&"%"' },
   // A what-if data table (I6:K8 from H5, inputs H2 and H3) and a formula reading it; a 3-D reference.
   { cell: "H5", formula: "Data!C2*H2+H3" },
   { cell: "B76", formula: "MAX(I6:K8)" },
@@ -348,7 +361,7 @@ export function dependentsBook(): Uint8Array {
       .join("");
     return (
       `${DECLARATION}<worksheet xmlns="${MAIN}" xmlns:r="${REL}"><sheetPr><outlinePr summaryBelow="1" summaryRight="1"/>` +
-      `</sheetPr><dimension ref="A1:K77"/><sheetViews><sheetView workbookViewId="0"><selection activeCell="A1" sqref="A1"/>` +
+      `</sheetPr><dimension ref="A1:K91"/><sheetViews><sheetView workbookViewId="0"><selection activeCell="A1" sqref="A1"/>` +
       `</sheetView></sheetViews><sheetFormatPr baseColWidth="8" defaultRowHeight="15"/><sheetData>${data}</sheetData>` +
       `${extra}<pageMargins left="0.75" right="0.75" top="1" bottom="1" header="0.5" footer="0.5"/>${after}</worksheet>`
     );

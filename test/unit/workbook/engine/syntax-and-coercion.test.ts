@@ -100,6 +100,24 @@ describe("operators and coercion", () => {
       expect(plain(valueOf(`"${text}"+0`))).toEqual({ error: "#VALUE!" });
   });
 
+  it("TEXT with hours, minutes, seconds or weekday names in a date format is reported, not half applied", () => {
+    expect(valueOf('TEXT(45000,"yyyy-mm-dd")')).toBe("2023-03-15");
+    expect(valueOf('TEXT(45000,"mmm d, yyyy")')).toBe("Mar 15, 2023");
+    for (const format of ["yyyy-mm-dd hh:mm", "dddd", "h:mm AM/PM", '"Q"yyyy']) {
+      expect(() => valueOf(`TEXT(45000.5,"${format.replace(/"/g, '""')}")`)).toThrow(
+        "uses TEXT with the format",
+      );
+    }
+  });
+
+  it("a number too small or too large for Excel's plain text form is reported when turned into text", () => {
+    expect(valueOf('0.0001&""')).toBe("0.0001");
+    expect(valueOf('1/3&""')).toBe("0.333333333333333");
+    expect(valueOf('123456789012345&""')).toBe("123456789012345");
+    expect(() => valueOf('0.00001&""')).toThrow("turns the number 0.00001 into text");
+    expect(() => valueOf('10^15&""')).toThrow("turns the number 1000000000000000 into text");
+  });
+
   it("dates are Excel serials", () => {
     expect(valueOf("DATE(2023,12,31)")).toBe(45291);
     expect(valueOf("YEAR(45291)*100+MONTH(45291)")).toBe(202312);
