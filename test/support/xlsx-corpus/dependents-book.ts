@@ -34,10 +34,10 @@ export interface DependentCase {
   /**
    * Where LibreOffice 7 is no oracle: the value Excel gives, worked out by hand from the FDQ cells' refreshed
    * values, for the cell and the cells it spills into. LibreOffice lacks SORT, SEQUENCE, _xlfn.SINGLE and the
-   * spill operator #; it has no logical type (a TRUE in a range is the number 1 to SUM, COUNT, AVERAGE, MEDIAN,
-   * SUMPRODUCT and TEXTJOIN, where Excel skips it or writes "TRUE"); it gives #REF! for an empty intersection
-   * (Excel: #NULL!), #VALUE! for SUM(x,TRUE,"3") (Excel: x+4), and reads `Table[#data]` as written back in lower
-   * case as nothing.
+   * spill operator #; it has no logical type (a TRUE in a range is the number 1 to SUM, COUNT, AVERAGE, MIN,
+   * MEDIAN, SUMPRODUCT and TEXTJOIN, where Excel skips it or writes "TRUE"); it gives #REF! for an empty
+   * intersection (Excel: #NULL!) and #VALUE! for SUM(x,TRUE,"3") (Excel: x+4), and counts RoicTbl[#Data] as
+   * one cell.
    */
   readonly byHand?: (data: DataValues) => Record<string, Scalar>;
 }
@@ -216,6 +216,19 @@ export const DEPENDENTS: readonly DependentCase[] = [
   { cell: "B89", formula: 'COUNTIFS(Data!C2:C6,">0.1",Data!F2:F6,"<>n/a")' },
   { cell: "B90", formula: "ROUND(Data!C2,2)=0.14" },
   { cell: "B91", formula: 'Data!C2*100&"%"' },
+  // Errors and logicals met by conditional sums, lookups and logical functions.
+  { cell: "B92", formula: 'SUMIF(Data!A2:A6,"<>GOOG",Data!C2:C6)' },
+  { cell: "B93", formula: "MATCH(Data!C4,Data!C2:C6,0)" },
+  { cell: "B94", formula: 'VLOOKUP("GOOG",Data!A2:C6,3,FALSE)' },
+  { cell: "B95", formula: 'COUNTIF(Data!C2:C6,"#N/A")+Data!C2' },
+  { cell: "B96", formula: "LARGE(Data!C2:C6,1)" },
+  { cell: "B97", formula: 'AVERAGEIF(Data!C2:C6,">0")' },
+  { cell: "B98", formula: "ERROR.TYPE(Data!C6)+Data!C2" },
+  { cell: "B99", formula: "SUMPRODUCT(ISNUMBER(Data!E2:E6)*1)+Data!C2" },
+  { cell: "B100", formula: "N(Data!F3)+Data!C2" },
+  { cell: "B101", formula: "Data!F3*Data!C2" },
+  { cell: "B102", formula: "AND(Data!F2:F6,Data!C2>0)" },
+  { cell: "B103", formula: "MIN(Data!F2:F6)+Data!C2", byHand: (d) => ({ B103: 7 + num(d("C2")) }) },
   // A what-if data table (I6:K8 from H5, inputs H2 and H3) and a formula reading it; a 3-D reference.
   { cell: "H5", formula: "Data!C2*H2+H3" },
   { cell: "B76", formula: "MAX(I6:K8)" },
@@ -361,7 +374,7 @@ export function dependentsBook(): Uint8Array {
       .join("");
     return (
       `${DECLARATION}<worksheet xmlns="${MAIN}" xmlns:r="${REL}"><sheetPr><outlinePr summaryBelow="1" summaryRight="1"/>` +
-      `</sheetPr><dimension ref="A1:K91"/><sheetViews><sheetView workbookViewId="0"><selection activeCell="A1" sqref="A1"/>` +
+      `</sheetPr><dimension ref="A1:K103"/><sheetViews><sheetView workbookViewId="0"><selection activeCell="A1" sqref="A1"/>` +
       `</sheetView></sheetViews><sheetFormatPr baseColWidth="8" defaultRowHeight="15"/><sheetData>${data}</sheetData>` +
       `${extra}<pageMargins left="0.75" right="0.75" top="1" bottom="1" header="0.5" footer="0.5"/>${after}</worksheet>`
     );
