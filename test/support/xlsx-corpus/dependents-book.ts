@@ -6,7 +6,8 @@
 // - implicit intersection (a range in a plain formula, `_xlfn.SINGLE` as a file stores `@`), the intersection
 //   operator (a space) and the union operator;
 // - dynamic arrays and legacy array formulas feeding other formulas (`A1#`, SORT, SEQUENCE, `{=...}`);
-// - defined names (constants, ranges, FDQ calls) and structured references to a table;
+// - defined names (constants, ranges, FDQ calls, a sheet's own beside the workbook's, a relative one) and
+//   structured references to a table;
 // - whole-column and whole-row references;
 // - dates, times, percentages and numbers written as text;
 // - a circular reference (the book allows iteration);
@@ -161,6 +162,8 @@ export const DEPENDENTS: readonly DependentCase[] = [
   { cell: "B42", formula: "SUM(RoicTbl[[ROIC22]:[ROIC21]])" },
   { cell: "B43", formula: "INDEX(RoicTbl[ROIC22],2)*Hurdle" },
   { cell: "B44", formula: "COUNTA(RoicTbl[#Data])", byHand: () => ({ B44: 25 }) },
+  { cell: "G2", formula: "Data!C2*Rate" },
+  { cell: "G3", formula: "RoicHere*2" },
   // Whole columns and rows.
   { cell: "B45", formula: "SUM(Data!C:C)" },
   { cell: "B46", formula: 'SUMIF(Data!A:A,"MSFT",Data!C:C)' },
@@ -317,6 +320,10 @@ export const NAMES = [
   { name: "Unused", text: 'FDQ.DATAPOINT("K","metrics/roic","ROIC",2019)' },
   { name: "Roics", text: "Data!$B$2:$B$6" },
   { name: "Hurdle", text: "0.1" },
+  { name: "Rate", text: "0.5" },
+  { name: "Rate", text: "0.1", localSheetId: 1 },
+  // Relative: as Excel stores it, seen from A1 (column C of the row the formula is on).
+  { name: "RoicHere", text: "Data!$C1" },
 ];
 
 const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
@@ -449,7 +456,10 @@ export function dependentsBook(): Uint8Array {
         )
         .join("") +
       "</sheets><definedNames>" +
-      NAMES.map((n) => `<definedName name="${n.name}">${escape(n.text)}</definedName>`).join("") +
+      NAMES.map(
+        (n) =>
+          `<definedName name="${n.name}"${"localSheetId" in n ? ` localSheetId="${n.localSheetId}"` : ""}>${escape(n.text)}</definedName>`,
+      ).join("") +
       '</definedNames><calcPr calcId="124519" fullCalcOnLoad="1" iterate="1"/></workbook>',
     "xl/_rels/workbook.xml.rels": rels([
       ...sheets.map((_, i): [string, string, string] => [
