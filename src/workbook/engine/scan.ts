@@ -67,7 +67,14 @@ function scanRange(node: Extract<Node, { type: "binary" }>, ctx: Context, depth:
     scanReferences(node.right, ctx, depth);
     throw new Unsupported("volatile: a range whose ends are computed may cover any cell");
   }
-  const range = ctx.evaluate(node);
+  let range;
+  try {
+    range = ctx.evaluate(node);
+  } catch (err) {
+    // A range the evaluator cannot read (across sheets) may cover any cell.
+    if (err instanceof Unsupported) throw new Unsupported(`volatile: ${err.message}`, err.fn);
+    throw err;
+  }
   if (range instanceof Ref) readRect(ctx, range.rect);
 }
 

@@ -203,6 +203,26 @@ describe("which formulas get new values", () => {
     expect(results.find((r) => at(r) === "1,2")).toMatchObject({ kind: "skipped", functions: ["BETA.DIST"] });
   });
 
+  it("a formula fdq cannot compute that refers across sheets is reported whatever it reads", () => {
+    for (const f of [
+      "_xlfn.BETA.DIST(0.5,2,3,TRUE)+SUM('Jan:Mar'!B2:B3)",
+      "_xlfn.BETA.DIST(0.5,2,3,TRUE)+SUM(Jan:Mar!B2)",
+    ]) {
+      const { results } = compute(
+        {
+          sheets: {
+            Jan: { B2: 1 },
+            Feb: { B2: { f: FDQ, v: 0.1 } },
+            Mar: { B2: 3 },
+            S: { A1: { f, v: 0.5 } },
+          },
+        },
+        answer,
+      );
+      expect(results.find((r) => r.cell.sheet === "S")).toMatchObject({ kind: "skipped" });
+    }
+  });
+
   it("a formula the parser cannot read is reported when a cell it refers to changed", () => {
     const { results } = compute(
       {
