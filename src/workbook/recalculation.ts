@@ -50,8 +50,6 @@ export class Recalculation {
   /** Whether this run may change what the data tables compute from (then their cells are not read). */
   private readonly tablesMayChange: boolean;
   private tableRead = false;
-  /** Defined names' texts with their FDQ calls in the engine's form. */
-  private readonly nameTexts = new Map<string, string>();
   private attempt: Attempt | undefined;
   private readonly stale: StaleReads<Node>;
 
@@ -198,7 +196,7 @@ export class Recalculation {
       cell: (sheet, row, col) => this.cellValue(sheet, row, col),
       sheetName: (sheet) => this.index.sheet(sheet)?.name,
       extent: (sheet) => this.index.extent(sheet),
-      name: (name, sheet) => this.nameText(name, sheet),
+      name: (name, sheet) => this.index.name(name, sheet),
       table: (name) => this.index.table(name),
       tableAt: (sheet, row, col) => this.index.tableAt(sheet, row, col),
       spill: (sheet, row, col) => this.spillOf(sheet, row, col),
@@ -215,18 +213,6 @@ export class Recalculation {
           answerOf: (call) => this.answerOf(call),
         }),
     };
-  }
-
-  /** A defined name's text with its FDQ calls as the engine knows them (a name may call FDQ in any stored form). */
-  private nameText(name: string, sheet: string): string | undefined {
-    const text = this.index.name(name, sheet);
-    if (text === undefined) return undefined;
-    let normal = this.nameTexts.get(text);
-    if (normal === undefined) {
-      normal = engineFormula(text).text;
-      this.nameTexts.set(text, normal);
-    }
-    return normal;
   }
 
   private answerOf(call: FdqCall): Scalar | Scalar[][] | undefined {
