@@ -60,7 +60,7 @@ export interface FormulaCell {
   readonly array?: ArrayFormula;
   /** `<f t="dataTable">` and other forms the engine must leave alone: kept and reported, never computed. */
   readonly kind?: "dataTable";
-  /** A data table's anchor: the range of results it fills ("C13:E15", its `ref`); the cells after the first hold values. */
+  /** A data table's anchor: the range it fills ("C13:E15", its `ref`); the cells after the first hold values. */
   readonly tableRange?: string;
 }
 

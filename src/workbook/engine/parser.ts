@@ -1,7 +1,8 @@
 // Excel formulas to a syntax tree, by precedence climbing over tokens.ts. Excel's precedence, highest first:
 // ":" (range), " " (intersection: a space between two references), "," (union, inside parentheses), then "#"
-// (spill) and "@" (implicit intersection), unary "-"/"+", "%", "^", "* /", "+ -", "&", comparisons. Unary minus binds tighter than "^" in Excel (-2^2 is 4). Function names lose Excel's storage
-// prefixes (_xlfn., _xlfn._xlws., _xlws.) and LET's parameters their _xlpm.
+// (spill) and "@" (implicit intersection), unary "-"/"+", "%", "^", "* /", "+ -", "&", comparisons. Unary
+// minus binds tighter than "^" in Excel (-2^2 is 4). Function names lose Excel's storage prefixes (_xlfn.,
+// _xlfn._xlws., _xlws.) and LET's parameters their _xlpm.
 import { ExcelError, type ErrorCode, type Scalar } from "../model";
 import { MAX_COL, MAX_ROW, columnNumber } from "./references";
 import { FormulaSyntaxError } from "../../functions/formula";
