@@ -481,8 +481,9 @@ export class Recalculation {
   private spillOf(sheet: string, row: number, col: number): ReturnType<Host["spill"]> {
     const held = this.index.content(sheet, row, col);
     const node = isFormulaCell(held) ? this.byCell.get(held) : undefined;
-    if (!node || !node.cell.array?.dynamic) return new ExcelError("#REF!");
+    // The anchor is read even when A1# is #REF!: Excel computes the formula again when A1 changes.
     this.cellValue(sheet, row, col);
+    if (!node || !node.cell.array?.dynamic) return new ExcelError("#REF!");
     const placement = node.placed ? this.spills.placementOf(node.cell) : undefined;
     if (placement && !placement.rows) return new ExcelError("#SPILL!");
     const rect = this.previous.get(node.cell);

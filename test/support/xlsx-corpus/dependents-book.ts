@@ -5,7 +5,8 @@
 // - functions over ranges mixing errors, blanks, text, text numbers and logicals;
 // - implicit intersection (a range in a plain formula, `_xlfn.SINGLE` as a file stores `@`), the intersection
 //   operator (a space) and the union operator;
-// - dynamic arrays and legacy array formulas feeding other formulas (`A1#`, SORT, SEQUENCE, `{=...}`);
+// - dynamic arrays and legacy array formulas feeding other formulas (`A1#`, as a file stores it
+//   `_xlfn.ANCHORARRAY(A1)`, SORT, SEQUENCE, `{=...}`);
 // - defined names (constants, ranges, FDQ calls, a sheet's own beside the workbook's, a relative one) and
 //   structured references to a table;
 // - whole-column and whole-row references;
@@ -24,6 +25,8 @@ import { DECLARATION, zipParts, type Parts } from "./zip-parts";
 
 /** The refreshed values of the Data sheet's cells by address, for the values worked out by hand. */
 export type DataValues = (address: string) => Scalar;
+/** Who wrote the book: LibreOffice writes a dynamic array as a legacy array formula (so A1# is #REF!). */
+export type Writer = "openpyxl" | "libreoffice";
 
 export interface DependentCase {
   /** A cell of the sheet Deps. */
@@ -40,7 +43,7 @@ export interface DependentCase {
    * intersection (Excel: #NULL!) and #VALUE! for SUM(x,TRUE,"3") (Excel: x+4), and counts RoicTbl[#Data] as
    * one cell.
    */
-  readonly byHand?: (data: DataValues) => Record<string, Scalar>;
+  readonly byHand?: (data: DataValues, writer: Writer) => Record<string, Scalar>;
 }
 
 const num = (v: Scalar): number => (typeof v === "number" ? v : NaN);
@@ -133,8 +136,13 @@ export const DEPENDENTS: readonly DependentCase[] = [
   { cell: "B33", formula: "SUM(Data!B8:F8)" },
   {
     cell: "B34",
-    formula: "SUM(Data!B9#)",
-    byHand: (d) => ({ B34: ["B9", "C9", "D9", "E9", "F9"].reduce((s, a) => s + num(d(a)), 0) }),
+    formula: "SUM(_xlfn.ANCHORARRAY(Data!B9))",
+    byHand: (d, writer) => ({
+      B34:
+        writer === "libreoffice"
+          ? new ExcelError("#REF!")
+          : ["B9", "C9", "D9", "E9", "F9"].reduce((s, a) => s + num(d(a)), 0),
+    }),
   },
   {
     cell: "B35",
