@@ -132,6 +132,20 @@ export function toBool(v: Scalar): boolean | ExcelError {
   return VALUE();
 }
 
+/**
+ * Compares two numbers. Two different numbers that agree to 15 significant digits (0.1+0.2 and 0.3) are
+ * reported: Excel may take them as equal, and fdq does not know its rule exactly.
+ */
+export function compareNumbers(x: number, y: number): number {
+  if (x === y) return 0;
+  if (Math.abs(x - y) <= 1e-14 * Math.max(Math.abs(x), Math.abs(y))) {
+    throw new Unsupported(
+      `compares ${x} with ${y}, which agree to 15 significant digits (Excel may take them as equal)`,
+    );
+  }
+  return x < y ? -1 : 1;
+}
+
 /** Excel's ordering of different types in comparisons: numbers < text < logicals. */
 const typeRank = (v: Scalar): number => (typeof v === "number" ? 0 : typeof v === "string" ? 1 : 2);
 
@@ -144,7 +158,7 @@ export function compare(a: Scalar, b: Scalar): number {
   const rx = typeRank(x);
   const ry = typeRank(y);
   if (rx !== ry) return rx - ry;
-  if (typeof x === "number" && typeof y === "number") return x === y ? 0 : x < y ? -1 : 1;
+  if (typeof x === "number" && typeof y === "number") return compareNumbers(x, y);
   if (typeof x === "string" && typeof y === "string") {
     const lx = x.toLowerCase();
     const ly = y.toLowerCase();

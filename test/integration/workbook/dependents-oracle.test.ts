@@ -321,7 +321,22 @@ describeWithLibreOffice(
         const expected = [
           ...table,
           ...["B21", "B22", "B30", ...(libreoffice ? ["B37"] : []), "B55", "B56", "B60", "B61"],
-          ...["B65", "B66", "B67", "B68", "B69", "B70", "B75", "B76", "B77", "B79", "B81", "B88"],
+          ...[
+            "B65",
+            "B66",
+            "B67",
+            "B68",
+            "B69",
+            "B70",
+            "B75",
+            "B76",
+            "B77",
+            "B79",
+            "B81",
+            "B88",
+            "B104",
+            "B105",
+          ],
         ].map((c) => `Deps!${c}`);
         expect(deps.map(([where]) => where).sort()).toEqual(expected.sort());
         const reasons = Object.fromEntries(deps);
@@ -336,6 +351,9 @@ describeWithLibreOffice(
           "Deps!B79":
             "uses SUBTOTAL(9) over a hidden row (Data!4:4): Excel leaves it out if a filter hid it, and the file does not say",
         });
+        expect(reasons["Deps!B104"]).toBe(
+          "compares 0.30000000000000004 with 0.3, which agree to 15 significant digits (Excel may take them as equal)",
+        );
         expect(reasons["Deps!B69"]).toMatch(/^reads Clock!A1, .*TODAY/);
         expect(reasons["Deps!B70"]).toMatch(/^reads Clock!A2, .*NOW/);
         expect(reasons["Deps!B76"]).toMatch(/^reads Deps!I6, /);

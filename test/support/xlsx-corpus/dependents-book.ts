@@ -240,6 +240,11 @@ export const DEPENDENTS: readonly DependentCase[] = [
   { cell: "B101", formula: "Data!F3*Data!C2" },
   { cell: "B102", formula: "AND(Data!F2:F6,Data!C2>0)" },
   { cell: "B103", formula: "MIN(Data!F2:F6)+Data!C2", byHand: (d) => ({ B103: 7 + num(d("C2")) }) },
+  // Binary floating point met by comparisons and subtractions.
+  { cell: "B104", formula: "Data!C2*0+0.1+0.2=0.3" },
+  { cell: "B105", formula: "IF(Data!C2*0+0.1+0.2=0.3,1,2)" },
+  { cell: "B106", formula: "(Data!C2*0+0.3)-0.2-0.1" },
+  { cell: "B107", formula: 'COUNTIF(Data!C2:C5,"<"&Data!C3)' },
   // A what-if data table (I6:K8 from H5, inputs H2 and H3) and a formula reading it; a 3-D reference.
   { cell: "H5", formula: "Data!C2*H2+H3" },
   { cell: "B76", formula: "MAX(I6:K8)" },
@@ -389,7 +394,7 @@ export function dependentsBook(): Uint8Array {
       .join("");
     return (
       `${DECLARATION}<worksheet xmlns="${MAIN}" xmlns:r="${REL}"><sheetPr><outlinePr summaryBelow="1" summaryRight="1"/>` +
-      `</sheetPr><dimension ref="A1:K103"/><sheetViews><sheetView workbookViewId="0"><selection activeCell="A1" sqref="A1"/>` +
+      `</sheetPr><dimension ref="A1:K107"/><sheetViews><sheetView workbookViewId="0"><selection activeCell="A1" sqref="A1"/>` +
       `</sheetView></sheetViews><sheetFormatPr baseColWidth="8" defaultRowHeight="15"/><sheetData>${data}</sheetData>` +
       `${extra}<pageMargins left="0.75" right="0.75" top="1" bottom="1" header="0.5" footer="0.5"/>${after}</worksheet>`
     );

@@ -26,6 +26,15 @@ describe("operators and coercion", () => {
     expect(valueOf('A1=""')).toBe(true);
   });
 
+  it("two different numbers that agree to 15 significant digits are not compared but reported", () => {
+    expect(() => valueOf("0.1+0.2=0.3")).toThrow("compares 0.30000000000000004 with 0.3");
+    expect(() => valueOf('COUNTIF(A1:A2,"<0.3")', { A1: "=0.1+0.2", A2: 1 })).toThrow(
+      "agree to 15 significant digits",
+    );
+    expect(valueOf("0.1+0.25=0.35")).toBe(true);
+    expect(valueOf("0.3000000001>0.3")).toBe(true);
+  });
+
   it("ROUND rounds half away from zero on the decimal value (2.675 to 2.68)", () => {
     expect(valueOf("ROUND(2.675,2)")).toBe(2.68);
     expect(valueOf("ROUND(-2.5,0)")).toBe(-3);
