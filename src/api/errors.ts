@@ -25,6 +25,7 @@ export type FdqErrorName =
   | "UnauthorizedError"
   | "NotInPortfolioError"
   | "NotConfiguredError"
+  | "NotCachedError"
   | "RateLimitedError"
   | "QuotaExhaustedError"
   | "ServiceUnavailableError"
@@ -233,6 +234,25 @@ export class NotConfiguredError extends FdqError {
   override name = "NotConfiguredError" as const;
   constructor(options: FdqErrorOptions = {}) {
     super(options, `No FDQ API key is set. ${FdqError.hints(options).missingKey}`);
+  }
+}
+
+/**
+ * A cache-only call (CallOptions.cacheOnly: Excel's formula value preview) that today's cache does not answer:
+ * it sent nothing, and `units` is what the request it would have sent costs (priced as `estimate` prices it,
+ * with the latest-period search of a relative period not known today).
+ */
+export class NotCachedError extends FdqError {
+  override name = "NotCachedError" as const;
+  readonly units: number;
+  constructor(options: FdqErrorOptions & { units: number }) {
+    super(options, `Not in today's cache; nothing was sent (the request costs ${options.units} quota units).`);
+    this.units = options.units;
+  }
+
+  /** One refusal for several (a SERIES's years): their units together. */
+  static joined(errors: readonly NotCachedError[]): NotCachedError {
+    return new NotCachedError({ units: errors.reduce((n, e) => n + e.units, 0) });
   }
 }
 

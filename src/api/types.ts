@@ -192,6 +192,15 @@ export interface ApiResult<T> extends ResultBase {
 }
 
 /** One request a function call makes, as the call states it (arguments not yet checked). */
+/**
+ * How one call reads. `cacheOnly`: answers from today's cache (and a latest period resolved today) or fails with
+ * NotCachedError carrying the price of what it would send; it sends, joins and starts nothing, and asks no
+ * coverage or latest-period question of the service (Excel's formula value preview).
+ */
+export interface CallOptions {
+  readonly cacheOnly?: boolean;
+}
+
 export type FdqRequest =
   | { readonly kind: "datapoint"; readonly request: DatapointRequest }
   | { readonly kind: "dataset"; readonly request: DatasetRequest }
