@@ -44,6 +44,7 @@ import {
   relativeDatapoint,
   resolutionCost,
   resolverFor,
+  searchOf,
 } from "./relative-requests";
 import type { RequestKey } from "./request-key";
 import { coverageKeyOf, TickerCoverage } from "./ticker-coverage";
@@ -176,7 +177,14 @@ export class FdqClient extends ClientEngine {
    */
   private refusal(options: CallOptions | undefined, request: FdqRequest): (() => NotCachedError) | undefined {
     if (!options?.cacheOnly) return undefined;
-    return () => new NotCachedError({ units: this.estimate([request]).units });
+    return () => {
+      const { units, resolution } = this.estimate([request]);
+      const id = searchOf(request);
+      return new NotCachedError({
+        units,
+        ...(resolution && id !== undefined && { search: { id, units: resolution.units } }),
+      });
+    };
   }
 
   /** What datapoint calls ask call-keys.ts to choose by (the cache, the flights, the billing), made once a day. */

@@ -166,6 +166,13 @@ export function plannedRequest(resolver: PeriodResolver | undefined, request: Fd
     : { kind: "dataset", request: fixedCall(request.request, at) };
 }
 
+/** Which latest-period search a relative call waits for ("TICKER|kind"); undefined for a fixed period. */
+export function searchOf(request: FdqRequest): string | undefined {
+  if (request.kind !== "datapoint" && request.kind !== "dataset") return undefined;
+  const t = checkRelativeRequest(request.request);
+  return t && `${t.ticker}|${RESOLVED_KIND[t.relative.basis]}`;
+}
+
 /**
  * What finding the latest periods of `requests` costs before their own requests: per ticker and kind not
  * known today, the empty answers above the likely latest (no unit), an inactive stock's coverage record, and
