@@ -248,7 +248,10 @@ export class NotCachedError extends FdqError {
   readonly units: number;
   readonly search: { readonly id: string; readonly units: number } | undefined;
   constructor(options: FdqErrorOptions & { units: number; search?: { id: string; units: number } }) {
-    super(options, `Not in today's cache; nothing was sent (the request costs ${options.units} quota units).`);
+    super(
+      options,
+      `Not in today's cache; nothing was sent (the request costs ${options.units} quota units).`,
+    );
     this.units = options.units;
     this.search = options.search;
   }

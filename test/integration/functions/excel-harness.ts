@@ -188,9 +188,7 @@ export function excelCaller(
   return {
     cell: (id, ...args) => one(id, args, "committed"),
     lifted: (id, ...args) =>
-      Promise.all(
-        calls(id, args).map((row) => Promise.all(row.map((a) => invoke(id, a, "committed")))),
-      ),
+      Promise.all(calls(id, args).map((row) => Promise.all(row.map((a) => invoke(id, a, "committed"))))),
     preview: (id, ...args) => one(id, args, "preview"),
     olderHost: (id, ...args) => one(id, args, "older host"),
   };
