@@ -99,13 +99,14 @@ describe.each(EMPTY_CELL_MODES)("Excel (%s) as the test double models it", (mode
 
   it("passes an empty referenced cell as this platform does, and the functions read it as omitted", async () => {
     const { context, page } = await openConnected();
-    // What a function typed `any` receives for the empty C1, seen through a probe registered as FDQ.PROBE.
+    // What a function typed `any` receives for the empty C1, seen through a probe registered as FDQ.PROBE (its
+    // last argument, Excel's invocation object, left out).
     await page.evaluate(() =>
       (
         window as unknown as {
           CustomFunctions: { associate(id: string, fn: (...a: unknown[]) => string): void };
         }
-      ).CustomFunctions.associate("PROBE", (...args) => JSON.stringify(args)),
+      ).CustomFunctions.associate("PROBE", (...args) => JSON.stringify(args.slice(0, -1))),
     );
     await enterCells(page, { "Sheet1!B1": "=FDQ.PROBE(C1)" });
     expect(await cell(page, "Sheet1!B1")).toMatchObject({ value: mode === "desktop" ? "[0]" : "[null]" });
