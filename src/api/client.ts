@@ -165,8 +165,9 @@ export class FdqClient extends ClientEngine {
 
   /** A cache-only datapoint call's choice: the cached answer (the whole dataset's first), else its lone key. */
   private cachedChoice(e: ClientParts, keys: DatapointKeys): DatapointChoice {
-    const whole = keys.whole && this.cachedValue(e, keys.whole);
-    if (whole) return { key: keys.whole!, cached: whole, windowed: false };
+    const whole = keys.whole;
+    const wholeCached = whole && this.cachedValue(e, whole);
+    if (whole && wholeCached) return { key: whole, cached: wholeCached, windowed: false };
     const own = this.cachedValue(e, keys.single);
     return { key: own ? keys.single : aloneKey(keys, e.pricing.billing), cached: own, windowed: false };
   }

@@ -250,7 +250,7 @@ export class NotCachedError extends FdqError {
   constructor(options: FdqErrorOptions & { units: number; search?: { id: string; units: number } }) {
     super(
       options,
-      `Not in today's cache; nothing was sent (the request costs ${options.units} quota units).`,
+      `Not in today's cache, and a cache-only call sends nothing: its requests would cost ${options.units} ${options.units === 1 ? "unit" : "units"}.`,
     );
     this.units = options.units;
     this.search = options.search;

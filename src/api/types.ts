@@ -191,7 +191,6 @@ export interface ApiResult<T> extends ResultBase {
   data: T;
 }
 
-/** One request a function call makes, as the call states it (arguments not yet checked). */
 /**
  * How one call reads. `cacheOnly`: answers from today's cache (and a latest period resolved today) or fails with
  * NotCachedError carrying the price of what it would send; it sends, joins and starts nothing, and asks no
@@ -201,6 +200,7 @@ export interface CallOptions {
   readonly cacheOnly?: boolean;
 }
 
+/** One request a function call makes, as the call states it (arguments not yet checked). */
 export type FdqRequest =
   | { readonly kind: "datapoint"; readonly request: DatapointRequest }
   | { readonly kind: "dataset"; readonly request: DatasetRequest }
