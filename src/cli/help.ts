@@ -23,6 +23,11 @@ export const USAGE = `Usage:
                                        old values are listed. --changes FILE: what changed (JSON, or
                                        CSV for a .csv name); --sheet NAME, --only errors|stale: refresh
                                        only those FDQ cells
+  fdq repair WORKBOOK.xlsx (-o OUT.xlsx | --in-place)
+                                       store again every FDQ formula Excel no longer recognises (#NAME?:
+                                       _xludf.FDQ., [2]!_xldudf_FDQ_, 'C:\\...\\x.xla'!, lower case) as
+                                       Excel stores the add-in's functions, and remove the external links
+                                       only they used; lists each repaired cell (docs/refresh.md)
   fdq freeze WORKBOOK.xlsx (-o OUT.xlsx | --in-place) [--sheet NAME] [--share]
                                        FDQ cells to their values, formulas kept in the workbook
                                        (--share: a copy for someone without the add-in, with a sheet
@@ -76,9 +81,10 @@ Options:
                       value as rows ([[...],...]), an error as {"formula":...,"error":"#N/A","message":"..."},
                       a line not evaluated as {"formula":...,"line":N,"error":"usage","message":"..."};
                       with --values-only, the bare JSON values
-  -o, --out FILE      fdq refresh, freeze, thaw: where to write the workbook (a new file, not the input)
-  --in-place          fdq refresh, freeze, thaw: replace the workbook itself (a temporary file beside it,
-                      flushed to disk, then renamed over it, with the workbook's permissions)
+  -o, --out FILE      fdq refresh, repair, freeze, thaw: where to write the workbook (a new file, not the
+                      input)
+  --in-place          fdq refresh, repair, freeze, thaw: replace the workbook itself (a temporary file beside
+                      it, flushed to disk, then renamed over it, with the workbook's permissions)
   --changes FILE      fdq refresh: write the cells whose values changed, with old and new values and the kind
                       of change (restated, new period, new value, now an error), as JSON or CSV (.csv)
   --sheet NAME        fdq refresh, freeze, thaw: only the FDQ cells of that sheet

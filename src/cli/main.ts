@@ -13,6 +13,7 @@ import {
   parseEvalArgs,
   parseFreezeArgs,
   parseRefreshArgs,
+  parseRepairArgs,
   parseSearchArgs,
   parseUsageArgs,
   UsageError,
@@ -22,7 +23,7 @@ import { parseServeArgs } from "./serve-options";
 
 export { USAGE } from "./help";
 
-export const COMMANDS = ["eval", "refresh", "freeze", "thaw", "search", "usage", "serve"] as const;
+export const COMMANDS = ["eval", "refresh", "repair", "freeze", "thaw", "search", "usage", "serve"] as const;
 
 /* eslint-disable @typescript-eslint/no-require-imports -- each command's module is required when it runs (see the top) */
 type Run = (rest: string[]) => number | Promise<number>;
@@ -36,6 +37,10 @@ const RUN: Readonly<Record<(typeof COMMANDS)[number], Run>> = {
   refresh: (rest) => {
     const options = parseRefreshArgs(rest);
     return (require("./refresh-command") as typeof import("./refresh-command")).runRefresh(options);
+  },
+  repair: (rest) => {
+    const options = parseRepairArgs(rest);
+    return (require("./repair-command") as typeof import("./repair-command")).runRepair(options);
   },
   freeze: (rest) => freezeOrThaw("freeze", rest),
   thaw: (rest) => freezeOrThaw("thaw", rest),

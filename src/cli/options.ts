@@ -94,6 +94,24 @@ export function parseFreezeArgs(
   };
 }
 
+/** `fdq repair` (src/cli/repair-command.ts): nothing is sent, so it takes no connection options. */
+export interface RepairOptions {
+  workbook: string;
+  out: string | undefined;
+  inPlace: boolean;
+}
+
+export function parseRepairArgs(args: string[]): RepairOptions {
+  const { values, positionals } = parse("repair", args, {
+    out: { type: "string", short: "o" },
+    "in-place": { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  });
+  if (positionals.length !== 1)
+    throw new UsageError("give exactly one workbook: fdq repair WORKBOOK.xlsx (-o OUT.xlsx | --in-place)");
+  return { workbook: positionals[0] as string, out: values.out, inPlace: values["in-place"] === true };
+}
+
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** $XDG_CACHE_HOME/fdq, ~/.cache/fdq, or %LOCALAPPDATA%\fdq on Windows. */

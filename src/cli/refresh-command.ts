@@ -88,7 +88,7 @@ function open(file: string, bytes: Uint8Array): { pkg: WorkbookPackage; read: Re
 }
 
 /** A macro-enabled workbook keeps an extension Excel opens it under. */
-function checkExtension(pkg: WorkbookPackage, target: string): void {
+export function checkExtension(pkg: WorkbookPackage, target: string): void {
   const macros = pkg.kind === "xlsm" || pkg.kind === "xltm";
   const ext = path.extname(target).toLowerCase();
   if (macros && ext !== ".xlsm" && ext !== ".xltm") {

@@ -5,7 +5,7 @@ import { sharedApiAccess } from "./api-access";
 import { ChangeHistory } from "./logic/change-history";
 import { PanePrefs } from "./logic/pane-prefs";
 import { RefreshService } from "./logic/refresh-service";
-import { officeDocumentSettings } from "./office/document-settings";
+import { officeDoctorOffers, officeDocumentSettings } from "./office/document-settings";
 import { officePlatform } from "./office/platform";
 import { excelWorkbook } from "./office/workbook";
 import type { PaneServices } from "./services";
@@ -31,7 +31,17 @@ async function build(): Promise<PaneServices> {
     workbookId,
   });
   // Share as values: src/workbook's package writer (the xlsx patcher) turns Office's file into the copy.
-  return { platform, workbook, api, prefs, refresher, history, workbookId, shareWriter: packageShareWriter };
+  return {
+    platform,
+    workbook,
+    api,
+    prefs,
+    refresher,
+    history,
+    workbookId,
+    doctorOffers: officeDoctorOffers(),
+    shareWriter: packageShareWriter,
+  };
 }
 
 export function runtimeServices(): Promise<PaneServices> {

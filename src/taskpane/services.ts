@@ -2,6 +2,7 @@
 // runtime-services.ts builds the real ones; a test can hand in others.
 import { createContext, useContext } from "react";
 import type { ApiAccess } from "./api-access";
+import type { DoctorOffers } from "./office/document-settings";
 import type { OfficePlatform } from "./office/platform";
 import type { WorkbookAccess } from "./office/workbook";
 import type { PanePrefs } from "./logic/pane-prefs";
@@ -20,6 +21,8 @@ export interface PaneServices {
   readonly history: ChangeHistory;
   /** This workbook's name for its kept reports. */
   readonly workbookId: () => string;
+  /** Whether the formula doctor offered its repair in this workbook (document settings); optional for tests. */
+  readonly doctorOffers?: DoctorOffers;
   /** The package step of Share as values; undefined where this build has none (the pane says so). */
   readonly shareWriter?: ShareCopyWriter;
 }

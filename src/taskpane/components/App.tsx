@@ -18,6 +18,7 @@ import { CacheWarnings } from "./CacheWarnings";
 import { ChangesPanel } from "./ChangesPanel";
 import { ConnectPanel } from "./ConnectPanel";
 import { DatapointSearch } from "./DatapointSearch";
+import { DoctorOffer, DoctorPanel } from "./DoctorPanel";
 import { ErrorsPanel } from "./ErrorsPanel";
 import { ExplainPanel } from "./ExplainPanel";
 import { FormulaBuilder } from "./FormulaBuilder";
@@ -27,6 +28,7 @@ import { SharePanel } from "./SharePanel";
 import { StatusPanel } from "./StatusPanel";
 import { useQuotaSettings } from "./useQuotaSettings";
 import { useRefresh } from "./useRefresh";
+import { useDoctor } from "./useDoctor";
 import { useUsage } from "./useUsage";
 
 type TabName = "find" | "cell" | "workbook" | "connect";
@@ -81,6 +83,11 @@ export function App() {
     if (state.phase === "estimated") void refresher.estimate(state.scope);
   }, [reloadUsage, refresher]);
   const quota = useQuotaSettings(quotaSaved);
+  const doctor = useDoctor();
+  const reviewRepair = useCallback(() => {
+    doctor.dismissOffer();
+    setTab("workbook");
+  }, [doctor]);
 
   useEffect(() => platform.onThemeChanged(setTheme), [platform]);
 
@@ -107,6 +114,7 @@ export function App() {
           <Tab value="connect">Connect</Tab>
         </TabList>
         <CacheWarnings />
+        <DoctorOffer doctor={doctor} onReview={reviewRepair} />
         {tab === "find" && (
           <div className={styles.panel} role="tabpanel" aria-label="Find">
             <DatapointSearch index={index} onChoose={setChosen} />
@@ -128,6 +136,7 @@ export function App() {
             <RefreshPanel control={refresh} usage={usage} quota={quota} />
             <ChangesPanel version={version} />
             <ErrorsPanel />
+            <DoctorPanel doctor={doctor} />
             <SharePanel />
             <StatusPanel usage={usage} quota={quota} onChanged={reloadUsage} />
           </div>

@@ -24,3 +24,24 @@ export function officeDocumentSettings(): DocumentSettings {
       }),
   };
 }
+
+/** Whether the formula doctor has offered its repair in this workbook: it offers once per workbook. */
+export interface DoctorOffers {
+  offered(): Promise<boolean>;
+  markOffered(): Promise<void>;
+}
+
+export const DOCTOR_OFFERED_SETTING = "fdq.doctorOffered";
+
+export function officeDoctorOffers(): DoctorOffers {
+  const settings = (): Office.Settings => Office.context.document.settings;
+  return {
+    offered: async () => settings().get(DOCTOR_OFFERED_SETTING) === true,
+    markOffered: () =>
+      new Promise((resolve) => {
+        settings().set(DOCTOR_OFFERED_SETTING, true);
+        // A failed save only means the offer comes once more when the workbook opens again.
+        settings().saveAsync(() => resolve());
+      }),
+  };
+}

@@ -4,6 +4,12 @@
 import type { FrozenCell } from "../../workbook/frozen-formulas";
 import { parseAddress } from "./a1";
 import { chunks } from "./batched-read";
+import {
+  readFdqFormulaCells,
+  replaceFormulas,
+  type FormulaChange,
+  type FormulaChangeOutcome,
+} from "./doctor";
 import { freezeCells, readFrozen, restoreCells, type RestoreOutcome } from "./frozen";
 import { handOverCopy, workbookFileBytes, type CopyHandOff } from "./share-file";
 import { readResolvedPeriods, writeResolvedPeriods } from "./resolved-periods";
@@ -74,6 +80,13 @@ export interface WorkbookAccess {
    * on the web's 5 MB cap; an address on a sheet that does not exist is left out of the answer.
    */
   cellValues(addresses: readonly string[]): Promise<ReadonlyMap<string, CellValue>>;
+  /**
+   * Every formula cell calling an FDQ function in any form, _xldudf_FDQ_ and [2]! included (the formula
+   * doctor's read: doctor.ts), in batches under the cap; optional for fakes.
+   */
+  fdqFormulaCells?(): Promise<CellSnapshot[]>;
+  /** Enters one batch of formulas, each only where the cell still holds `from` (doctor.ts); optional for fakes. */
+  replaceFormulas?(changes: readonly FormulaChange[]): Promise<FormulaChangeOutcome[]>;
 }
 
 /** Formulas entered again per sync. */
@@ -206,6 +219,10 @@ export function excelWorkbook(): WorkbookAccess {
         });
         return new Map(await readCellValues(context, cells));
       }),
+
+    fdqFormulaCells: () => Excel.run((context) => readFdqFormulaCells(context)),
+
+    replaceFormulas: (changes) => Excel.run((context) => replaceFormulas(context, changes)),
 
     selectCell: (address) =>
       Excel.run(async (context) => {
