@@ -7,6 +7,7 @@
 // the siblings a worksheet asks next).
 import type { RecordsAnswer } from "./cache-codec";
 import {
+  aloneKey,
   chooseDatapointKey,
   datapointKeys,
   datapointListKey,
@@ -15,6 +16,8 @@ import {
   keyOfRequest,
   sectorCall,
   wholeOf,
+  type DatapointChoice,
+  type DatapointKeys,
   type DatapointLook,
 } from "./call-keys";
 import { ClientEngine } from "./client-engine";
@@ -29,7 +32,7 @@ import {
   toValue,
 } from "./decode";
 import { DEFAULTS } from "./defaults";
-import { DataPointNotFoundError, NotConfiguredError, type FdqError } from "./errors";
+import { DataPointNotFoundError, NotCachedError, NotConfiguredError, type FdqError } from "./errors";
 import { findDatapoint, type Dataset } from "../catalog";
 import { nearestNames, orList } from "../catalog/nearest";
 import type { PeriodResolver } from "./period-resolver";
@@ -41,11 +44,13 @@ import {
   relativeDatapoint,
   resolutionCost,
   resolverFor,
+  searchOf,
 } from "./relative-requests";
 import type { RequestKey } from "./request-key";
 import { coverageKeyOf, TickerCoverage } from "./ticker-coverage";
 import type {
   ApiResult,
+  CallOptions,
   CoverageItem,
   DatapointRequest,
   DatapointResult,
@@ -86,7 +91,9 @@ export class FdqClient extends ClientEngine {
   private resolverOf: { parts: ClientParts; resolver: PeriodResolver } | undefined;
   private lookOf: { parts: ClientParts; refreshDay: string; look: DatapointLook } | undefined;
   /** Whether a "not found" data answer means a ticker the service does not cover (ticker-coverage.ts). */
-  private readonly coverage = new TickerCoverage((type, ticker) => this.security(type, ticker));
+  private readonly coverage = new TickerCoverage((type, ticker, options) =>
+    this.security(type, ticker, options),
+  );
 
   /** Forgets every cached answer, or those about one ticker, and what is known of its coverage. */
   override invalidate(ticker?: string): void {
@@ -94,29 +101,48 @@ export class FdqClient extends ClientEngine {
     this.coverage.forget(ticker === undefined ? undefined : ticker.trim().toUpperCase());
   }
 
-  /** One datapoint of a ticker for a fiscal year, quarter or TTM period, or a relative period (FY0...). */
-  async datapoint(req: DatapointRequest): Promise<DatapointResult> {
+  /**
+   * One datapoint of a ticker for a fiscal year, quarter or TTM period, or a relative period (FY0...).
+   * `options.cacheOnly`: see CallOptions.
+   */
+  async datapoint(req: DatapointRequest, options?: CallOptions): Promise<DatapointResult> {
     if (isRelativeCall(req))
-      return relativeDatapoint(this.resolver(await this.partsReady()), req, (r) => this.datapoint(r));
-    return this.fixedDatapoint(req, true);
+      return relativeDatapoint(
+        this.resolver(await this.partsReady()),
+        req,
+        (r) => this.datapoint(r, options),
+        this.refusal(options, { kind: "datapoint", request: req }),
+      );
+    return this.fixedDatapoint(req, true, options);
   }
 
   /**
    * A datapoint call of a fixed period. `explain`: a "not found" answer asks whether the ticker is covered
    * (ticker-coverage.ts); the latest-period search's probes ask it themselves, where the walk expects data.
    */
-  private async fixedDatapoint(req: DatapointRequest, explain: boolean): Promise<DatapointResult> {
+  private async fixedDatapoint(
+    req: DatapointRequest,
+    explain: boolean,
+    options?: CallOptions,
+  ): Promise<DatapointResult> {
     const t = checkDatapointRequest(req);
     // A loaded cache needs no await: a worksheet of cached cells then costs no extra promise per cell.
     const e = this.parts?.cache.loaded ? this.parts : await this.partsReady();
     try {
       const refreshDay = e.cache.today();
-      const chosen = chooseDatapointKey(datapointKeys(t), this.datapointLook(e, refreshDay));
+      const keys = datapointKeys(t);
+      // A cache-only call neither gathers with a recalculation's calls nor joins a request in flight: read
+      // from the cache, else refused with the price of the request it would ask alone.
+      const chosen = options?.cacheOnly
+        ? this.cachedChoice(e, keys)
+        : chooseDatapointKey(keys, this.datapointLook(e, refreshDay));
       const { key, cached, windowed } = chosen instanceof Promise ? await chosen : chosen;
       const answer = (cached ??
-        (await this.flights.share(
+        (await this.share(
+          e,
           key,
           refreshDay,
+          options,
           () => this.coverage.send(e, t.ticker, () => this.fetchRecords(e, key, t.name)),
           windowed ? e.windowMs : 0,
         ))) as RecordsAnswer;
@@ -133,8 +159,33 @@ export class FdqClient extends ClientEngine {
     } catch (error) {
       if (!explain) throw error;
       if (error instanceof DataPointNotFoundError) throw withNearestNames(error, t.dataset, t.name);
-      throw await this.coverage.explain(e, t.ticker, error);
+      throw await this.coverage.explain(e, t.ticker, error, options);
     }
+  }
+
+  /** A cache-only datapoint call's choice: the cached answer (the whole dataset's first), else its lone key. */
+  private cachedChoice(e: ClientParts, keys: DatapointKeys): DatapointChoice {
+    const whole = keys.whole;
+    const wholeCached = whole && this.cachedValue(e, whole);
+    if (whole && wholeCached) return { key: whole, cached: wholeCached, windowed: false };
+    const own = this.cachedValue(e, keys.single);
+    return { key: own ? keys.single : aloneKey(keys, e.pricing.billing), cached: own, windowed: false };
+  }
+
+  /**
+   * A cache-only call's refusal where a relative period's latest period is not known today: priced as
+   * `estimate` prices the call (the search and the call's own request).
+   */
+  private refusal(options: CallOptions | undefined, request: FdqRequest): (() => NotCachedError) | undefined {
+    if (!options?.cacheOnly) return undefined;
+    return () => {
+      const { units, resolution } = this.estimate([request]);
+      const id = searchOf(request);
+      return new NotCachedError({
+        units,
+        ...(resolution && id !== undefined && { search: { id, units: resolution.units } }),
+      });
+    };
   }
 
   /** What datapoint calls ask call-keys.ts to choose by (the cache, the flights, the billing), made once a day. */
@@ -152,14 +203,23 @@ export class FdqClient extends ClientEngine {
   }
 
   /** Every datapoint of a dataset for a ticker and period, in the answer's (catalog) order. */
-  async dataset(req: DatasetRequest): Promise<DatasetResult> {
+  async dataset(req: DatasetRequest, options?: CallOptions): Promise<DatasetResult> {
     if (isRelativeCall(req))
-      return relativeDataset(this.resolver(await this.partsReady()), req, (r) => this.dataset(r));
-    return this.fixedDataset(req, true);
+      return relativeDataset(
+        this.resolver(await this.partsReady()),
+        req,
+        (r) => this.dataset(r, options),
+        this.refusal(options, { kind: "dataset", request: req }),
+      );
+    return this.fixedDataset(req, true, options);
   }
 
   /** A whole-dataset call of a fixed period; `explain` as for fixedDatapoint. */
-  private async fixedDataset(req: DatasetRequest, explain: boolean): Promise<DatasetResult> {
+  private async fixedDataset(
+    req: DatasetRequest,
+    explain: boolean,
+    options?: CallOptions,
+  ): Promise<DatasetResult> {
     const key = datasetKey(req);
     const ticker = key.fields.ticker;
     const e = await this.partsReady();
@@ -167,7 +227,7 @@ export class FdqClient extends ClientEngine {
       const refreshDay = e.cache.today();
       const cached = this.cachedValue(e, key);
       const answer = (cached ??
-        (await this.flights.share(key, refreshDay, () =>
+        (await this.share(e, key, refreshDay, options, () =>
           this.coverage.send(e, ticker, () => this.fetchRecords(e, key)),
         ))) as RecordsAnswer;
       return {
@@ -178,40 +238,42 @@ export class FdqClient extends ClientEngine {
         url: e.transport.url(key),
       };
     } catch (error) {
-      throw explain ? await this.coverage.explain(e, ticker, error) : error;
+      throw explain ? await this.coverage.explain(e, ticker, error, options) : error;
     }
   }
 
   /** Metadata of one datapoint name (always asked of the service: the catalog is cut off in places). */
-  async datapointInfo(name: string): Promise<ApiResult<MetadataRecord>> {
-    return this.data(keyOfCall({ kind: "info", name }), decodeMetadata);
+  async datapointInfo(name: string, options?: CallOptions): Promise<ApiResult<MetadataRecord>> {
+    return this.data(keyOfCall({ kind: "info", name }), decodeMetadata, options);
   }
 
-  async datapointList(): Promise<ApiResult<MetadataRecord[]>> {
-    return this.data(datapointListKey(), decodeMetadataList);
+  async datapointList(options?: CallOptions): Promise<ApiResult<MetadataRecord[]>> {
+    return this.data(datapointListKey(), decodeMetadataList, options);
   }
 
-  async coverageList(type: string): Promise<ApiResult<CoverageItem[]>> {
-    return this.data(keyOfCall({ kind: "coverage", type }), decodeCoverageList);
+  async coverageList(type: string, options?: CallOptions): Promise<ApiResult<CoverageItem[]>> {
+    return this.data(keyOfCall({ kind: "coverage", type }), decodeCoverageList, options);
   }
 
-  async security(type: string, ticker: string): Promise<ApiResult<SecurityRecord>> {
+  async security(type: string, ticker: string, options?: CallOptions): Promise<ApiResult<SecurityRecord>> {
     const key = keyOfCall({ kind: "security", type, ticker });
-    return this.data(key, (results) => decodeSecurity(results, key.subject!));
+    return this.data(key, (results) => decodeSecurity(results, key.subject!), options);
   }
 
   /** A sector or industry datapoint; CATEGORY_TYPE and MODEL_DATE stay text. */
-  async sector(req: SectorRequest): Promise<SectorResult> {
+  async sector(req: SectorRequest, options?: CallOptions): Promise<SectorResult> {
     const { key, target: t } = sectorCall(req);
-    const { data, ...meta } = await this.data<SectorRecord>(key, (results) =>
-      decodeSector(results, t.name, t.id),
+    const { data, ...meta } = await this.data<SectorRecord>(
+      key,
+      (results) => decodeSector(results, t.name, t.id),
+      options,
     );
     return { ...meta, record: data, value: t.entry.text ? data.datavalue : toValue(data.datavalue) };
   }
 
-  async ratings(ticker: string): Promise<ApiResult<RatingsRecord>> {
+  async ratings(ticker: string, options?: CallOptions): Promise<ApiResult<RatingsRecord>> {
     const key = keyOfCall({ kind: "ratings", ticker });
-    return this.data(key, (results) => decodeRatings(results, key.subject!));
+    return this.data(key, (results) => decodeRatings(results, key.subject!), options);
   }
 
   /**
