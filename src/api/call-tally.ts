@@ -47,7 +47,7 @@ export interface CallHealth {
 }
 
 /** A settled call's result as the client's methods answer it. */
-interface Answered {
+export interface CountedResult {
   readonly source: "cache" | "network";
   readonly joined?: boolean;
 }
@@ -65,7 +65,7 @@ export class CallTally {
   constructor(private readonly now: () => number = Date.now) {}
 
   /** Counts `work` as one call from now until it settles; answers it unchanged. */
-  count<T extends Answered>(work: Promise<T>): Promise<T> {
+  count<T extends CountedResult>(work: Promise<T>): Promise<T> {
     if (this.pending++ === 0) this.begin();
     return work.then(this.answered, this.failedWith) as Promise<T>;
   }
@@ -100,7 +100,7 @@ export class CallTally {
     if (--this.pending === 0) this.settledAt = this.now();
   }
 
-  private readonly answered = (result: Answered): Answered => {
+  private readonly answered = (result: CountedResult): CountedResult => {
     if (result.source === "cache") this.cached++;
     else if (result.joined) this.joined++;
     else this.fetched++;

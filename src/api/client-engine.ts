@@ -6,14 +6,14 @@ import { json, recordsAnswerOf } from "./answers";
 import { keptForDay } from "./answer-reading";
 import type { CacheValue } from "./cache-codec";
 import { wholeOf, type DataKey } from "./call-keys";
-import { CallTally, type CallHealth } from "./call-tally";
+import { CallTally, type CallHealth, type CountedResult } from "./call-tally";
 import { buildClientParts, type ClientParts } from "./client-setup";
-import { FdqError, QuotaExhaustedError, rememberedError } from "./errors";
+import { FdqError, NotCachedError, QuotaExhaustedError, rememberedError } from "./errors";
 import { Flights } from "./flights";
 import { priceOf } from "./pricing";
 import type { RequestKey } from "./request-key";
 import type { Counters } from "./transport";
-import type { ApiResult, ClientOptions, ClientStats } from "./types";
+import type { ApiResult, CallOptions, ClientOptions, ClientStats } from "./types";
 import { checkTicker } from "./validate";
 
 export class ClientEngine {
@@ -109,6 +109,14 @@ export class ClientEngine {
     return this.calls.read();
   }
 
+  /**
+   * A public method's call, counted from now until it settles (call-tally.ts). A cache-only call (a formula's
+   * value preview while the user types) belongs to no calculation and is not counted.
+   */
+  protected counted<T extends CountedResult>(options: CallOptions | undefined, work: Promise<T>): Promise<T> {
+    return options?.cacheOnly ? work : this.calls.count(work);
+  }
+
   /** Writes the cache to storage now (writes are otherwise batched). */
   async flush(): Promise<void> {
     const e = this.parts;
@@ -133,25 +141,50 @@ export class ClientEngine {
    * The read path of the endpoints other than data: the cached answer without an await once the saved cache
    * is loaded (a worksheet of cached cells then costs one promise per call), else fetched, decoded and cached.
    */
-  protected data<T>(key: RequestKey, decode: (results: unknown) => T): ApiResult<T> | Promise<ApiResult<T>> {
+  protected data<T>(
+    key: RequestKey,
+    decode: (results: unknown) => T,
+    options: CallOptions | undefined,
+  ): ApiResult<T> | Promise<ApiResult<T>> {
     const e = this.parts;
     const cached = e?.cache.loaded ? this.cachedValue(e, key) : undefined;
     if (e && cached) return this.apiResult<T>(e, key, cached, "cache", e.cache.today());
-    return this.fetchData(key, decode);
+    return this.fetchData(key, decode, options);
   }
 
-  private async fetchData<T>(key: RequestKey, decode: (results: unknown) => T): Promise<ApiResult<T>> {
+  private async fetchData<T>(
+    key: RequestKey,
+    decode: (results: unknown) => T,
+    options: CallOptions | undefined,
+  ): Promise<ApiResult<T>> {
     const e = await this.partsReady();
     const refreshDay = e.cache.today();
     const cached = this.cachedValue(e, key);
     if (cached) return this.apiResult<T>(e, key, cached, "cache", refreshDay);
     const joined = this.flights.has(key, refreshDay);
-    const value = await this.flights.share(key, refreshDay, () =>
+    const value = await this.share(e, key, refreshDay, options, () =>
       this.request(e, key, (results) => json(decode(results))),
     );
     const result = this.apiResult<T>(e, key, value, "network", refreshDay);
     if (joined) result.joined = true;
     return result;
+  }
+
+  /**
+   * The one place a call not answered by the cache gets its answer: it joins the request for `key` in flight
+   * today or starts one (`send`, after `windowMs`). A cache-only call refuses here instead, before it joins
+   * or starts anything, with the price of `key`.
+   */
+  protected share(
+    e: ClientParts,
+    key: RequestKey,
+    refreshDay: string,
+    options: CallOptions | undefined,
+    send: () => Promise<CacheValue>,
+    windowMs = 0,
+  ): Promise<CacheValue> {
+    if (options?.cacheOnly) return Promise.reject(new NotCachedError({ units: priceOf(key, e.pricing) }));
+    return this.flights.share(key, refreshDay, send, windowMs);
   }
 
   private apiResult<T>(

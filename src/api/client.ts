@@ -9,6 +9,7 @@
 // the private methods and are part of it.
 import type { RecordsAnswer } from "./cache-codec";
 import {
+  aloneKey,
   chooseDatapointKey,
   datapointKeys,
   datapointListKey,
@@ -17,6 +18,8 @@ import {
   keyOfRequest,
   sectorCall,
   wholeOf,
+  type DatapointChoice,
+  type DatapointKeys,
   type DatapointLook,
 } from "./call-keys";
 import { ClientEngine } from "./client-engine";
@@ -31,7 +34,7 @@ import {
   toValue,
 } from "./decode";
 import { DEFAULTS } from "./defaults";
-import { DataPointNotFoundError, NotConfiguredError, type FdqError } from "./errors";
+import { DataPointNotFoundError, NotCachedError, NotConfiguredError, type FdqError } from "./errors";
 import { findDatapoint, type Dataset } from "../catalog";
 import { nearestNames, orList } from "../catalog/nearest";
 import type { PeriodResolver } from "./period-resolver";
@@ -43,11 +46,13 @@ import {
   relativeDatapoint,
   resolutionCost,
   resolverFor,
+  searchOf,
 } from "./relative-requests";
 import type { RequestKey } from "./request-key";
 import { coverageKeyOf, TickerCoverage } from "./ticker-coverage";
 import type {
   ApiResult,
+  CallOptions,
   CoverageItem,
   DatapointRequest,
   DatapointResult,
@@ -88,7 +93,9 @@ export class FdqClient extends ClientEngine {
   private resolverOf: { parts: ClientParts; resolver: PeriodResolver } | undefined;
   private lookOf: { parts: ClientParts; refreshDay: string; look: DatapointLook } | undefined;
   /** Whether a "not found" data answer means a ticker the service does not cover (ticker-coverage.ts). */
-  private readonly coverage = new TickerCoverage((type, ticker) => this.securityAnswer(type, ticker));
+  private readonly coverage = new TickerCoverage((type, ticker, options) =>
+    this.securityAnswer(type, ticker, options),
+  );
 
   /** Forgets every cached answer, or those about one ticker, and what is known of its coverage. */
   override invalidate(ticker?: string): void {
@@ -96,35 +103,54 @@ export class FdqClient extends ClientEngine {
     this.coverage.forget(ticker === undefined ? undefined : ticker.trim().toUpperCase());
   }
 
-  /** One datapoint of a ticker for a fiscal year, quarter or TTM period, or a relative period (FY0...). */
-  datapoint(req: DatapointRequest): Promise<DatapointResult> {
-    return this.calls.count(this.anyDatapoint(req));
+  /**
+   * One datapoint of a ticker for a fiscal year, quarter or TTM period, or a relative period (FY0...).
+   * `options.cacheOnly`: see CallOptions.
+   */
+  datapoint(req: DatapointRequest, options?: CallOptions): Promise<DatapointResult> {
+    return this.counted(options, this.anyDatapoint(req, options));
   }
 
   /** A datapoint call, not counted again: the public method counts it (call-tally.ts). */
-  private async anyDatapoint(req: DatapointRequest): Promise<DatapointResult> {
+  private async anyDatapoint(req: DatapointRequest, options?: CallOptions): Promise<DatapointResult> {
     if (isRelativeCall(req))
-      return relativeDatapoint(this.resolver(await this.partsReady()), req, (r) => this.anyDatapoint(r));
-    return this.fixedDatapoint(req, true);
+      return relativeDatapoint(
+        this.resolver(await this.partsReady()),
+        req,
+        (r) => this.anyDatapoint(r, options),
+        this.refusal(options, { kind: "datapoint", request: req }),
+      );
+    return this.fixedDatapoint(req, true, options);
   }
 
   /**
    * A datapoint call of a fixed period. `explain`: a "not found" answer asks whether the ticker is covered
    * (ticker-coverage.ts); the latest-period search's probes ask it themselves, where the walk expects data.
    */
-  private async fixedDatapoint(req: DatapointRequest, explain: boolean): Promise<DatapointResult> {
+  private async fixedDatapoint(
+    req: DatapointRequest,
+    explain: boolean,
+    options?: CallOptions,
+  ): Promise<DatapointResult> {
     const t = checkDatapointRequest(req);
     // A loaded cache needs no await: a worksheet of cached cells then costs no extra promise per cell.
     const e = this.parts?.cache.loaded ? this.parts : await this.partsReady();
     try {
       const refreshDay = e.cache.today();
-      const chosen = chooseDatapointKey(datapointKeys(t), this.datapointLook(e, refreshDay));
+      const keys = datapointKeys(t);
+      // A cache-only call neither gathers with a recalculation's calls nor joins a request in flight: read
+      // from the cache, else refused with the price of the request it would ask alone.
+      const chosen = options?.cacheOnly
+        ? this.cachedChoice(e, keys)
+        : chooseDatapointKey(keys, this.datapointLook(e, refreshDay));
       const { key, cached, windowed } = chosen instanceof Promise ? await chosen : chosen;
       const joined = cached === undefined && this.flights.has(key, refreshDay);
       const answer = (cached ??
-        (await this.flights.share(
+        (await this.share(
+          e,
           key,
           refreshDay,
+          options,
           () => this.coverage.send(e, t.ticker, () => this.fetchRecords(e, key, t.name)),
           windowed ? e.windowMs : 0,
         ))) as RecordsAnswer;
@@ -143,8 +169,33 @@ export class FdqClient extends ClientEngine {
     } catch (error) {
       if (!explain) throw error;
       if (error instanceof DataPointNotFoundError) throw withNearestNames(error, t.dataset, t.name);
-      throw await this.coverage.explain(e, t.ticker, error);
+      throw await this.coverage.explain(e, t.ticker, error, options);
     }
+  }
+
+  /** A cache-only datapoint call's choice: the cached answer (the whole dataset's first), else its lone key. */
+  private cachedChoice(e: ClientParts, keys: DatapointKeys): DatapointChoice {
+    const whole = keys.whole;
+    const wholeCached = whole && this.cachedValue(e, whole);
+    if (whole && wholeCached) return { key: whole, cached: wholeCached, windowed: false };
+    const own = this.cachedValue(e, keys.single);
+    return { key: own ? keys.single : aloneKey(keys, e.pricing.billing), cached: own, windowed: false };
+  }
+
+  /**
+   * A cache-only call's refusal where a relative period's latest period is not known today: priced as
+   * `estimate` prices the call (the search and the call's own request).
+   */
+  private refusal(options: CallOptions | undefined, request: FdqRequest): (() => NotCachedError) | undefined {
+    if (!options?.cacheOnly) return undefined;
+    return () => {
+      const { units, resolution } = this.estimate([request]);
+      const id = searchOf(request);
+      return new NotCachedError({
+        units,
+        ...(resolution && id !== undefined && { search: { id, units: resolution.units } }),
+      });
+    };
   }
 
   /** What datapoint calls ask call-keys.ts to choose by (the cache, the flights, the billing), made once a day. */
@@ -162,19 +213,28 @@ export class FdqClient extends ClientEngine {
   }
 
   /** Every datapoint of a dataset for a ticker and period, in the answer's (catalog) order. */
-  dataset(req: DatasetRequest): Promise<DatasetResult> {
-    return this.calls.count(this.anyDataset(req));
+  dataset(req: DatasetRequest, options?: CallOptions): Promise<DatasetResult> {
+    return this.counted(options, this.anyDataset(req, options));
   }
 
   /** A dataset call, not counted again: the public method counts it (call-tally.ts). */
-  private async anyDataset(req: DatasetRequest): Promise<DatasetResult> {
+  private async anyDataset(req: DatasetRequest, options?: CallOptions): Promise<DatasetResult> {
     if (isRelativeCall(req))
-      return relativeDataset(this.resolver(await this.partsReady()), req, (r) => this.anyDataset(r));
-    return this.fixedDataset(req, true);
+      return relativeDataset(
+        this.resolver(await this.partsReady()),
+        req,
+        (r) => this.anyDataset(r, options),
+        this.refusal(options, { kind: "dataset", request: req }),
+      );
+    return this.fixedDataset(req, true, options);
   }
 
   /** A whole-dataset call of a fixed period; `explain` as for fixedDatapoint. */
-  private async fixedDataset(req: DatasetRequest, explain: boolean): Promise<DatasetResult> {
+  private async fixedDataset(
+    req: DatasetRequest,
+    explain: boolean,
+    options?: CallOptions,
+  ): Promise<DatasetResult> {
     const key = datasetKey(req);
     const ticker = key.fields.ticker;
     const e = await this.partsReady();
@@ -183,7 +243,7 @@ export class FdqClient extends ClientEngine {
       const cached = this.cachedValue(e, key);
       const joined = cached === undefined && this.flights.has(key, refreshDay);
       const answer = (cached ??
-        (await this.flights.share(key, refreshDay, () =>
+        (await this.share(e, key, refreshDay, options, () =>
           this.coverage.send(e, ticker, () => this.fetchRecords(e, key)),
         ))) as RecordsAnswer;
       const result: DatasetResult = {
@@ -196,65 +256,71 @@ export class FdqClient extends ClientEngine {
       if (joined) result.joined = true;
       return result;
     } catch (error) {
-      throw explain ? await this.coverage.explain(e, ticker, error) : error;
+      throw explain ? await this.coverage.explain(e, ticker, error, options) : error;
     }
   }
 
   /** Metadata of one datapoint name (always asked of the service: the catalog is cut off in places). */
-  datapointInfo(name: string): Promise<ApiResult<MetadataRecord>> {
-    return this.calls.count(this.infoAnswer(name));
+  datapointInfo(name: string, options?: CallOptions): Promise<ApiResult<MetadataRecord>> {
+    return this.counted(options, this.infoAnswer(name, options));
   }
 
-  private async infoAnswer(name: string): Promise<ApiResult<MetadataRecord>> {
-    return this.data(keyOfCall({ kind: "info", name }), decodeMetadata);
+  private async infoAnswer(name: string, options?: CallOptions): Promise<ApiResult<MetadataRecord>> {
+    return this.data(keyOfCall({ kind: "info", name }), decodeMetadata, options);
   }
 
-  datapointList(): Promise<ApiResult<MetadataRecord[]>> {
-    return this.calls.count(this.listAnswer());
+  datapointList(options?: CallOptions): Promise<ApiResult<MetadataRecord[]>> {
+    return this.counted(options, this.listAnswer(options));
   }
 
-  private async listAnswer(): Promise<ApiResult<MetadataRecord[]>> {
-    return this.data(datapointListKey(), decodeMetadataList);
+  private async listAnswer(options?: CallOptions): Promise<ApiResult<MetadataRecord[]>> {
+    return this.data(datapointListKey(), decodeMetadataList, options);
   }
 
-  coverageList(type: string): Promise<ApiResult<CoverageItem[]>> {
-    return this.calls.count(this.coverageAnswer(type));
+  coverageList(type: string, options?: CallOptions): Promise<ApiResult<CoverageItem[]>> {
+    return this.counted(options, this.coverageAnswer(type, options));
   }
 
-  private async coverageAnswer(type: string): Promise<ApiResult<CoverageItem[]>> {
-    return this.data(keyOfCall({ kind: "coverage", type }), decodeCoverageList);
+  private async coverageAnswer(type: string, options?: CallOptions): Promise<ApiResult<CoverageItem[]>> {
+    return this.data(keyOfCall({ kind: "coverage", type }), decodeCoverageList, options);
   }
 
-  security(type: string, ticker: string): Promise<ApiResult<SecurityRecord>> {
-    return this.calls.count(this.securityAnswer(type, ticker));
+  security(type: string, ticker: string, options?: CallOptions): Promise<ApiResult<SecurityRecord>> {
+    return this.counted(options, this.securityAnswer(type, ticker, options));
   }
 
   /** A security call, not counted: a public call's coverage question or period search is part of that call. */
-  private async securityAnswer(type: string, ticker: string): Promise<ApiResult<SecurityRecord>> {
+  private async securityAnswer(
+    type: string,
+    ticker: string,
+    options?: CallOptions,
+  ): Promise<ApiResult<SecurityRecord>> {
     const key = keyOfCall({ kind: "security", type, ticker });
-    return this.data(key, (results) => decodeSecurity(results, key.subject!));
+    return this.data(key, (results) => decodeSecurity(results, key.subject!), options);
   }
 
   /** A sector or industry datapoint; CATEGORY_TYPE and MODEL_DATE stay text. */
-  sector(req: SectorRequest): Promise<SectorResult> {
-    return this.calls.count(this.sectorAnswer(req));
+  sector(req: SectorRequest, options?: CallOptions): Promise<SectorResult> {
+    return this.counted(options, this.sectorAnswer(req, options));
   }
 
-  private async sectorAnswer(req: SectorRequest): Promise<SectorResult> {
+  private async sectorAnswer(req: SectorRequest, options?: CallOptions): Promise<SectorResult> {
     const { key, target: t } = sectorCall(req);
-    const { data, ...meta } = await this.data<SectorRecord>(key, (results) =>
-      decodeSector(results, t.name, t.id),
+    const { data, ...meta } = await this.data<SectorRecord>(
+      key,
+      (results) => decodeSector(results, t.name, t.id),
+      options,
     );
     return { ...meta, record: data, value: t.entry.text ? data.datavalue : toValue(data.datavalue) };
   }
 
-  ratings(ticker: string): Promise<ApiResult<RatingsRecord>> {
-    return this.calls.count(this.ratingsAnswer(ticker));
+  ratings(ticker: string, options?: CallOptions): Promise<ApiResult<RatingsRecord>> {
+    return this.counted(options, this.ratingsAnswer(ticker, options));
   }
 
-  private async ratingsAnswer(ticker: string): Promise<ApiResult<RatingsRecord>> {
+  private async ratingsAnswer(ticker: string, options?: CallOptions): Promise<ApiResult<RatingsRecord>> {
     const key = keyOfCall({ kind: "ratings", ticker });
-    return this.data(key, (results) => decodeRatings(results, key.subject!));
+    return this.data(key, (results) => decodeRatings(results, key.subject!), options);
   }
 
   /**

@@ -25,6 +25,7 @@ export type FdqErrorName =
   | "UnauthorizedError"
   | "NotInPortfolioError"
   | "NotConfiguredError"
+  | "NotCachedError"
   | "RateLimitedError"
   | "QuotaExhaustedError"
   | "ServiceUnavailableError"
@@ -233,6 +234,40 @@ export class NotConfiguredError extends FdqError {
   override name = "NotConfiguredError" as const;
   constructor(options: FdqErrorOptions = {}) {
     super(options, `No FDQ API key is set. ${FdqError.hints(options).missingKey}`);
+  }
+}
+
+/**
+ * A cache-only call (CallOptions.cacheOnly: Excel's formula value preview) that today's cache does not answer:
+ * it sent nothing, and `units` is what the requests it would have sent cost, priced as `estimate` prices them;
+ * `search`, for a relative period not resolved today, is the part of `units` its latest-period search costs
+ * (by ticker and period kind: calls of one ticker and kind share one search).
+ */
+export class NotCachedError extends FdqError {
+  override name = "NotCachedError" as const;
+  readonly units: number;
+  readonly search: { readonly id: string; readonly units: number } | undefined;
+  constructor(options: FdqErrorOptions & { units: number; search?: { id: string; units: number } }) {
+    super(
+      options,
+      `Not in today's cache, and a cache-only call sends nothing: its requests would cost ${options.units} ${options.units === 1 ? "unit" : "units"}.`,
+    );
+    this.units = options.units;
+    this.search = options.search;
+  }
+
+  /**
+   * One refusal for several calls (a SERIES's years): their own requests' units, and each search once, at the
+   * least any of its calls gives it (a call at the latest period asks the search's answer itself).
+   */
+  static joined(errors: readonly NotCachedError[]): NotCachedError {
+    let own = 0;
+    const searches = new Map<string, number>();
+    for (const { units, search } of errors) {
+      own += units - (search?.units ?? 0);
+      if (search) searches.set(search.id, Math.min(search.units, searches.get(search.id) ?? Infinity));
+    }
+    return new NotCachedError({ units: own + [...searches.values()].reduce((n, u) => n + u, 0) });
   }
 }
 

@@ -171,15 +171,23 @@ export class PeriodResolver {
   /**
    * The latest period of `kind` for `ticker`: known today, or searched once for every caller of the same
    * ticker and kind (those that arrive within the coalescing window join, and a caller at offset 0 gives the
-   * probe its dataset and datapoint).
+   * probe its dataset and datapoint). `refuse`: the error of a call that may not ask (a cache-only call), thrown
+   * where the search would start or be joined.
    */
-  async latest(ticker: string, kind: PeriodKind, target: ProbeTarget, preferred: boolean): Promise<Latest> {
+  async latest(
+    ticker: string,
+    kind: PeriodKind,
+    target: ProbeTarget,
+    preferred: boolean,
+    refuse?: () => Error,
+  ): Promise<Latest> {
     await this.host.resolutions.ready;
     const known = this.known(ticker, kind);
     if (known) return known;
     const key = `${this.host.today()}|${ticker}|${kind}`;
     const nothing = this.nothing.get(key);
     if (nothing) throw nothing;
+    if (refuse) throw refuse();
     const flight = this.flights.get(key);
     if (flight) {
       if (preferred && !flight.preferred) [flight.target, flight.preferred] = [target, true];

@@ -112,14 +112,18 @@ function resolvedOf(t: RelativeTarget, at: DatedPeriod, resolvedOn: string): Res
   };
 }
 
-/** The checked relative call and the period it names, once its ticker's latest period is known. */
+/**
+ * The checked relative call and the period it names, once its ticker's latest period is known. `refuse`: a
+ * cache-only call's error where the latest period is not known today (no search is started or joined).
+ */
 async function resolve(
   resolver: PeriodResolver,
   req: Call,
+  refuse: (() => Error) | undefined,
 ): Promise<{ t: RelativeTarget; at: DatedPeriod; resolved: ResolvedPeriod }> {
   const t = checkRelativeRequest(req)!;
   const kind = RESOLVED_KIND[t.relative.basis];
-  const { latest, resolvedOn } = await resolver.latest(t.ticker, kind, probeOf(t), asksLatest(t));
+  const { latest, resolvedOn } = await resolver.latest(t.ticker, kind, probeOf(t), asksLatest(t), refuse);
   const at = applyRelative(t.relative, latest, t.within);
   return { t, at, resolved: resolvedOf(t, at, resolvedOn) };
 }
@@ -128,8 +132,9 @@ export async function relativeDatapoint(
   resolver: PeriodResolver,
   req: DatapointRequest,
   datapoint: (req: DatapointRequest) => Promise<DatapointResult>,
+  refuse?: () => Error,
 ): Promise<DatapointResult> {
-  const { at, resolved } = await resolve(resolver, req);
+  const { at, resolved } = await resolve(resolver, req, refuse);
   return { ...(await datapoint(fixedCall(req, at))), resolved };
 }
 
@@ -137,8 +142,9 @@ export async function relativeDataset(
   resolver: PeriodResolver,
   req: DatasetRequest,
   dataset: (req: DatasetRequest) => Promise<DatasetResult>,
+  refuse?: () => Error,
 ): Promise<DatasetResult> {
-  const { at, resolved } = await resolve(resolver, req);
+  const { at, resolved } = await resolve(resolver, req, refuse);
   return { ...(await dataset(fixedCall(req, at))), resolved };
 }
 
@@ -158,6 +164,13 @@ export function plannedRequest(resolver: PeriodResolver | undefined, request: Fd
   return request.kind === "datapoint"
     ? { kind: "datapoint", request: fixedCall(request.request, at) }
     : { kind: "dataset", request: fixedCall(request.request, at) };
+}
+
+/** Which latest-period search a relative call waits for ("TICKER|kind"); undefined for a fixed period. */
+export function searchOf(request: FdqRequest): string | undefined {
+  if (request.kind !== "datapoint" && request.kind !== "dataset") return undefined;
+  const t = checkRelativeRequest(request.request);
+  return t && `${t.ticker}|${RESOLVED_KIND[t.relative.basis]}`;
 }
 
 /**

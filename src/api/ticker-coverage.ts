@@ -18,6 +18,7 @@ import type { ClientParts } from "./client-setup";
 import {
   DataNotFoundError,
   NetworkError,
+  NotCachedError,
   QuotaExhaustedError,
   RateLimitedError,
   ServiceRefreshingError,
@@ -28,6 +29,7 @@ import {
 } from "./errors";
 import { isInactiveTicker } from "./period-resolver";
 import { RequestKey } from "./request-key";
+import type { CallOptions } from "./types";
 
 /** The coverage type a data call's ticker is looked up as. */
 export const coveredAs = (ticker: string): CoveredAs => (isInactiveTicker(ticker) ? "inactive" : "stock");
@@ -36,7 +38,7 @@ export const coveredAs = (ticker: string): CoveredAs => (isInactiveTicker(ticker
 export const coverageKeyOf = (ticker: string): RequestKey => RequestKey.security(coveredAs(ticker), ticker);
 
 /** The client's call that asks a coverage record (FdqClient.security: cached, coalesced, counted). */
-export type AskCoverage = (type: CoveredAs, ticker: string) => Promise<unknown>;
+export type AskCoverage = (type: CoveredAs, ticker: string, options?: CallOptions) => Promise<unknown>;
 
 /** Failures that pass: the coverage is asked again at the next "not found". */
 const isPassing = (error: unknown): boolean =>
@@ -114,18 +116,26 @@ export class TickerCoverage {
   /**
    * What a data call of `ticker` fails with after its answer was `error`: UncoveredTickerError when the
    * answer was "not found" and the service does not cover the ticker; `error` itself otherwise (also when
-   * the coverage request fails for another reason: the data's own answer is then the truest one).
+   * the coverage request fails for another reason: the data's own answer is then the truest one). A
+   * cache-only call's refusal is the uncovered error where today's cache knows it (what the call would answer
+   * without a request); its coverage question is asked cache-only (options), so it too is refused, not sent.
    */
-  async explain(e: ClientParts, ticker: string, error: unknown): Promise<unknown> {
+  async explain(e: ClientParts, ticker: string, error: unknown, options?: CallOptions): Promise<unknown> {
+    if (error instanceof NotCachedError) return this.knownUncovered(e, ticker) ?? error;
     if (!(error instanceof DataNotFoundError)) return error;
-    return (await this.verdict(e, ticker, error.status)) ?? error;
+    return (await this.verdict(e, ticker, error.status, options)) ?? error;
   }
 
   /**
    * UncoveredTickerError when the service does not cover `ticker`, undefined when it does or cannot say:
    * known without a request where it can be, else asked once (the coverage record, which the day keeps).
    */
-  async verdict(e: ClientParts, ticker: string, status?: number): Promise<UncoveredTickerError | undefined> {
+  async verdict(
+    e: ClientParts,
+    ticker: string,
+    status?: number,
+    options?: CallOptions,
+  ): Promise<UncoveredTickerError | undefined> {
     const known = this.knownUncovered(e, ticker, status);
     if (known) return known;
     if (this.hasData(e, ticker)) return undefined;
@@ -133,10 +143,11 @@ export class TickerCoverage {
     if (this.hasData(e, ticker)) return undefined;
     if (this.untold.has(ticker)) return undefined;
     try {
-      await this.ask(coveredAs(ticker), ticker);
+      await this.ask(coveredAs(ticker), ticker, options);
       this.markCovered(e, ticker);
       return undefined;
     } catch (coverage) {
+      if (coverage instanceof NotCachedError) throw coverage;
       if (coverage instanceof DataNotFoundError)
         return new UncoveredTickerError({ ticker, coveredAs: coveredAs(ticker), hints: e.hints, status });
       // An answer that is no answer (a relay without the coverage endpoint, a malformed record) is not asked

@@ -193,6 +193,15 @@ export interface ApiResult<T> extends ResultBase {
   data: T;
 }
 
+/**
+ * How one call reads. `cacheOnly`: answers from today's cache (and a latest period resolved today) or fails with
+ * NotCachedError carrying the price of what it would send; it sends, joins and starts nothing, and asks no
+ * coverage or latest-period question of the service (Excel's formula value preview).
+ */
+export interface CallOptions {
+  readonly cacheOnly?: boolean;
+}
+
 /** One request a function call makes, as the call states it (arguments not yet checked). */
 export type FdqRequest =
   | { readonly kind: "datapoint"; readonly request: DatapointRequest }

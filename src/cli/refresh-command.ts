@@ -27,6 +27,7 @@ import {
   sameFile,
 } from "../workbook/xlsx/node-files";
 import { openPackage, PackageError, type WorkbookPackage } from "../workbook/xlsx/package";
+import { fdqElsewhere } from "../workbook/xlsx/fdq-elsewhere";
 import { patchPackage } from "../workbook/xlsx/patch";
 import { readWorkbook, type ReadWorkbook } from "../workbook/xlsx/read-model";
 import { BudgetExceeded, estimateRun } from "./budget";
@@ -288,6 +289,13 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
     // Every cell left with its old value is named (the user must know which numbers are stale); errors are
     // values like any other, listed up to a screenful.
     list(report.skipped, Infinity, "cells left with their old values");
+    // FDQ calls outside cells' values (a conditional format, a data validation, a name no formula uses): named
+    // too, so that every FDQ call of the workbook is refreshed or reported.
+    list(
+      fdqElsewhere(pkg, read.model).map((f) => `${f.where}: not refreshed, ${f.reason}`),
+      Infinity,
+      "FDQ calls outside cells",
+    );
     list(report.errors, ERRORS_LISTED, "cells with errors");
     return report.skipped.length > 0 ? REFRESH_EXIT.skipped : REFRESH_EXIT.ok;
   } catch (err) {

@@ -2,7 +2,7 @@
 // server, which have no cells, so the Excel side of its errors lives here. Excel's CustomFunctions.Error
 // exists only inside Excel, so errors are built through a factory the caller provides: functions.ts passes
 // one over the CustomFunctions global, the CLI and tests pass their own.
-import { FdqError, type FdqErrorName } from "../api";
+import { FdqError, NotCachedError, unitsText, type FdqErrorName } from "../api";
 
 /** The two Excel errors that carry a message. */
 export type ExcelErrorCode = "#VALUE!" | "#N/A";
@@ -24,6 +24,7 @@ export const EXCEL_CODES: Readonly<Record<FdqErrorName, ExcelErrorCode>> = {
   UnauthorizedError: "#N/A",
   NotInPortfolioError: "#N/A",
   NotConfiguredError: "#N/A",
+  NotCachedError: "#N/A",
   RateLimitedError: "#N/A",
   QuotaExhaustedError: "#N/A",
   ServiceUnavailableError: "#N/A",
@@ -56,6 +57,7 @@ export const NO_ANSWER: Readonly<Record<FdqErrorName, boolean>> = {
   UnauthorizedError: true,
   NotInPortfolioError: false,
   NotConfiguredError: true,
+  NotCachedError: true,
   RateLimitedError: true,
   QuotaExhaustedError: true,
   ServiceUnavailableError: true,
@@ -81,6 +83,12 @@ export interface ExcelErrorValue {
 
 /** The Excel code and message for anything a function implementation threw or rejected with. */
 export function describeFailure(err: unknown): ExcelErrorValue {
+  // Only a value preview reads cache-only: the cell itself fetches once the formula is entered.
+  if (err instanceof NotCachedError)
+    return {
+      error: "#N/A",
+      message: `Not fetched for the preview: FDQ fetches this value when the formula is entered, which costs ${unitsText(err.units)}.`,
+    };
   if (err instanceof FdqError) return { error: excelCodeOf(err), message: err.message };
   // A bug of ours must still settle the cell with a readable message, never a bare #VALUE!.
   const detail = err instanceof Error ? err.message : String(err);

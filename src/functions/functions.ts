@@ -8,6 +8,11 @@
 // Excel array-lifts a range given to them (one call per cell, the results spill). The spilling functions
 // (DATASET, SERIES, COVERAGE) cannot be lifted: their parameters are matrices (`T[][]`) so they receive a
 // range as it is and refuse it naming the argument (see ranges.ts, office-js-docs-pr#2238).
+// Formula value preview: Excel passes every custom function an invocation object as its last argument (a last
+// parameter typed CustomFunctions.Invocation is left out of functions.json's parameters); where Excel calls a
+// function to preview part of a formula being edited (CustomFunctionsRuntime 1.5) it says so in
+// `isInValuePreview`, and the function then reads today's cache only (impl.cacheOnly): a preview never sends a
+// request. A host without 1.5 passes no such property, and every call is an ordinary one.
 import { getSharedClient } from "../host/shared-client";
 import { customFunctionsErrors, toExcelError } from "./errors";
 import * as impl from "./impl";
@@ -27,6 +32,21 @@ const CustomFunctions = {
     if (typeof excel !== "undefined") excel.associate(id, fn);
   },
 };
+
+/**
+ * Whether Excel calls to preview a formula being edited. The reference gives `isInValuePreview` as true or
+ * false, while @types/custom-functions-runtime 1.6 declares it a string: both spellings of true are read.
+ */
+function inValuePreview(invocation: CustomFunctions.Invocation | undefined): boolean {
+  const flag: unknown = invocation?.isInValuePreview;
+  return flag === true || flag === "true";
+}
+
+/** The shared runtime's client, reading only today's cache for a value preview. */
+async function clientFor(invocation: CustomFunctions.Invocation | undefined): Promise<impl.FdqApi> {
+  const client = await getSharedClient();
+  return inValuePreview(invocation) ? impl.cacheOnly(client) : client;
+}
 
 async function settle<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -56,9 +76,10 @@ export function datapoint(
   year: unknown,
   quarter?: unknown,
   ttm?: unknown,
+  invocation?: CustomFunctions.Invocation,
 ): Promise<number | string> {
   return settle(async () =>
-    impl.datapoint(await getSharedClient(), { ticker, dataset, name, year, quarter, ttm }),
+    impl.datapoint(await clientFor(invocation), { ticker, dataset, name, year, quarter, ttm }),
   );
 }
 
@@ -80,10 +101,11 @@ export function dataset(
   quarter?: unknown[][],
   ttm?: unknown[][],
   with_signs?: unknown[][],
+  invocation?: CustomFunctions.Invocation,
 ): Promise<unknown[][]> {
   return settle(async () => {
     const args = singleCells("DATASET", { ticker, dataset, year, quarter, ttm, with_signs });
-    return impl.dataset(await getSharedClient(), args);
+    return impl.dataset(await clientFor(invocation), args);
   });
 }
 
@@ -105,10 +127,11 @@ export function series(
   from_year: unknown[][],
   to_year: unknown[][],
   period?: unknown[][],
+  invocation?: CustomFunctions.Invocation,
 ): Promise<unknown[][]> {
   return settle(async () => {
     const args = singleCells("SERIES", { ticker, dataset, name, from_year, to_year, period });
-    return impl.series(await getSharedClient(), args, cellError);
+    return impl.series(await clientFor(invocation), args, cellError);
   });
 }
 
@@ -119,8 +142,12 @@ export function series(
  * @param [field] overall (default), pebv, gap, fcf_yield, roic, economic_eps, costs, cash or name; a record field such as rating_roic; or a number 1 to 9.
  * @returns The rating 1 to 5 (the security name for field name or 9).
  */
-export function rating(ticker: string, field?: unknown): Promise<number | string> {
-  return settle(async () => impl.rating(await getSharedClient(), { ticker, field }));
+export function rating(
+  ticker: string,
+  field?: unknown,
+  invocation?: CustomFunctions.Invocation,
+): Promise<number | string> {
+  return settle(async () => impl.rating(await clientFor(invocation), { ticker, field }));
 }
 
 /**
@@ -131,8 +158,13 @@ export function rating(ticker: string, field?: unknown): Promise<number | string
  * @param [prior_year] Years before the last fiscal year, 0 to 5; omit for the last fiscal year.
  * @returns The value: a number, or text for text datapoints.
  */
-export function sector(id: string, datapoint: string, prior_year?: unknown): Promise<number | string> {
-  return settle(async () => impl.sector(await getSharedClient(), { id, datapoint, prior_year }));
+export function sector(
+  id: string,
+  datapoint: string,
+  prior_year?: unknown,
+  invocation?: CustomFunctions.Invocation,
+): Promise<number | string> {
+  return settle(async () => impl.sector(await clientFor(invocation), { id, datapoint, prior_year }));
 }
 
 /**
@@ -141,8 +173,8 @@ export function sector(id: string, datapoint: string, prior_year?: unknown): Pro
  * @param type stock, etf, mf, inactive, sector or industry.
  * @returns A header row, then ticker, name, type, sector and last trade date per security.
  */
-export function coverage(type: string[][]): Promise<unknown[][]> {
-  return settle(async () => impl.coverage(await getSharedClient(), singleCells("COVERAGE", { type })));
+export function coverage(type: string[][], invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return settle(async () => impl.coverage(await clientFor(invocation), singleCells("COVERAGE", { type })));
 }
 
 /**
@@ -153,8 +185,13 @@ export function coverage(type: string[][]): Promise<unknown[][]> {
  * @param [type] stock, etf, mf, inactive, sector or industry; omitted: inactive for tickers with a colon, else stock, then etf, then mf.
  * @returns The field's text.
  */
-export function security(ticker: string, field: string, type?: unknown): Promise<string> {
-  return settle(async () => impl.security(await getSharedClient(), { ticker, field, type }));
+export function security(
+  ticker: string,
+  field: string,
+  type?: unknown,
+  invocation?: CustomFunctions.Invocation,
+): Promise<string> {
+  return settle(async () => impl.security(await clientFor(invocation), { ticker, field, type }));
 }
 
 /**
@@ -164,6 +201,10 @@ export function security(ticker: string, field: string, type?: unknown): Promise
  * @param [field] description (default) or endpoints.
  * @returns The datapoint's description or its endpoints.
  */
-export function info(name: string, field?: unknown): Promise<string> {
-  return settle(async () => impl.info(await getSharedClient(), { name, field }));
+export function info(
+  name: string,
+  field?: unknown,
+  invocation?: CustomFunctions.Invocation,
+): Promise<string> {
+  return settle(async () => impl.info(await clientFor(invocation), { name, field }));
 }

@@ -115,6 +115,7 @@ export function callsOf(
     spill: () => new ExcelError("#REF!"),
     date1904: model.date1904,
     isSubtotal: () => false,
+    isHiddenRow: (sheet, row) => index.sheet(sheet)?.hiddenRows?.has(row) ?? false,
     // No call is answered here: a lazy function's condition that reads one evaluates as Excel would on
     // the values the workbook holds.
     waits: () => 0,

@@ -60,6 +60,8 @@ export interface FormulaCell {
   readonly array?: ArrayFormula;
   /** `<f t="dataTable">` and other forms the engine must leave alone: kept and reported, never computed. */
   readonly kind?: "dataTable";
+  /** A data table's anchor: the range it fills ("C13:E15", its `ref`); the cells after the first hold values. */
+  readonly tableRange?: string;
 }
 
 export interface Sheet {
@@ -68,6 +70,8 @@ export interface Sheet {
   readonly index: number;
   /** Row -> column -> a constant or a formula cell. Empty cells are absent. */
   readonly rows: Map<number, Map<number, Scalar | FormulaCell>>;
+  /** The rows the sheet hides (`<row hidden="1">`: by hand, by a filter or a collapsed outline), if any. */
+  readonly hiddenRows?: ReadonlySet<number>;
 }
 
 export interface DefinedName {

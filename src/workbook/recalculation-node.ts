@@ -4,6 +4,12 @@ import { ExcelError, type FormulaCell, type Scalar } from "./model";
 
 export type State = "todo" | "waiting" | "pending" | "done" | "skipped";
 
+/** A volatile function (upper case) and the cell ("Model!B2") whose formula calls it. */
+export interface Volatile {
+  readonly fn: string;
+  readonly cell: string;
+}
+
 export interface Node {
   readonly cell: FormulaCell;
   readonly text: string;
@@ -20,6 +26,14 @@ export interface Node {
   /** Skipped: why, and the functions that stopped it. */
   reason: string;
   functions: string[];
+  /**
+   * Done with its cached value: the volatile function (TODAY, RAND...) its value comes from, directly or
+   * through what it reads, and the cell calling it. Excel gives it a new value whenever it calculates,
+   * so a formula given a new value by this run must not be computed from it.
+   */
+  volatile?: Volatile;
+  /** Whether an evaluation called FDQ (directly, or through a defined name). */
+  calledFdq?: boolean;
 }
 
 /** What one evaluation attempt of a formula ran into. */
@@ -34,15 +48,22 @@ export interface Attempt {
   refused: string | undefined;
   /** How many waiting values (pending precedents, unanswered calls) it has read. */
   waits: number;
+  /** A volatile value it read (see Node.volatile). */
+  volatile: Volatile | undefined;
+  /** Whether it called FDQ. */
+  calledFdq: boolean;
 }
 
 /** Thrown to evaluate a precedent first. */
 export class Precedent {
   constructor(readonly node: Node) {}
 }
-/** Thrown when a precedent could not be evaluated. */
+/** Thrown when a precedent could not be evaluated (or is a result of a what-if data table: `dataTable`). */
 export class SkippedPrecedent {
-  constructor(readonly node: Node) {}
+  constructor(
+    readonly node: Node,
+    readonly dataTable = false,
+  ) {}
 }
 
 export const PENDING = (): ExcelError => new ExcelError("#N/A", "waiting for an FDQ answer");

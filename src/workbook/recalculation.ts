@@ -7,7 +7,9 @@
 // transitively (found while evaluating: INDIRECT, OFFSET and INDEX reach what they reach). Any other formula
 // keeps its cached result, and that result is what its dependents read. A formula the engine cannot compute
 // (an unsupported function, another workbook) keeps its value; when it should have changed it is reported,
-// with the functions that stopped it: right or untouched, never wrong.
+// with the functions that stopped it: right or untouched, never wrong. So is a formula that would be computed
+// from a value Excel recomputes and fdq does not: a cell of a what-if data table, or a cached value that comes
+// from a volatile function (TODAY, NOW, RAND...).
 //
 // How: passes over the formulas. A formula is evaluated once the formulas it reads are known (a precedent not
 // evaluated yet is evaluated first, with an explicit stack: long chains must not overflow the call stack). An
@@ -18,12 +20,12 @@ import { FormulaSyntaxError, type FdqCall } from "../functions/formula";
 import { intersect, toArr, type Host } from "./engine/context";
 import { Evaluator } from "./engine/evaluator";
 import { parseFormula, type Node as Tree } from "./engine/parser";
-import { addressOf } from "./engine/references";
-import { scanReferences } from "./engine/scan";
+import { addressOf, addressOfCell, rectOf } from "./engine/references";
+import { scanReferences, scanText, volatileCall } from "./engine/scan";
 import { Arr, Ref, Unsupported, type Value } from "./engine/values";
 import { callFdq, callKey, valueOfOutcome } from "./fdq-functions";
 import { engineFormula } from "./formula-text";
-import { ExcelError, type FormulaCell, type Scalar, type WorkbookModel } from "./model";
+import { ExcelError, sheetKey, type FormulaCell, type Scalar, type WorkbookModel } from "./model";
 import type { CellResult } from "./cell-result";
 import { previousSpills, SpillLayout } from "./spill-layout";
 import { PENDING, Precedent, SkippedPrecedent, type Attempt, type Node } from "./recalculation-node";
@@ -43,6 +45,11 @@ export class Recalculation {
   private readonly spills: SpillLayout;
   private readonly previous: ReturnType<typeof previousSpills>;
   private readonly dataTables: FormulaCell[];
+  /** Each cell a what-if data table fills ("sheet!row!col", sheet in lower case) -> the table's anchor. */
+  private readonly tableCells = new Map<string, FormulaCell>();
+  /** Whether this run may change what the data tables compute from (then their cells are not read). */
+  private readonly tablesMayChange: boolean;
+  private tableRead = false;
   private attempt: Attempt | undefined;
   private readonly stale: StaleReads<Node>;
 
@@ -51,6 +58,13 @@ export class Recalculation {
     this.previous = previousSpills(model);
     this.spills = new SpillLayout(model, this.previous);
     this.dataTables = model.formulas.filter((cell) => cell.kind === "dataTable");
+    for (const anchor of this.dataTables) {
+      const rect = rectOf(anchor.sheet, anchor.tableRange ?? addressOfCell(anchor.row, anchor.col));
+      if (!rect) continue;
+      for (let row = rect.top; row <= rect.bottom; row++)
+        for (let col = rect.left; col <= rect.right; col++)
+          this.tableCells.set(`${sheetKey(anchor.sheet)}!${row}!${col}`, anchor);
+    }
     this.nodes = model.formulas
       .filter((cell) => cell.kind !== "dataTable")
       .map((cell) => {
@@ -72,6 +86,10 @@ export class Recalculation {
     // Formulas whose result may spill go first, so that cells reading a spill read its new extent.
     this.nodes.sort((a, b) => Number(this.mayPlace(b)) - Number(this.mayPlace(a)));
     this.evaluator = new Evaluator(this.host());
+    this.tablesMayChange =
+      this.dataTables.length > 0 &&
+      (this.nodes.some((n) => n.callsFdq || n.cell.cached === undefined) ||
+        model.names.some((n) => engineFormula(n.text).callsFdq));
     this.stale = new StaleReads(this.nodes.filter((n) => this.mayPlace(n)).map((n) => n.cell));
   }
 
@@ -116,25 +134,56 @@ export class Recalculation {
     const anyFresh = this.nodes.some((n) => n.state === "done" && n.fresh);
     const order = new Map(this.index.model.formulas.map((cell, i) => [cell, i]));
     const nodes = [...this.nodes].sort((a, b) => (order.get(a.cell) ?? 0) - (order.get(b.cell) ?? 0));
-    for (const { cell, callsFdq, state, fresh, value, placed, reason, functions } of nodes) {
+    for (const node of nodes) {
+      const { cell, state, fresh, value, placed, reason, functions } = node;
       if (state === "skipped") results.push({ cell, kind: "skipped", reason, functions });
       if (state !== "done" || !fresh) continue;
+      const callsFdq = node.callsFdq || node.calledFdq === true;
       const spill = placed ? this.spills.placementOf(cell) : undefined;
       results.push(
         spill ? { cell, kind: "value", value, callsFdq, spill } : { cell, kind: "value", value, callsFdq },
       );
     }
-    if (anyFresh) {
-      for (const cell of this.dataTables) {
-        results.push({
-          cell,
-          kind: "skipped",
-          reason: "a what-if data table, which fdq refresh does not compute (Excel recalculates it on open)",
-          functions: ["TABLE"],
-        });
+    if (anyFresh || this.tableRead) results.push(...this.dataTableResults());
+    return results;
+  }
+
+  /** Every cell of every what-if data table, reported: Excel recalculates them on open, fdq does not. */
+  private dataTableResults(): CellResult[] {
+    const results: CellResult[] = [];
+    const later = "which fdq refresh does not compute (Excel recalculates it on open)";
+    for (const anchor of this.dataTables) {
+      const range = anchor.tableRange ?? addressOfCell(anchor.row, anchor.col);
+      results.push({
+        cell: anchor,
+        kind: "skipped",
+        reason: `a what-if data table (${range}), ${later}`,
+        functions: ["TABLE"],
+      });
+      const rect = rectOf(anchor.sheet, range);
+      if (!rect) continue;
+      for (let row = rect.top; row <= rect.bottom; row++) {
+        for (let col = rect.left; col <= rect.right; col++) {
+          if (row === anchor.row && col === anchor.col) continue;
+          if (this.index.content(anchor.sheet, row, col) === undefined) continue;
+          results.push({
+            cell: this.tableCell(anchor, row, col),
+            kind: "skipped",
+            reason: `a result of the what-if data table ${addressOf(anchor)} (${range}), ${later}`,
+            functions: ["TABLE"],
+          });
+        }
       }
     }
     return results;
+  }
+
+  /** A cell a data table fills, as a formula cell of that table (its value is the table's result). */
+  private tableCell(anchor: FormulaCell, row: number, col: number): FormulaCell {
+    if (row === anchor.row && col === anchor.col) return anchor;
+    const held = this.index.content(anchor.sheet, row, col);
+    const cached = isFormulaCell(held) ? held.cached : (held ?? undefined);
+    return { sheet: anchor.sheet, row, col, formula: anchor.formula, cached, kind: "dataTable" };
   }
 
   private current(): Attempt {
@@ -156,6 +205,7 @@ export class Recalculation {
         const held = this.index.content(sheet, row, col);
         return isFormulaCell(held) && /(^|[^A-Za-z0-9_.])SUBTOTAL\s*\(/i.test(held.formula);
       },
+      isHiddenRow: (sheet, row) => this.index.sheet(sheet)?.hiddenRows?.has(row) ?? false,
       waits: () => this.current().waits,
       fdq: (name, args, ctx) =>
         callFdq(name, args, ctx, {
@@ -166,6 +216,10 @@ export class Recalculation {
   }
 
   private answerOf(call: FdqCall): Scalar | Scalar[][] | undefined {
+    // A formula calling FDQ, even through a defined name, gets a new value.
+    const attempt = this.current();
+    attempt.fresh = true;
+    attempt.calledFdq = true;
     const key = callKey(call);
     const answer = this.answers.get(key);
     if (answer !== undefined) return answer;
@@ -216,6 +270,8 @@ export class Recalculation {
       pendingCall: false,
       refused: undefined,
       waits: 0,
+      volatile: undefined,
+      calledFdq: false,
     };
     this.attempt = attempt;
     const ctx = this.evaluator.context(cell.sheet, cell.row, cell.col, cell.array !== undefined);
@@ -231,14 +287,28 @@ export class Recalculation {
     } catch (err) {
       if (err instanceof Precedent) return this.stop(err.node);
       if (err instanceof SkippedPrecedent) {
-        this.skip(node, `reads ${addressOf(err.node.cell)}, which was not evaluated`);
+        // The functions that stopped the precedent stopped this formula too.
+        const { functions } = err.node;
+        this.skip(
+          node,
+          err.dataTable
+            ? `reads ${addressOf(err.node.cell)}, a cell of a what-if data table, which fdq refresh does not compute`
+            : `reads ${addressOf(err.node.cell)}, which was not evaluated${functions.length > 0 ? ` (it uses ${functions.join(", ")})` : ""}`,
+          [...functions],
+        );
         return this.stop(undefined);
       }
       failure = this.failureOf(err);
-      // Whether the formula should have changed: read everything it refers to.
-      if (tree && !attempt.fresh) {
+      if (tree && node.volatile === undefined) {
+        const fn = volatileCall(tree, ctx);
+        if (fn !== undefined) node.volatile = { fn, cell: addressOf(cell) };
+      }
+      // Whether the formula should have changed: read everything it refers to (a formula the parser cannot
+      // read, token by token).
+      if (!attempt.fresh) {
         try {
-          scanReferences(tree, ctx);
+          if (tree) scanReferences(tree, ctx);
+          else scanText(node.text, ctx);
         } catch (inner) {
           if (inner instanceof Precedent) return this.stop(inner.node);
           if (inner instanceof SkippedPrecedent) attempt.fresh = true;
@@ -254,14 +324,26 @@ export class Recalculation {
     }
     // Only a formula evaluated again in the next pass needs its tree: 50,000 trees are memory.
     node.tree = undefined;
+    node.calledFdq = attempt.calledFdq;
     if (failure !== undefined || attempt.refused !== undefined) {
       // A formula nothing fresh flows into keeps its cached result: whether fdq can compute it does not matter.
       if (attempt.fresh) {
         const reason = attempt.refused ?? (failure as Unsupported).message;
         this.skip(node, reason, failure?.fn && attempt.refused === undefined ? [failure.fn] : []);
-      } else this.finish(node, false, cell.cached ?? null);
+      } else {
+        this.finish(node, false, cell.cached ?? null);
+        node.volatile ??= attempt.volatile;
+      }
+    } else if (attempt.volatile !== undefined && attempt.fresh) {
+      const { fn, cell: where } = attempt.volatile;
+      this.skip(
+        node,
+        `reads ${where}, whose value comes from ${fn}, which Excel computes again whenever it calculates`,
+        [fn],
+      );
     } else {
       this.finish(node, attempt.fresh, attempt.fresh ? value : (cell.cached ?? null));
+      if (!attempt.fresh) node.volatile ??= attempt.volatile;
     }
     return undefined;
   }
@@ -335,6 +417,7 @@ export class Recalculation {
       case "done":
         this.stale.read(attempt.node, node);
         if (node.fresh) attempt.fresh = true;
+        if (node.volatile) attempt.volatile ??= node.volatile;
         return node.value;
       case "skipped":
         throw new SkippedPrecedent(node);
@@ -361,6 +444,14 @@ export class Recalculation {
       attempt.fresh = true;
       return this.spills.valueAt(sheetName, row, col) ?? null;
     }
+    const table = this.tablesMayChange
+      ? this.tableCells.get(`${sheetKey(sheetName)}!${row}!${col}`)
+      : undefined;
+    if (table) {
+      // A data table's results are recomputed by Excel from what this run changes: not read as they are.
+      this.tableRead = true;
+      throw new SkippedPrecedent(this.tableNode(table, row, col), true);
+    }
     const held = this.index.content(sheetName, row, col);
     if (isFormulaCell(held)) {
       const node = this.byCell.get(held);
@@ -370,12 +461,29 @@ export class Recalculation {
     return held ?? null;
   }
 
+  /** A data table's cell as a node left alone, for the report of the formula reading it. */
+  private tableNode(anchor: FormulaCell, row: number, col: number): Node {
+    return {
+      cell: this.tableCell(anchor, row, col),
+      text: "",
+      callsFdq: false,
+      tree: undefined,
+      state: "skipped",
+      fresh: false,
+      value: null,
+      placed: false,
+      reason: "",
+      functions: ["TABLE"],
+    };
+  }
+
   /** A1#: the range the dynamic array anchored at the cell covers now. */
   private spillOf(sheet: string, row: number, col: number): ReturnType<Host["spill"]> {
     const held = this.index.content(sheet, row, col);
     const node = isFormulaCell(held) ? this.byCell.get(held) : undefined;
-    if (!node || !node.cell.array?.dynamic) return new ExcelError("#REF!");
+    // The anchor is read even when A1# is #REF!: Excel computes the formula again when A1 changes.
     this.cellValue(sheet, row, col);
+    if (!node || !node.cell.array?.dynamic) return new ExcelError("#REF!");
     const placement = node.placed ? this.spills.placementOf(node.cell) : undefined;
     if (placement && !placement.rows) return new ExcelError("#SPILL!");
     const rect = this.previous.get(node.cell);

@@ -3,6 +3,7 @@
 // tables by name and by the cells they cover.
 import { sheetKey, type FormulaCell, type Scalar, type Sheet, type Table, type WorkbookModel } from "./model";
 import { rectOf, type Rect } from "./engine/references";
+import { engineFormula } from "./formula-text";
 
 export const isFormulaCell = (v: unknown): v is FormulaCell =>
   typeof v === "object" && v !== null && "formula" in v && "sheet" in v;
@@ -28,7 +29,8 @@ export class WorkbookIndex {
     }
     for (const name of model.names) {
       const scope = name.scope === undefined ? "" : `${sheetKey(name.scope)}!`;
-      this.names.set(`${scope}${name.name.toLowerCase()}`, name.text);
+      // A name may call FDQ in any form Excel stores a call in: kept in the one form the engine knows.
+      this.names.set(`${scope}${name.name.toLowerCase()}`, engineFormula(name.text).text);
     }
     for (const table of model.tables) {
       const rect = rectOf(table.sheet, table.ref);
@@ -55,7 +57,10 @@ export class WorkbookIndex {
     this.extents.set(sheetKey(sheet), { rows: Math.max(e.rows, row), cols: Math.max(e.cols, col) });
   }
 
-  /** A defined name's text as seen from `sheet`: its sheet-scoped name first, then the workbook's. */
+  /**
+   * A defined name's text as seen from `sheet` (its sheet-scoped name first, then the workbook's), its FDQ
+   * calls written FDQ.NAME.
+   */
   name(name: string, sheet: string): string | undefined {
     const lower = name.toLowerCase();
     return this.names.get(`${sheetKey(sheet)}!${lower}`) ?? this.names.get(lower);

@@ -99,13 +99,14 @@ describe.each(EMPTY_CELL_MODES)("Excel (%s) as the test double models it", (mode
 
   it("passes an empty referenced cell as this platform does, and the functions read it as omitted", async () => {
     const { context, page } = await openConnected();
-    // What a function typed `any` receives for the empty C1, seen through a probe registered as FDQ.PROBE.
+    // What a function typed `any` receives for the empty C1, seen through a probe registered as FDQ.PROBE (its
+    // last argument, Excel's invocation object, left out).
     await page.evaluate(() =>
       (
         window as unknown as {
           CustomFunctions: { associate(id: string, fn: (...a: unknown[]) => string): void };
         }
-      ).CustomFunctions.associate("PROBE", (...args) => JSON.stringify(args)),
+      ).CustomFunctions.associate("PROBE", (...args) => JSON.stringify(args.slice(0, -1))),
     );
     await enterCells(page, { "Sheet1!B1": "=FDQ.PROBE(C1)" });
     expect(await cell(page, "Sheet1!B1")).toMatchObject({ value: mode === "desktop" ? "[0]" : "[null]" });
@@ -220,6 +221,40 @@ describe("Excel (web) as the test double models it, the same on the desktop but 
     await enterCells(page, { "Sheet1!B1": "" });
     expect(await cell(page, "Sheet1!A1")).toMatchObject({ value: values[0], spill: "Sheet1!A1:C1" });
     expect(await cell(page, "Sheet1!B1")).toMatchObject({ value: values[1] });
+    await context.close();
+  });
+
+  it("previews a formula being edited for nothing: #N/A with its price until entered, then the entered value; no cell changes", async () => {
+    const { context, page } = await openConnected();
+    await settled(page);
+    const formula = '=FDQ.DATAPOINT("NFLX","roic","NOPAT",2019)*2';
+    const nopat = await rig.reference.datapoint({
+      ticker: "NFLX",
+      dataset: "roic",
+      name: "NOPAT",
+      year: 2019,
+    });
+    const counts = () => ({ requests: rig.sandbox.stats().requests, units: rig.sandbox.usage() });
+    const before = counts();
+    expect(await callDouble(page, "preview", formula)).toEqual({
+      value: "#N/A",
+      error: {
+        code: "notAvailable",
+        message:
+          "Not fetched for the preview: FDQ fetches this value when the formula is entered, which costs 1 unit.",
+      },
+    });
+    expect(await cell(page, "Sheet1!A1")).toBeNull();
+    expect(counts()).toEqual(before);
+
+    await enterCells(page, { "Sheet1!A1": formula });
+    const entered = await cell(page, "Sheet1!A1");
+    expect(entered).toMatchObject({ value: (nopat.value as number) * 2, error: null });
+    const after = counts();
+    expect(after).toEqual({ requests: before.requests + 1, units: before.units + 1 });
+    expect(await callDouble(page, "preview", formula)).toEqual({ value: entered!.value, error: null });
+    expect(counts()).toEqual(after);
+    expect(await callDouble(page, "runs", "Sheet1!A1")).toBe(1);
     await context.close();
   });
 

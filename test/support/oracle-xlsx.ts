@@ -203,7 +203,8 @@ export function readOracleValues(bytes: Buffer): Map<string, OracleValue> {
     const target =
       new RegExp(`Id="${sheet[2]}"[^>]*Target="([^"]*)"`).exec(rels)?.[1] ??
       new RegExp(`Target="([^"]*)"[^>]*Id="${sheet[2]}"`).exec(rels)?.[1];
-    const xml = files.get(`xl/${target}`) ?? "";
+    // A target is relative to xl/, or absolute ("/xl/worksheets/sheet1.xml", as openpyxl writes it).
+    const xml = files.get(target?.startsWith("/") ? target.slice(1) : `xl/${target}`) ?? "";
     for (const c of xml.matchAll(/<c r="([A-Z]+\d+)"([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)) {
       const type = /t="([^"]*)"/.exec(c[2] as string)?.[1] ?? "n";
       const v = /<v>([\s\S]*?)<\/v>/.exec(c[3] ?? "")?.[1];

@@ -13,6 +13,7 @@ import { security } from "./security";
 import { series } from "./series";
 
 export type { FdqApi, CellValue, Matrix } from "./client";
+export { cacheOnly } from "./client";
 export { coverage, datapoint, dataset, info, rating, sector, security, series };
 
 /** A function's result: one value, or rows of values (errors allowed in place of values). */

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "../../api";
+import { InvalidArgumentError, NotCachedError } from "../../api";
 import { isPeriodNumber, PERIOD_NUMBERS, relativeText, type RelativePeriod } from "../../catalog";
 import { choiceArg, fiscalYear, seriesBound, show } from "./args";
 import { forwarded, type FdqApi } from "./client";
@@ -103,7 +103,8 @@ function checkSpan(from: number, to: number, fromText: string, toText: string): 
  * FDQ.SERIES: one row of values for from_year..to_year, fixed years or relative periods ("FY-9".."FY0",
  * "FQ-7".."FQ0", or a year and an FY period). A year without data shows its own error in its cell while the
  * other years show their values; when every year fails, the call fails with the first year's error (a bad
- * key or a bad dataset is one error, not a row of them).
+ * key or a bad dataset is one error, not a row of them), or, where years were refused by a cache-only read
+ * (a value preview), with one refusal priced at all of theirs.
  */
 export async function series<E>(
   client: FdqApi,
@@ -136,6 +137,10 @@ export async function series<E>(
   });
   // Every year's call starts before any is awaited, as one Excel recalculation would start them.
   const settled = await Promise.allSettled(years.map(ask));
-  if (settled.every((s) => s.status === "rejected")) throw (settled[0] as PromiseRejectedResult).reason;
+  if (settled.every((s) => s.status === "rejected")) {
+    const reasons = settled.map((s) => (s as PromiseRejectedResult).reason as unknown);
+    const refused = reasons.filter((r): r is NotCachedError => r instanceof NotCachedError);
+    throw refused.length > 0 ? NotCachedError.joined(refused) : reasons[0];
+  }
   return [settled.map((s) => (s.status === "fulfilled" ? s.value : toError(s.reason)))];
 }

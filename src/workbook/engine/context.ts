@@ -23,6 +23,8 @@ export interface Host {
   readonly date1904: boolean;
   /** Whether the cell holds a SUBTOTAL formula (SUBTOTAL leaves those out). */
   isSubtotal(sheet: string, row: number, col: number): boolean;
+  /** Whether the sheet hides the row (SUBTOTAL(101..111) leaves those out). */
+  isHiddenRow(sheet: string, row: number): boolean;
   /**
    * How many values still waiting for an FDQ answer the formula has read so far: when its condition read one,
    * a lazy function chooses no branch yet (so it fetches only the FDQ calls of the branch it will take).

@@ -11,8 +11,8 @@
 // What the engine cannot compute throws Unsupported (the formula keeps its value and is reported), never an
 // Excel error that IFERROR could hide.
 import { ExcelError, type Scalar } from "../model";
-import { intersect, lift, operand, type Context, type Host } from "./context";
-import { FUNCTIONS } from "./functions";
+import { intersect, lift, operand, readRect, type Context, type Host } from "./context";
+import { FUNCTIONS, VOLATILE_FUNCTIONS } from "./functions";
 import type { EagerFn } from "./functions/table";
 import { parseFormula, type Node } from "./parser";
 import { structuredRect } from "./structured";
@@ -125,6 +125,34 @@ function rangeOf(a: Value, b: Value): Value {
   });
 }
 
+/** Sheet1:Sheet3!B2, the same cells on every sheet from one to the other. */
+const acrossSheets = (text: string): Unsupported =>
+  new Unsupported(`uses a reference across several sheets (${text}), which fdq refresh does not compute`);
+
+/**
+ * The cells two references share (`B2:F6 D2:D6` is D2:D6); none is #NULL!, as in Excel, which computes it
+ * again when a cell of either changes: they are read then, so that the formula counts as reading them.
+ */
+function intersectionOf(a: Value, b: Value, ctx: Context): Value {
+  if (isError(a)) return a;
+  if (isError(b)) return b;
+  if (!(a instanceof Ref) || !(b instanceof Ref) || a.rect.sheet !== b.rect.sheet) {
+    throw new Unsupported(
+      "uses the intersection operator (a space) on something other than two ranges of one sheet",
+    );
+  }
+  const top = Math.max(a.rect.top, b.rect.top);
+  const left = Math.max(a.rect.left, b.rect.left);
+  const bottom = Math.min(a.rect.bottom, b.rect.bottom);
+  const right = Math.min(a.rect.right, b.rect.right);
+  if (top > bottom || left > right) {
+    readRect(ctx, a.rect);
+    readRect(ctx, b.rect);
+    return new ExcelError("#NULL!");
+  }
+  return new Ref({ sheet: a.rect.sheet, top, left, bottom, right });
+}
+
 export class Evaluator {
   constructor(private readonly host: Host) {}
 
@@ -160,6 +188,7 @@ export class Evaluator {
       case "array":
         return new Arr(node.rows.map((r) => [...r]));
       case "ref": {
+        if (node.sheet?.includes(":")) throw acrossSheets(`'${node.sheet}'!...`);
         const sheet = node.sheet === undefined ? ctx.sheet : this.host.sheetName(node.sheet);
         if (sheet === undefined) return REF();
         return new Ref({ sheet, top: node.top, left: node.left, bottom: node.bottom, right: node.right });
@@ -175,9 +204,15 @@ export class Evaluator {
       case "unary":
         return this.unary(node.op, node.operand, ctx);
       case "binary": {
+        if (node.op === ":" && node.left.type === "name" && node.right.type === "ref" && node.right.sheet) {
+          throw acrossSheets(`${node.left.name}:${node.right.sheet}!...`);
+        }
         const left = this.evaluate(node.left, ctx);
         const right = this.evaluate(node.right, ctx);
         if (node.op === ":") return rangeOf(left, right);
+        if (node.op === " ") return intersectionOf(left, right, ctx);
+        if (node.op === ",")
+          throw new Unsupported("uses the union operator ((A1,B2): several areas as one reference)");
         return lift([operand(left, ctx), operand(right, ctx)], (a, b) => arithmetic(node.op, a, b));
       }
       case "call":
@@ -231,6 +266,12 @@ export class Evaluator {
       return this.host.fdq(name.slice(4), values, ctx);
     }
     const fn = FUNCTIONS[name];
+    if (!fn && VOLATILE_FUNCTIONS.has(name)) {
+      throw new Unsupported(
+        `uses ${name}, which Excel computes again whenever it calculates (fdq refresh does not)`,
+        name,
+      );
+    }
     if (!fn) {
       // Its arguments are still read: whether the formula reads a cell that changed decides whether it matters.
       for (const a of args) this.evaluate(a, ctx);

@@ -1,7 +1,8 @@
 // Excel formulas to a syntax tree, by precedence climbing over tokens.ts. Excel's precedence, highest first:
-// ":" (range), then "#" (spill) and "@" (implicit intersection), unary "-"/"+", "%", "^", "* /", "+ -", "&",
-// comparisons. Unary minus binds tighter than "^" in Excel (-2^2 is 4). Function names lose Excel's storage
-// prefixes (_xlfn., _xlfn._xlws., _xlws.) and LET's parameters their _xlpm.
+// ":" (range), " " (intersection: a space between two references), "," (union, inside parentheses), then "#"
+// (spill) and "@" (implicit intersection), unary "-"/"+", "%", "^", "* /", "+ -", "&", comparisons. Unary
+// minus binds tighter than "^" in Excel (-2^2 is 4). Function names lose Excel's storage prefixes (_xlfn.,
+// _xlfn._xlws., _xlws.) and LET's parameters their _xlpm.
 import { ExcelError, type ErrorCode, type Scalar } from "../model";
 import { MAX_COL, MAX_ROW, columnNumber } from "./references";
 import { FormulaSyntaxError } from "../../functions/formula";
@@ -135,7 +136,7 @@ class Parser {
   }
 
   private postfix(): Node {
-    let node = this.range();
+    let node = this.intersection();
     for (;;) {
       if (this.isOp("%")) {
         this.i++;
@@ -159,6 +160,16 @@ class Parser {
           ? { ...right, sheet: node.sheet }
           : right;
       node = { type: "binary", op: ":", left: node, right: end };
+    }
+    return node;
+  }
+
+  /** `B2:F6 D2:D6`: the space between two references is Excel's intersection operator. */
+  private intersection(): Node {
+    let node = this.range();
+    while (this.isOp(" ")) {
+      this.i++;
+      node = { type: "binary", op: " ", left: node, right: this.range() };
     }
     return node;
   }
@@ -191,7 +202,12 @@ class Parser {
       case "function":
         return this.call(t);
       case "(": {
-        const inner = this.expression(0);
+        let inner = this.expression(0);
+        // (A1:B2,D4): a comma inside parentheses is the union operator.
+        while (this.peek()?.kind === ",") {
+          this.i++;
+          inner = { type: "binary", op: ",", left: inner, right: this.expression(0) };
+        }
         this.expect(")");
         return inner;
       }
@@ -252,8 +268,31 @@ class Parser {
   }
 }
 
+/** Tokens that end an operand the intersection operator applies to, and tokens that start one. */
+const ENDS_REFERENCE = new Set<Token["kind"]>(["ref", "name", "structured", "external", ")"]);
+const STARTS_REFERENCE = new Set<Token["kind"]>(["ref", "name", "structured", "external", "(", "function"]);
+
+/**
+ * The tokens without spaces, except a space between the end of one reference and the start of another, which
+ * is Excel's intersection operator (`SUM(B2:F6 D2:D6)`) and becomes the operator " ".
+ */
+function withIntersections(tokens: readonly Token[]): Token[] {
+  const out: Token[] = [];
+  tokens.forEach((t, i) => {
+    if (t.kind !== "space") {
+      out.push(t);
+      return;
+    }
+    const before = out[out.length - 1];
+    const after = tokens[i + 1];
+    if (before && after && ENDS_REFERENCE.has(before.kind) && STARTS_REFERENCE.has(after.kind)) {
+      out.push({ kind: "op", text: " ", start: t.start, end: t.end });
+    }
+  });
+  return out;
+}
+
 /** The syntax tree of a formula (without "="); throws FormulaSyntaxError. */
 export function parseFormula(text: string): Node {
-  const tokens = tokenize(text).filter((t) => t.kind !== "space");
-  return new Parser(tokens, text).parseFormula();
+  return new Parser(withIntersections(tokenize(text)), text).parseFormula();
 }

@@ -54,9 +54,9 @@ const ERRORS = [
 const NUMBER = /(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/y;
 /** A sheet prefix: Sheet1! or 'My Sheet'! (quotes doubled inside). */
 const SHEET = /(?:'((?:[^']|'')+)'|([A-Za-z_\u00C0-\uFFFF][\w.\u00C0-\uFFFF]*))!/y;
-/** A cell (A1), a column area (A:C) or a row area (1:3), with $ where fixed. */
+/** A cell (A1), a column area (A:C) or a row area (1:3), with $ where fixed; Jan:Mar! starts a 3-D reference. */
 const AREA =
-  /\$?[A-Za-z]{1,3}\$?\d+(?![\w.(\u00C0-\uFFFF[])|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3}(?![\w.(\u00C0-\uFFFF])|\$?\d+:\$?\d+(?![\w.(])/y;
+  /\$?[A-Za-z]{1,3}\$?\d+(?![\w.(\u00C0-\uFFFF[])|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3}(?![\w.(\u00C0-\uFFFF!])|\$?\d+:\$?\d+(?![\w.(])/y;
 const NAME = /[A-Za-z_\\\u00C0-\uFFFF][\w.\\?\u00C0-\uFFFF]*/y;
 const OPERATORS = ["<>", "<=", ">=", "+", "-", "*", "/", "^", "&", "=", "<", ">", "%", ":", "@", "#"];
 

@@ -52,15 +52,41 @@ export class Unsupported extends Error {
   }
 }
 
-/** A number from a text as Excel's coercion reads it ("1,234.5", "12%", " 3 ", "1e3"); undefined if none. */
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const GROUPED_NUMBER = /^[+-]?\d{1,3}(,\d{3})+(\.\d*)?$/;
+const MONTH =
+  "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+const DATE = `(?:\\d{1,4}[-/.]\\d{1,2}(?:[-/.]\\d{1,4})?|\\d{1,2}[-/ ]?${MONTH}\\.?(?:[-/ ,]+\\d{1,4})?|${MONTH}\\.?[-/ ]?\\d{1,4}(?:,?[-/ ]+\\d{1,4})?)`;
+const TIME = "(?:\\d{1,2}(?::\\d{1,2}){1,2}(?:\\.\\d*)?(?: ?[ap]m?)?|\\d{1,2} ?[ap]m?)";
+/**
+ * Texts Excel also reads as numbers and fdq does not: dates ("2023-01-05", "5-Jan", "Jan 5, 2023"), times
+ * ("9:30", "3 PM"), fractions ("1 1/2"), currency and accounting negatives ("$1,234", "(100)"), and digits with
+ * commas that are not thousands ("1,2").
+ */
+const EXCEL_ONLY_NUMBER = new RegExp(
+  `^(?:${DATE}(?: +${TIME})?|${TIME}|[+-]?(?:\\d+ +)?\\d+/\\d+|[-+]?[(]?[-+]?\\$? ?[\\d,]*\\.?\\d+%?[)]?|[+-]?[\\d,]+(?:\\.\\d*)?)$`,
+  "i",
+);
+
+/**
+ * A number from a text as Excel's coercion reads it ("1,234.5", "12%", " 3 ", "1e3"); undefined if Excel reads
+ * none. A text Excel reads as a number in a way fdq does not (a date, a time, a fraction, currency) throws
+ * Unsupported: the formula is reported, not given #VALUE! where Excel has a number. Texts are read as Excel
+ * reads them in an English (United States) locale.
+ */
 export function numberOfText(text: string): number | undefined {
   const t = text.trim();
   if (t === "") return undefined;
   const percent = t.endsWith("%");
-  const body = (percent ? t.slice(0, -1) : t).replace(/,(?=\d{3}(\D|$))/g, "");
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(body)) return undefined;
-  const n = Number(body);
-  return percent ? n / 100 : n;
+  const body = percent ? t.slice(0, -1) : t;
+  if (PLAIN_NUMBER.test(body) || GROUPED_NUMBER.test(body)) {
+    const n = Number(body.replace(/,/g, ""));
+    return percent ? n / 100 : n;
+  }
+  if (/\d/.test(t) && EXCEL_ONLY_NUMBER.test(t)) {
+    throw new Unsupported(`reads the text "${t}" as a number, which Excel does and fdq does not`);
+  }
+  return undefined;
 }
 
 /** A scalar as a number for arithmetic: empty is 0, TRUE 1, a numeric text its number, other text #VALUE!. */
@@ -82,15 +108,16 @@ export function toText(v: Scalar): string | ExcelError {
   return numberText(v);
 }
 
-/** A number as Excel's General format shows it in text (up to 15 significant digits). */
+/**
+ * A number as Excel's General format shows it in text (up to 15 significant digits). Where Excel switches to
+ * scientific notation for very small or very large numbers is not followed exactly: those are reported.
+ */
 export function numberText(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 1e15) return String(n);
-  const precise = Number(n.toPrecision(15));
-  const text = String(precise);
-  if (!text.includes("e")) return text;
-  const [mantissa, exponent] = text.split("e") as [string, string];
-  const e = Number(exponent);
-  return `${mantissa.toUpperCase()}E${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+  if (n !== 0 && (Math.abs(n) < 1e-4 || Math.abs(n) >= 1e15)) {
+    throw new Unsupported(`turns the number ${n} into text, which Excel may write in scientific notation`);
+  }
+  // Between 1e-4 and 1e15 JavaScript writes a number without an exponent, as Excel does.
+  return String(Number(n.toPrecision(15)));
 }
 
 /** A scalar as a logical: numbers are TRUE unless 0, "TRUE"/"FALSE" texts read, other text #VALUE!. */
@@ -105,6 +132,20 @@ export function toBool(v: Scalar): boolean | ExcelError {
   return VALUE();
 }
 
+/**
+ * Compares two numbers. Two different numbers that agree to 15 significant digits (0.1+0.2 and 0.3) are
+ * reported: Excel may take them as equal, and fdq does not know its rule exactly.
+ */
+export function compareNumbers(x: number, y: number): number {
+  if (x === y) return 0;
+  if (Math.abs(x - y) <= 1e-14 * Math.max(Math.abs(x), Math.abs(y))) {
+    throw new Unsupported(
+      `compares ${x} with ${y}, which agree to 15 significant digits (Excel may take them as equal)`,
+    );
+  }
+  return x < y ? -1 : 1;
+}
+
 /** Excel's ordering of different types in comparisons: numbers < text < logicals. */
 const typeRank = (v: Scalar): number => (typeof v === "number" ? 0 : typeof v === "string" ? 1 : 2);
 
@@ -117,7 +158,7 @@ export function compare(a: Scalar, b: Scalar): number {
   const rx = typeRank(x);
   const ry = typeRank(y);
   if (rx !== ry) return rx - ry;
-  if (typeof x === "number" && typeof y === "number") return x === y ? 0 : x < y ? -1 : 1;
+  if (typeof x === "number" && typeof y === "number") return compareNumbers(x, y);
   if (typeof x === "string" && typeof y === "string") {
     const lx = x.toLowerCase();
     const ly = y.toLowerCase();

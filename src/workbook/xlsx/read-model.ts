@@ -85,10 +85,14 @@ function readSheet(xml: string, context: SheetContext, index: number, formulas: 
   const rows = new Map<number, Map<number, Scalar | FormulaCell>>();
   const masters = new Map<string, { text: string; row: number; col: number }>();
   const layout = layoutOf(xml);
+  const hidden = new Set<number>();
   scanSheet(
     xml,
     layout,
-    () => undefined,
+    (span) => {
+      const flag = attributeIn(xml.slice(span.start, span.tagEnd), "hidden");
+      if (flag === "1" || flag === "true") hidden.add(span.row);
+    },
     (span) => {
       const parts = cellParts(xml, span, layout.prefix);
       const type = attributeIn(parts.tag, "t") ?? "n";
@@ -120,6 +124,7 @@ function readSheet(xml: string, context: SheetContext, index: number, formulas: 
       let formula = parts.formulaText;
       let array: FormulaCell["array"];
       let kind: FormulaCell["kind"];
+      let tableRange: string | undefined;
       if (fType === "shared") {
         const si = attributeIn(parts.formulaTag, "si") ?? "";
         const master = masters.get(si);
@@ -137,6 +142,7 @@ function readSheet(xml: string, context: SheetContext, index: number, formulas: 
         };
       } else if (fType === "dataTable") {
         kind = "dataTable";
+        tableRange = attributeIn(parts.formulaTag, "ref");
       }
       const cell: FormulaCell = {
         sheet: context.name,
@@ -146,13 +152,16 @@ function readSheet(xml: string, context: SheetContext, index: number, formulas: 
         cached,
         ...(array ? { array } : {}),
         ...(kind ? { kind } : {}),
+        ...(tableRange ? { tableRange } : {}),
       };
       if (!row) rows.set(span.row, (row = new Map()));
       row.set(span.col, cell);
       formulas.push(cell);
     },
   );
-  return { name: context.name, index, rows };
+  return hidden.size > 0
+    ? { name: context.name, index, rows, hiddenRows: hidden }
+    : { name: context.name, index, rows };
 }
 
 function tablesOf(pkg: WorkbookPackage, sheet: string, part: string): Table[] {

@@ -100,6 +100,20 @@ export class CellRange {
 }
 export const range = (cells: readonly (readonly unknown[])[]): CellRange => new CellRange(cells);
 
+/**
+ * What Excel passes each call as its last argument, after every declared parameter (an omitted one is null):
+ * on a host with CustomFunctionsRuntime 1.5 `isInValuePreview` says whether the call previews part of a
+ * formula being edited (its result is shown beside the formula, never written to the cell); an older host
+ * passes no such property.
+ */
+export type Invocation = { functionName: string; isInValuePreview?: boolean };
+export type InvocationKind = "committed" | "preview" | "older host";
+
+function invocationOf(id: string, kind: InvocationKind): Invocation {
+  if (kind === "older host") return { functionName: id };
+  return { functionName: id, isInValuePreview: kind === "preview" };
+}
+
 export interface ExcelCaller {
   /**
    * Calls a registered function as Excel does and reports what the cell would show: a matrix parameter gets
@@ -111,6 +125,10 @@ export interface ExcelCaller {
   cell(id: string, ...args: unknown[]): Promise<CellOutcome>;
   /** The outcomes of a lifted call, one per cell of the broadcast ranges. */
   lifted(id: string, ...args: unknown[]): Promise<CellOutcome[][]>;
+  /** What Excel's formula value preview shows for the call, computed as `cell` computes it (one call). */
+  preview(id: string, ...args: unknown[]): Promise<CellOutcome>;
+  /** The call as a host without CustomFunctionsRuntime 1.5 makes it (no isInValuePreview). */
+  olderHost(id: string, ...args: unknown[]): Promise<CellOutcome>;
 }
 
 export function excelCaller(
@@ -125,11 +143,13 @@ export function excelCaller(
     return v === null || v === undefined ? null : [[scalar(v)]];
   };
 
-  async function invoke(id: string, args: unknown[]): Promise<CellOutcome> {
+  async function invoke(id: string, args: unknown[], kind: InvocationKind): Promise<CellOutcome> {
     const fn = registry.get(id);
     if (!fn) throw new Error(`${id} was not associated`);
+    const declared = matrixParameters.get(id)!.length;
+    const padded = [...args, ...Array<null>(Math.max(0, declared - args.length)).fill(null)];
     try {
-      return { value: await fn(...args) };
+      return { value: await fn(...padded, invocationOf(id, kind)) };
     } catch (err) {
       if (err instanceof FakeCustomFunctionsError) return { code: err.code, message: err.message };
       throw new Error(`${id} rejected with something other than CustomFunctions.Error: ${String(err)}`, {
@@ -160,14 +180,17 @@ export function excelCaller(
     );
   }
 
+  const one = async (id: string, args: unknown[], kind: InvocationKind): Promise<CellOutcome> => {
+    const all = calls(id, args);
+    if (all.length === 1 && all[0]?.length === 1) return invoke(id, all[0][0] ?? [], kind);
+    throw new Error(`${id} was given a range: use lifted()`);
+  };
   return {
-    cell: async (id, ...args) => {
-      const all = calls(id, args);
-      if (all.length === 1 && all[0]?.length === 1) return invoke(id, all[0][0] ?? []);
-      throw new Error(`${id} was given a range: use lifted()`);
-    },
+    cell: (id, ...args) => one(id, args, "committed"),
     lifted: (id, ...args) =>
-      Promise.all(calls(id, args).map((row) => Promise.all(row.map((a) => invoke(id, a))))),
+      Promise.all(calls(id, args).map((row) => Promise.all(row.map((a) => invoke(id, a, "committed"))))),
+    preview: (id, ...args) => one(id, args, "preview"),
+    olderHost: (id, ...args) => one(id, args, "older host"),
   };
 }
 

@@ -6,6 +6,10 @@
 // spill into the grid or show #SPILL! when the range is occupied. A change recalculates its dependents
 // (automatic calculation); Application.calculate("Recalculate") re-runs only volatile formulas, "Full" and
 // "FullRebuild" every formula, as Excel does for custom functions (office-js#1462).
+// Every call gets Excel's invocation object as its last argument, after every declared parameter (an omitted
+// one is null). Formula value preview (CustomFunctionsRuntime 1.5): previewing a formula being edited calls its
+// functions with `invocation.isInValuePreview` true and shows the result beside the formula; no cell is
+// written and no dependent recalculated. Other calls pass it false.
 (function () {
   "use strict";
   const D = window.__officeDoubleParts;
@@ -190,9 +194,12 @@
   }
 
   /** One call of a function: a scalar, a { range } for a matrix, or a rejection with an excelError. */
-  function invoke(fn, args) {
+  function invoke(fn, args, call) {
+    const padded = args.slice();
+    while (padded.length < call.declared) padded.push(null);
+    padded.push({ functionName: call.name, isInValuePreview: call.preview });
     return Promise.resolve()
-      .then(() => fn.apply(null, args))
+      .then(() => fn.apply(null, padded))
       .then(
         (result) =>
           Array.isArray(result)
@@ -202,11 +209,12 @@
       );
   }
 
-  function evaluateCall(node, sheet) {
+  function evaluateCall(node, sheet, preview) {
     const fn = state.functions.get(node.name);
     if (!fn) return Promise.reject(excelError("#NAME?"));
     const meta = state.metadata.get(node.name) || { params: [] };
-    return Promise.all(node.args.map((a) => evaluateNode(a, sheet))).then((values) => {
+    const call = { name: node.name, declared: meta.params.length, preview: Boolean(preview) };
+    return Promise.all(node.args.map((a) => evaluateNode(a, sheet, preview))).then((values) => {
       const params = values.map((v, i) => meta.params[i] || { matrix: false, type: "any" });
       const firstError = (rows) => rows.flat().find((v) => v && v.excelError);
       // A matrix parameter takes the range as it is (a single value as a 1x1 matrix).
@@ -223,6 +231,7 @@
         return invoke(
           fn,
           shaped.map((v, i) => (params[i].matrix ? v : argumentValue(v, params[i].type))),
+          call,
         );
       }
       // Array lifting: one call per cell of the ranges, paired cell by cell; a one-row or one-column range
@@ -247,6 +256,7 @@
               : invoke(
                   fn,
                   args.map((v, i) => (params[i].matrix ? v : argumentValue(v, params[i].type))),
+                  call,
                 ).then(
                   // A lifted call that answers a matrix would nest arrays, which Excel refuses with #CALC!.
                   (v) =>
@@ -266,20 +276,42 @@
   }
 
   /** A node's value (a scalar, EMPTY or a { range }); rejects with an excelError for an error value. */
-  function evaluateNode(node, sheet) {
+  function evaluateNode(node, sheet, preview) {
     if (node.type === "literal") return Promise.resolve(node.value);
     if (node.type === "ref") return readRef(node, sheet);
     if (node.type === "iferror")
-      return evaluateNode(node.value, sheet).catch(() => evaluateNode(node.fallback, sheet));
+      return evaluateNode(node.value, sheet, preview).catch(() =>
+        evaluateNode(node.fallback, sheet, preview),
+      );
     if (node.type === "op") {
-      return Promise.all([evaluateNode(node.left, sheet), evaluateNode(node.right, sheet)]).then(([a, b]) => {
+      return Promise.all([
+        evaluateNode(node.left, sheet, preview),
+        evaluateNode(node.right, sheet, preview),
+      ]).then(([a, b]) => {
         [a, b] = [a, b].map((v) => (v === EMPTY ? 0 : v));
         if (typeof a !== "number" || typeof b !== "number") throw excelError("#VALUE!");
         if (node.op === "/" && b === 0) throw excelError("#DIV/0!");
         return node.op === "/" ? a / b : a * b;
       });
     }
-    return evaluateCall(node, sheet);
+    return evaluateCall(node, sheet, preview);
+  }
+
+  /**
+   * The formula value preview of `formula` (the part of a formula being edited that the user selected) on
+   * `sheet`: { value, error } as a cell would show it, or { rows } for a matrix. Nothing is written.
+   */
+  function preview(sheetName, formula) {
+    const tree = parseExpression(formula);
+    if (!tree) return Promise.resolve({ value: "#NAME?", error: { code: "#NAME?", message: "" } });
+    const shown = (v) => {
+      const c = asCell(v);
+      return { value: c.value, error: c.error };
+    };
+    return evaluateNode(tree, sheetNamed(sheetName), true).then(
+      (value) => (value && value.range ? { rows: value.range.map((line) => line.map(shown)) } : shown(value)),
+      (err) => shown(err && err.excelError ? err : excelError("#VALUE!", String(err))),
+    );
   }
 
   function evaluate(sheet, key, cell, chain) {
@@ -368,5 +400,5 @@
     }
   }
 
-  D.grid = { state, EMPTY, addSheet, sheetNamed, getCell, writeCell, placeCell, recalculate };
+  D.grid = { state, EMPTY, addSheet, sheetNamed, getCell, writeCell, placeCell, recalculate, preview };
 })();

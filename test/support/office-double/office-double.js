@@ -310,6 +310,13 @@
       if (c.spill) out.spill = rangeText(box.sheet || state.activeSheet, c.spill);
       return out;
     },
+    /**
+     * What Excel's formula value preview shows for `formula` (e.g. '=FDQ.DATAPOINT("AAPL","roic","ROIC",2023)')
+     * on the active sheet or `sheet`: the functions run with isInValuePreview true; no cell changes.
+     */
+    preview(formula, sheet) {
+      return D.grid.preview(sheet || state.activeSheet, formula);
+    },
     /** Resolves when every custom function call started so far has settled. */
     settled() {
       return Promise.all([...state.pending]).then(() =>

@@ -99,6 +99,16 @@ describe("call health: counting the client's calls", () => {
     expect(counts(client.callHealth())).toEqual({ pending: 0, cached: 1, fetched: 0, joined: 0, failed: {} });
   });
 
+  it("does not count a cache-only call (a formula's value preview): it belongs to no calculation", async () => {
+    const fake = new FakeFetch();
+    const client = makeClient(fake);
+    await client.datapoint(roic("MSFT"));
+    await client.datapoint(roic("MSFT"), { cacheOnly: true });
+    await client.datapoint(roic("IBM"), { cacheOnly: true }).catch(() => undefined);
+    expect(fake.count).toBe(1);
+    expect(counts(client.callHealth())).toEqual({ pending: 0, cached: 0, fetched: 1, joined: 0, failed: {} });
+  });
+
   it("counts each public method: ratings, sector, security, info, coverage", async () => {
     const client = makeClient(new FakeFetch());
     await Promise.allSettled([

@@ -1,5 +1,6 @@
 // A WorkbookModel from a literal, for the engine's unit tests: "=A1+1" is a formula without a cached value,
-// { f: "A1+1", v: 2 } one with, { f, v, array: "B2:B4" } an array anchor (dynamic unless cse is set).
+// { f: "A1+1", v: 2 } one with, { f, v, array: "B2:B4" } an array anchor (dynamic unless cse is set),
+// { f: "", v: 7, dataTable: "C2:D4" } a what-if data table's anchor filling C2:D4 (`true`: its own cell only).
 import {
   type DefinedName,
   type FormulaCell,
@@ -10,10 +11,13 @@ import {
 } from "../../../src/workbook/model";
 import { cellPosition } from "../../../src/workbook/engine/references";
 
-export type CellSpec = Scalar | { f: string; v?: Scalar; array?: string; cse?: boolean; dataTable?: boolean };
+export type CellSpec =
+  Scalar | { f: string; v?: Scalar; array?: string; cse?: boolean; dataTable?: boolean | string };
 
 export interface ModelSpec {
   sheets: Record<string, Record<string, CellSpec>>;
+  /** The rows each sheet hides. */
+  hiddenRows?: Record<string, number[]>;
   names?: { name: string; text: string; scope?: string }[];
   tables?: Table[];
 }
@@ -40,13 +44,15 @@ export function buildModel(spec: ModelSpec): WorkbookModel {
           cached: value.v,
           ...(value.array ? { array: { ref: value.array, dynamic: !value.cse } } : {}),
           ...(value.dataTable ? { kind: "dataTable" as const } : {}),
+          ...(typeof value.dataTable === "string" ? { tableRange: value.dataTable } : {}),
         };
       } else stored = value as Scalar;
       if (!rows.has(row)) rows.set(row, new Map());
       rows.get(row)!.set(col, stored);
       if (typeof stored === "object" && stored !== null && "formula" in stored) formulas.push(stored);
     }
-    sheets.push({ name, index, rows });
+    const hidden = spec.hiddenRows?.[name];
+    sheets.push(hidden ? { name, index, rows, hiddenRows: new Set(hidden) } : { name, index, rows });
   });
   const names: DefinedName[] = (spec.names ?? []).map((n) => ({ ...n, hidden: false }));
   return { sheets, formulas, names, tables: spec.tables ?? [], date1904: false, externalBooks: 0 };

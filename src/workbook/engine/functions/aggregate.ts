@@ -154,8 +154,9 @@ const SUBTOTALS: Record<number, string> = {
 };
 
 /**
- * SUBTOTAL over references, leaving out cells that are themselves SUBTOTALs (as Excel does). The 101-111
- * forms leave out hidden rows, which the workbook model does not carry: they are reported, not guessed.
+ * SUBTOTAL over references, leaving out cells that are themselves SUBTOTALs (as Excel does). The 101-111 forms
+ * leave out every hidden row too. The 1-11 forms leave out the rows a filter hides but keep those hidden by hand,
+ * and a file does not say which is which: over a hidden row they are reported, not guessed.
  */
 function subtotal(args: Args, ctx: Context): Value {
   const code = num(args[0], ctx);
@@ -163,17 +164,27 @@ function subtotal(args: Args, ctx: Context): Value {
   const base = code > 100 ? code - 100 : code;
   const name = SUBTOTALS[Math.trunc(base)];
   if (!name) return VALUE();
-  if (code > 100)
-    throw new Unsupported("uses SUBTOTAL(1xx), which skips hidden rows fdq cannot see", "SUBTOTAL");
   const values: Value[] = [];
   for (const arg of args.slice(1)) {
     if (!(arg instanceof Ref)) return VALUE();
-    const rows = readRect(ctx, arg.rect).map((row, r) =>
-      row.map((v, c): Scalar =>
-        ctx.host.isSubtotal(arg.rect.sheet, arg.rect.top + r, arg.rect.left + c) ? null : v,
+    const { sheet, top, left } = arg.rect;
+    const rows = readRect(ctx, arg.rect).map((row, r) => {
+      if (!ctx.host.isHiddenRow(sheet, top + r)) return row;
+      if (code < 100) {
+        throw new Unsupported(
+          `uses SUBTOTAL(${code}) over a hidden row (${sheet}!${top + r}:${top + r}): Excel leaves it out if a filter hid it, and the file does not say`,
+          "SUBTOTAL",
+        );
+      }
+      return row.map(() => null);
+    });
+    values.push(
+      new Arr(
+        rows.map((row, r) =>
+          row.map((v, c): Scalar => (ctx.host.isSubtotal(sheet, top + r, left + c) ? null : v)),
+        ),
       ),
     );
-    values.push(new Arr(rows));
   }
   if (name === "COUNT") return count(values, ctx);
   if (name === "COUNTA") return counta(values, ctx);

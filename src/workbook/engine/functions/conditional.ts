@@ -4,7 +4,7 @@
 // match is ignored, as in Excel.
 import { ExcelError, type Scalar } from "../../model";
 import { readRect, toScalar, type Args, type Context } from "../context";
-import { Arr, DIV0, isError, numberOfText, Ref, VALUE, type Value } from "../values";
+import { Arr, compareNumbers, DIV0, isError, numberOfText, Ref, VALUE, type Value } from "../values";
 import { eager, MANY, type FunctionTable } from "./table";
 
 export type Matcher = (v: Scalar) => boolean;
@@ -27,7 +27,9 @@ export function wildcard(pattern: string): RegExp {
 
 export function criterion(c: Scalar): Matcher {
   if (c === null) return (v) => v === 0 || v === null;
-  if (typeof c === "number") return (v) => v === c || (typeof v === "string" && numberOfText(v) === c);
+  if (typeof c === "number")
+    return (v) =>
+      typeof v === "number" ? compareNumbers(v, c) === 0 : typeof v === "string" && numberOfText(v) === c;
   if (typeof c === "boolean") return (v) => v === c;
   if (c instanceof ExcelError) return (v) => v instanceof ExcelError && v.code === c.code;
   const m = /^(<=|>=|<>|<|>|=)?([\s\S]*)$/.exec(c) as RegExpExecArray;
@@ -58,12 +60,12 @@ export function criterion(c: Scalar): Matcher {
             : undefined
           : undefined;
     const test: Record<string, (x: number) => boolean> = {
-      "=": (x) => x === n,
-      "<>": (x) => x !== n,
-      "<": (x) => x < n,
-      ">": (x) => x > n,
-      "<=": (x) => x <= n,
-      ">=": (x) => x >= n,
+      "=": (x) => compareNumbers(x, n) === 0,
+      "<>": (x) => compareNumbers(x, n) !== 0,
+      "<": (x) => compareNumbers(x, n) < 0,
+      ">": (x) => compareNumbers(x, n) > 0,
+      "<=": (x) => compareNumbers(x, n) <= 0,
+      ">=": (x) => compareNumbers(x, n) >= 0,
     };
     const t = test[op] as (x: number) => boolean;
     return (v) => {

@@ -1,7 +1,7 @@
 // Dynamic-array functions: their result spills from the formula's cell (recalculation.ts places it).
 import { ExcelError, type Scalar } from "../../model";
-import { toArr, type Args, type Context } from "../context";
-import { Arr, compare, isError, toBool, VALUE, type Value } from "../values";
+import { intersect, toArr, type Args, type Context } from "../context";
+import { Arr, compare, isError, Ref, REF, toBool, VALUE, type Value } from "../values";
 import { num } from "./collect";
 import { eager, type FunctionTable } from "./table";
 
@@ -96,9 +96,27 @@ function sequence(args: Args, ctx: Context): Value {
   return result(out);
 }
 
+/** `_xlfn.ANCHORARRAY(A1)`, how a file stores `A1#`: the range the dynamic array anchored at A1 spills into. */
+function anchorArray(args: Args, ctx: Context): Value {
+  const v = args[0] ?? null;
+  if (isError(v)) return v;
+  if (!(v instanceof Ref)) return REF();
+  const rect = ctx.host.spill(v.rect.sheet, v.rect.top, v.rect.left);
+  return isError(rect) ? rect : new Ref(rect);
+}
+
+/** `_xlfn.SINGLE(x)`, how a file stores `@x`: a range by implicit intersection, an array's first value. */
+function single(args: Args, ctx: Context): Value {
+  const v = args[0] ?? null;
+  if (v instanceof Ref) return intersect(v, ctx);
+  return v instanceof Arr ? (v.rows[0]?.[0] ?? null) : v;
+}
+
 export const dynamicFunctions: FunctionTable = {
   FILTER: eager(2, 3, filter, [0, 1]),
   SORT: eager(1, 4, sort, [0]),
   UNIQUE: eager(1, 3, unique, [0]),
   SEQUENCE: eager(1, 4, sequence),
+  SINGLE: eager(1, 1, single),
+  ANCHORARRAY: eager(1, 1, anchorArray),
 };

@@ -27,3 +27,15 @@ export const FUNCTIONS: FunctionTable = {
 
 /** The names of the functions computed, sorted (for the docs and the report). */
 export const SUPPORTED_FUNCTIONS: readonly string[] = Object.keys(FUNCTIONS).sort();
+
+/**
+ * Functions deliberately left out of the table: their value changes whenever Excel calculates, though nothing
+ * they read changed. A formula calling one, or computed from one's cached value, is reported.
+ */
+export const VOLATILE_FUNCTIONS: ReadonlySet<string> = new Set([
+  "TODAY",
+  "NOW",
+  "RAND",
+  "RANDBETWEEN",
+  "RANDARRAY",
+]);

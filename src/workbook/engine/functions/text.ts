@@ -58,7 +58,13 @@ function substitute(s: Scalar, from: Scalar, to: Scalar, nth: Scalar | undefined
 
 function numberFormat(n: number, format: string): Scalar {
   const f = format.trim();
-  if (/[ymdhs]/i.test(f) && !/[0#]/.test(f)) return formatDate(n, f);
+  if (/[ymdhs]/i.test(f) && !/[0#]/.test(f)) {
+    // Years, months and days only: hours, minutes ("m" after "h"), seconds, weekday names (ddd), AM/PM, quoted
+    // text and locale codes are reported.
+    if (!/^(?:yyyy|yy|mmmm|mmm|mm|m|dd|d|[-/ .,])+$/i.test(f) || /d{3}|m{5}/i.test(f))
+      throw new Unsupported(`uses TEXT with the format "${format}"`, "TEXT");
+    return formatDate(n, f);
+  }
   const m = /^(#,##)?(0+)(\.(0+))?(%?)$/.exec(f) ?? /^(#,##)?(0+)(\.(0+))?(E\+00)$/i.exec(f);
   if (!m) {
     if (f.toLowerCase() === "general" || f === "@") return toText(n);

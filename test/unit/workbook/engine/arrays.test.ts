@@ -1,5 +1,6 @@
 // Array arithmetic: SUMPRODUCT's arguments, legacy array formulas ({=...}), dynamic arrays and their spills,
 // and implicit intersection in plain formulas.
+import type { Outcome } from "../../../../src/cli/evaluate";
 import { ExcelError } from "../../../../src/workbook/model";
 import { compute, plain, valueOf } from "./compute";
 
@@ -56,6 +57,28 @@ describe("array arithmetic", () => {
     ]);
     const anchor = results.find((r) => r.cell.row === 1 && r.cell.col === 1);
     expect(anchor?.kind === "value" && anchor.spill?.ref).toBe("A1:A3");
+  });
+
+  it("_xlfn.ANCHORARRAY(A1), how a file stores A1#, reads the whole spill", () => {
+    const { values } = compute({
+      sheets: { S: { A1: { f: "_xlfn.SEQUENCE(3)", array: "A1" }, C1: "=SUM(_xlfn.ANCHORARRAY(A1))" } },
+    });
+    expect(values.get("S!C1")).toBe(6);
+  });
+
+  it("A1# of a cell that is no dynamic array is #REF!, computed again when that cell changes", () => {
+    const { values } = compute(
+      {
+        sheets: {
+          S: {
+            A1: { f: 'FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023)', v: 0.1 },
+            C1: { f: "SUM(_xlfn.ANCHORARRAY(A1))", v: 0.1 },
+          },
+        },
+      },
+      () => ({ ok: true, value: 0.25 }) as Outcome,
+    );
+    expect(plain(values.get("S!C1"))).toEqual({ error: "#REF!" });
   });
 
   it("a spill onto the user's data is #SPILL! and places nothing", () => {
