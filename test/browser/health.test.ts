@@ -8,7 +8,7 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { ROUND_QUIET_MS, sleep } from "../../src/api";
+import { ROUND_QUIET_MS } from "../../src/api";
 import { holdAnswers, type HeldService } from "../support/held-answers";
 import { ARTIFACTS, PANE_WIDTH, callDouble, eventually, settled, useBrowserRig } from "./harness";
 import { tab, waitAnswered } from "./pane-steps";
@@ -54,6 +54,16 @@ async function failTicker(
   });
 }
 
+/**
+ * Waits until the card says its round settled at least ROUND_QUIET_MS ago, so the next call starts a round of
+ * its own (the card's data-settled-at).
+ */
+const quiet = (page: Page): Promise<unknown> =>
+  page.waitForFunction((gap) => {
+    const at = document.querySelector('[data-testid="health-panel"]')?.getAttribute("data-settled-at");
+    return at !== null && at !== undefined && Date.now() - Number(at) >= gap;
+  }, ROUND_QUIET_MS);
+
 const text = (page: Page, id: string): Promise<string | null> => page.getByTestId(id).textContent();
 const counts = (page: Page): Promise<(string | null)[]> =>
   Promise.all(
@@ -91,7 +101,7 @@ describe("the Calculation card", () => {
       // The pane's own load of the datapoint descriptions is a call too: its round ends before the cells'.
       await waitAnswered(pane, `${flaky.baseUrl}/datapoint`);
       await tab(page, "Workbook");
-      await sleep(ROUND_QUIET_MS + 100);
+      await quiet(page);
 
       // A plain recalculation (cells entered): six years of AAPL, one of them twice, a dataset that does not
       // exist (a bad argument: no request) and MSFT, which the proxy answers 500 for now.
@@ -129,7 +139,7 @@ describe("the Calculation card", () => {
       // Retry: the two cells in error are calculated again; the bad argument fails again without a request,
       // MSFT is fetched now; nothing else is asked.
       flaky.failing = false;
-      await sleep(ROUND_QUIET_MS + 100);
+      await quiet(page);
       const before = held.received();
       await page.getByTestId("health-retry").click();
       const said = "Asked Excel to calculate 2 FDQ cells in error again.";

@@ -85,7 +85,12 @@ export function HealthPanel({ read }: { read?: () => CallHealth | undefined }) {
     ["Failed", view.failed, "health-failed"],
   ];
   return (
-    <Card className={styles.root} aria-label="Calculation" data-testid="health-panel">
+    <Card
+      className={styles.root}
+      aria-label="Calculation"
+      data-testid="health-panel"
+      data-settled-at={view.settledAt}
+    >
       <div className={styles.head}>
         <Text weight="semibold" style={{ flexGrow: 1 }}>
           Calculation

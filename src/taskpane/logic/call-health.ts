@@ -54,6 +54,8 @@ export interface HealthView {
   readonly retryable: number;
   /** One sentence: what is happening, or when it settled and how long the round took. */
   readonly summary: string;
+  /** When the round settled (ms since the epoch); undefined unless settled. */
+  readonly settledAt?: number;
 }
 
 const plural = (n: number, one: string, many: string): string =>
@@ -98,6 +100,7 @@ export function healthView(health: CallHealth | undefined): HealthView {
     failures,
     retryable,
     summary,
+    ...(state === "settled" ? { settledAt: h.settledAt } : {}),
   };
 }
 

@@ -49,6 +49,7 @@ describe("the health view", () => {
     const settledAt = START + 2_500;
     const view = healthView(round({ cached: 40, fetched: 3, joined: 7, settledAt }));
     expect(view.state).toBe("settled");
+    expect(view.settledAt).toBe(settledAt);
     expect(view.summary).toBe(
       `Settled at ${clockTime(settledAt)}: all 50 FDQ calls answered or failed in 2.5 s.`,
     );
