@@ -32,7 +32,8 @@ import { patchPackage } from "../workbook/xlsx/patch";
 import { readWorkbook, type ReadWorkbook } from "../workbook/xlsx/read-model";
 import { BudgetExceeded, estimateRun } from "./budget";
 import { formatStats, openConnection, type Connection } from "./connection";
-import { evaluateAll, type Outcome } from "./evaluate";
+import { evaluateInWindows } from "./call-windows";
+import type { Outcome } from "./evaluate";
 import { UsageError, type RefreshOptions } from "./options";
 import { ChangesOutput, changesSentence } from "./refresh-changes";
 import {
@@ -134,7 +135,8 @@ async function recalculate(
       }
     }
     batches++;
-    const outcomes: Outcome[] = await evaluateAll(recorder.wrap(client), calls);
+    // In windows of linked calls: 50,000 calls in flight at once would hold 75-150 MB (call-windows.ts).
+    const outcomes: Outcome[] = await evaluateInWindows(recorder.wrap(client), client, calls);
     recalculation.answer(calls, outcomes);
   }
   return batches;
