@@ -20,10 +20,17 @@ export interface AtomicWriteOptions {
   keepOwner?: boolean;
 }
 
+/**
+ * What a file is written from: its whole text or bytes, or its pieces in order (written one after another,
+ * so that a large file, a cache or a refreshed workbook, need not be held whole in memory as one string or
+ * buffer beside the data it is made from).
+ */
+export type FileData = string | Uint8Array | Iterable<string | Uint8Array>;
+
 /** A replacement begun: its temporary file exists. Either `write` (once) or `discard` ends it. */
 export interface PendingWrite {
   /** Fills, flushes and renames the temporary file over the target; on failure removes it and rethrows. */
-  write(data: string | Uint8Array): Promise<void>;
+  write(data: FileData): Promise<void>;
   /** Removes the temporary file; the target is untouched. */
   discard(): Promise<void>;
 }
@@ -49,11 +56,13 @@ export async function beginAtomicWrite(
     await open?.close().catch(() => undefined);
     await fs.rm(temp, { force: true, recursive: true }).catch(() => undefined);
   };
-  const write = async (data: string | Uint8Array): Promise<void> => {
+  const write = async (data: FileData): Promise<void> => {
     const open = handle;
     if (!open) throw new Error(`the replacement of ${file} has already ended`);
     try {
-      await fs.writeFile(open, data);
+      // On an open handle each writeFile continues where the previous one ended.
+      if (typeof data === "string" || data instanceof Uint8Array) await fs.writeFile(open, data);
+      else for (const piece of data) await fs.writeFile(open, piece);
       await open.sync();
       handle = undefined;
       await open.close();
@@ -72,7 +81,7 @@ export async function beginAtomicWrite(
 
 export async function writeFileAtomic(
   file: string,
-  data: string | Uint8Array,
+  data: FileData,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   await (await beginAtomicWrite(file, options)).write(data);

@@ -1,7 +1,9 @@
 // Cache values and their compact persisted form. One datapoint-records answer (a whole dataset, or one
 // datapoint in single mode) is ONE entry: its names, value texts and filing types in parallel lists, plus
-// the record fields every record shares. Records and numbers are built lazily on first use, because a
-// worksheet reads only some datapoints of an answer and loading the store must stay cheap.
+// the record fields every record shares. Numbers are converted lazily on first use, because a worksheet
+// reads only some datapoints of an answer and loading the store must stay cheap; a record object is built
+// on each read and not kept, so that an answer is held once, as these lists (a whole-dataset answer of 20
+// datapoints kept as 20 record objects beside its lists cost a 50,000-cell refresh about 20 MB).
 import { isPeriodType, type PeriodType } from "../catalog";
 import type { DatapointRecord } from "./types";
 
@@ -61,7 +63,6 @@ const SCANNED_LOOKUPS = 4;
 /** The datapoint records of one answer, in the answer's order. */
 export class RecordsAnswer {
   readonly kind = "records";
-  private readonly built: (DatapointRecord | undefined)[];
   private readonly converted: (number | string | undefined)[];
   /** Built once a long answer is looked up often: a linear search would compare every name per cell. */
   private positions: Map<string, number> | undefined;
@@ -74,10 +75,8 @@ export class RecordsAnswer {
     private readonly header: Header,
     private readonly odd: Readonly<Record<string, Header>> | undefined,
     private readonly toValue: (datavalue: string) => number | string,
-    records?: DatapointRecord[],
     values?: (number | string)[],
   ) {
-    this.built = records ?? new Array<DatapointRecord | undefined>(names.length);
     this.converted = values ?? new Array<number | string | undefined>(names.length);
   }
 
@@ -98,7 +97,7 @@ export class RecordsAnswer {
     const filing = filings.every((f) => f === filings[0]) ? (filings[0] ?? null) : filings;
     const names = records.map((r) => r.datapoint);
     const datavalues = records.map((r) => r.datavalue);
-    return new RecordsAnswer(names, datavalues, filing, header, odd, toValue, [...records], [...values]);
+    return new RecordsAnswer(names, datavalues, filing, header, odd, toValue, [...values]);
   }
 
   /** Rebuilds an answer from its persisted form, or undefined when `e` is not one this version writes. */
@@ -146,24 +145,21 @@ export class RecordsAnswer {
     return positions.get(name) ?? -1;
   }
 
+  /** The record at `i`, built anew (frozen) on each read. */
   record(i: number): DatapointRecord {
-    let record = this.built[i];
-    if (record === undefined) {
-      const h = this.odd?.[i] ?? this.header;
-      record = {
-        ticker: h[0],
-        year: h[1],
-        period: h[2],
-        periodtype: h[3],
-        periodstring: h[4],
-        datapoint: this.names[i]!,
-        datavalue: this.datavalues[i]!,
-      };
-      const filing = typeof this.filing === "object" && this.filing !== null ? this.filing[i] : this.filing;
-      if (filing !== null && filing !== undefined) record.filingtype = filing;
-      this.built[i] = record = Object.freeze(record);
-    }
-    return record;
+    const h = this.odd?.[i] ?? this.header;
+    const record: DatapointRecord = {
+      ticker: h[0],
+      year: h[1],
+      period: h[2],
+      periodtype: h[3],
+      periodstring: h[4],
+      datapoint: this.names[i]!,
+      datavalue: this.datavalues[i]!,
+    };
+    const filing = typeof this.filing === "object" && this.filing !== null ? this.filing[i] : this.filing;
+    if (filing !== null && filing !== undefined) record.filingtype = filing;
+    return Object.freeze(record);
   }
 
   value(i: number): number | string {

@@ -303,11 +303,12 @@ export class DayCache {
 
   private async write(): Promise<void> {
     await this.ready;
-    if (!this.persistence) return;
+    const persistence = this.persistence;
+    if (!persistence) return;
     this.dirty = false;
-    const snapshot = this.snapshot();
+    const snapshot = this.snapshot(persistence.encodesAll);
     try {
-      const { entries, chars } = await this.persistence.save(snapshot);
+      const { entries, chars } = await persistence.save(snapshot);
       this.o.emit({ type: "cache-persisted", entries, chars });
     } catch (e) {
       // Kept for the next write, unless changed again since.
@@ -318,8 +319,8 @@ export class DayCache {
     }
   }
 
-  /** The cache as a save sees it; the change sets start afresh. */
-  private snapshot(): CacheSnapshot {
+  /** The cache as a save sees it; the change sets start afresh. `memoise`: keep each entry's text for the next save. */
+  private snapshot(memoise: boolean): CacheSnapshot {
     const day = this.today();
     const snapshot: CacheSnapshot = {
       day,
@@ -327,6 +328,7 @@ export class DayCache {
       encoded: (rel) => {
         const value = this.entries.peek(rel);
         if (value === undefined) return undefined;
+        if (!memoise) return JSON.stringify(encodeValue(value));
         let text = this.serialized.get(value);
         if (text === undefined) this.serialized.set(value, (text = JSON.stringify(encodeValue(value))));
         return text;

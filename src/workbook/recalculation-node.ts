@@ -14,7 +14,7 @@ export interface Node {
   readonly cell: FormulaCell;
   readonly text: string;
   readonly callsFdq: boolean;
-  /** The syntax tree, parsed at the first evaluation and kept for the next passes. */
+  /** The syntax tree, parsed at each attempt and kept only while a precedent is evaluated first. */
   tree: Tree | undefined;
   state: State;
   /** Done: whether the value is new in this run (else it is the cached one). */

@@ -318,12 +318,13 @@ export class Recalculation {
       }
     }
     this.attempt = undefined;
+    // The tree is dropped, even for a formula evaluated again in the next pass (parsed again then): while its
+    // FDQ answers are fetched, 50,000 waiting trees would be about 28 MB held through the whole fetch.
+    node.tree = undefined;
     if (attempt.pendingPrecedent || attempt.pendingCall) {
       node.state = "pending";
       return undefined;
     }
-    // Only a formula evaluated again in the next pass needs its tree: 50,000 trees are memory.
-    node.tree = undefined;
     node.calledFdq = attempt.calledFdq;
     if (failure !== undefined || attempt.refused !== undefined) {
       // A formula nothing fresh flows into keeps its cached result: whether fdq can compute it does not matter.

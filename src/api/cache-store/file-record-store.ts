@@ -19,7 +19,11 @@ const STALE_LOCK_MS = 10_000;
 
 export class FileRecordStore implements RecordStore {
   readonly kind = "records";
-  /** The file as last read or written by this store. */
+  /**
+   * The file as read for `get` and `list` (a run's load). Dropped once this store rewrites the file: every
+   * rewrite reads the file again under the lock anyway, and the texts of every answer need not stay in
+   * memory beside the day cache's decoded answers (a later `get` reads the file again).
+   */
   private items: Items | undefined;
   /** Changes waiting for the next rewrite: those made in one turn of the event loop share it. */
   private pending: { apply: (items: Items) => void; done: (error?: unknown) => void }[] = [];
@@ -144,7 +148,7 @@ export class FileRecordStore implements RecordStore {
         }
         for (const change of batch) change.apply(items);
         await this.replace(items);
-        this.items = items;
+        this.items = undefined;
       } finally {
         // Once the file is replaced the write has happened: a lock that cannot be released (already taken
         // over as stale) must not report it failed, or the ledger would count its units again.
@@ -156,10 +160,14 @@ export class FileRecordStore implements RecordStore {
     for (const change of batch) change.done(error);
   }
 
-  /** Writes a temporary file beside the target and renames it over; the temporary file never outlives a failure. */
+  /**
+   * Writes a temporary file beside the target and renames it over; the temporary file never outlives a
+   * failure. The JSON object is written in pieces of about 64 KB: the whole text at once would be one more
+   * copy of every answer (and its UTF-8 bytes another) at the moment the cache is largest.
+   */
   private async replace(items: Items): Promise<void> {
     await this.removeStaleTemps();
-    await writeFileAtomic(this.file, JSON.stringify(Object.fromEntries(items)));
+    await writeFileAtomic(this.file, jsonObjectPieces(items));
   }
 
   /** Temporary files of this cache file left by a killed run: under the lock nobody else is writing one. */
@@ -172,4 +180,19 @@ export class FileRecordStore implements RecordStore {
         .map((n) => fs.rm(path.join(dir, n), { force: true }).catch(() => undefined)),
     );
   }
+}
+
+/** The text of JSON.stringify(Object.fromEntries(items)), in pieces of about 64 KB (made as they are written). */
+function* jsonObjectPieces(items: Items): Generator<string> {
+  let piece = "{";
+  let first = true;
+  for (const [key, value] of items) {
+    piece += `${first ? "" : ","}${JSON.stringify(key)}:${JSON.stringify(value)}`;
+    first = false;
+    if (piece.length >= 65_536) {
+      yield piece;
+      piece = "";
+    }
+  }
+  yield `${piece}}`;
 }

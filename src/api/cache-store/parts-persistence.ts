@@ -36,6 +36,7 @@ interface StoreMeta {
 type PartsRef = Pick<StoreMeta, "gen" | "chunks">;
 
 export class PartsPersistence implements CachePersistence {
+  readonly encodesAll = true;
   /** The parts the store's meta names now: removed once a new meta replaces it. */
   private storedParts: PartsRef | undefined;
 

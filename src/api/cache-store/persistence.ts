@@ -38,7 +38,7 @@ export interface CacheSnapshot {
   day: string;
   /** Keys of every entry, most recently used first. */
   keys(): Iterable<string>;
-  /** JSON text of an entry's encoded value (memoised per value), undefined once it is gone. */
+  /** JSON text of an entry's encoded value (memoised per value when `encodesAll`), undefined once it is gone. */
   encoded(rel: string): string | undefined;
   /** The day the entry was fetched on. */
   fetched(rel: string): string | undefined;
@@ -54,6 +54,12 @@ export interface SaveResult {
 }
 
 export interface CachePersistence {
+  /**
+   * Whether every save encodes every entry again (the parts scheme): the day cache then keeps each entry's
+   * JSON text between saves. A store that writes only the changed entries does not need the texts kept, and
+   * keeping them would hold every answer twice.
+   */
+  readonly encodesAll: boolean;
   /** The saved entries that serve today, checked and bounded; undefined when nothing usable is saved. */
   load(): Promise<LoadResult | undefined>;
   save(snapshot: CacheSnapshot): Promise<SaveResult>;

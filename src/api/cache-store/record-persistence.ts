@@ -29,6 +29,7 @@ interface Loaded extends LoadedEntry {
 }
 
 export class RecordPersistence implements CachePersistence {
+  readonly encodesAll = false;
   /** `storageKey \n scope \n`: a newline cannot occur in a base URL, so no scope's prefix holds another's. */
   private readonly prefix: string;
   private readonly metaKey: string;

@@ -30,6 +30,28 @@ describe("writeFileAtomic", () => {
     expect([await fs.readFile(file, "utf8"), modeOf(file)]).toEqual(["new", 0o640]);
   });
 
+  it("a file given as pieces holds them in order, texts and bytes alike", async () => {
+    const file = path.join(dir, "cache.json");
+    function* pieces(): Generator<string | Uint8Array> {
+      yield '{"a":';
+      yield new TextEncoder().encode('"é"');
+      yield "}";
+    }
+    await writeFileAtomic(file, pieces());
+    expect(await fs.readFile(file, "utf8")).toBe('{"a":"é"}');
+  });
+
+  it("a piece that fails to be made leaves the target as it was and no temporary file", async () => {
+    const file = path.join(dir, "cache.json");
+    writeFileSync(file, "old");
+    function* pieces(): Generator<string> {
+      yield "half";
+      throw new Error("no more");
+    }
+    await expect(writeFileAtomic(file, pieces())).rejects.toThrow("no more");
+    expect([await fs.readFile(file, "utf8"), readdirSync(dir)]).toEqual(["old", ["cache.json"]]);
+  });
+
   it("makeFolder creates the missing folders with the given mode", async () => {
     const file = path.join(dir, "a", "b", "answer.json");
     await writeFileAtomic(file, "x", { makeFolder: { mode: 0o700 } });

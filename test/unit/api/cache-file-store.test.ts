@@ -47,6 +47,29 @@ describe("FileRecordStore", () => {
     expect((await fs.readdir(path.dirname(file))).sort()).toEqual(["a.json"]);
   });
 
+  it("writes the same JSON as one JSON.stringify, texts needing escapes and files of many pieces included", async () => {
+    const file = path.join(dir, "a.json");
+    const store = new FileRecordStore(file, 10 * MB);
+    // About 1.5 MB: written in pieces of about 64 KB, never as one string.
+    const puts = new Map<string, string>();
+    for (let i = 0; i < 1_500; i++) puts.set(`p/${i}`, `["x\\y","é\u2028\n${i}",${"1".repeat(1_000)}]`);
+    puts.set('q/"quoted"\n', "");
+    await store.commit({ removes: [], puts });
+    expect(await fs.readFile(file, "utf8")).toBe(JSON.stringify(Object.fromEntries(puts)));
+  });
+
+  it("after its own rewrite, reads the file again: what another writer added since is listed", async () => {
+    const file = path.join(dir, "a.json");
+    const one = new FileRecordStore(file, MB);
+    const two = new FileRecordStore(file, MB);
+    await one.commit({ removes: [], puts: new Map([["p/x", "1"]]) });
+    await two.commit({ removes: [], puts: new Map([["p/y", "2"]]) });
+    expect(await one.list("p/")).toEqual([
+      ["p/x", "1"],
+      ["p/y", "2"],
+    ]);
+  });
+
   it("lists the records under a prefix in key order, whatever order the file holds them in", async () => {
     const file = path.join(dir, "a.json");
     // "p/\uffff" sorts last under "p/"; "p0" and "o" are outside it; "p/Z" < "p/a" by code unit, as `<` says.
