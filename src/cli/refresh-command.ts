@@ -13,6 +13,7 @@
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import type { FdqCall } from "../functions/formula";
+import { calcOnLoadWarning, recalculatesOnLoad } from "../workbook/calc-on-load";
 import { sameValue } from "../workbook/changes";
 import { addressOf } from "../workbook/engine/references";
 import { engineFormula } from "../workbook/formula-text";
@@ -227,9 +228,18 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
       changes = await ChangesOutput.prepare(options.changes, [options.workbook, target]);
     }
 
+    // Said before any request, so that it is read even when the run stops early.
+    if (recalculatesOnLoad(pkg))
+      process.stderr.write(`fdq refresh: warning: ${calcOnLoadWarning(options.workbook)}\n`);
     const previousPeriods = readResolvedPeriods(new PackageEditor(pkg));
-    const recorder = new ResolutionRecorder();
     const connection = await openConnection(options);
+    const recorder = new ResolutionRecorder(connection.baseUrl, (request) => {
+      try {
+        return connection.client.keyOf(request).path;
+      } catch {
+        return undefined;
+      }
+    });
     let batches = 0;
     let results: CellResult[] = [];
     try {
@@ -244,10 +254,11 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
     }
     const writes = writesOf(results, read.model);
     const patched = patchPackage(pkg, read.sharedStrings, writes);
-    // What each relative period resolved to, kept in the workbook for the next refresh's "new period".
-    // (Skipped for a workbook without relative periods when no report is asked: the calls are not read again.)
+    // What each FDQ cell asked and which request answered it, kept in the workbook for the next refresh's
+    // "new period" and for fdq freeze --share's sources. (Skipped when no FDQ cell got a value and the
+    // workbook holds no record: the calls are not read again.)
     const periods =
-      options.changes === undefined && recorder.empty && previousPeriods.length === 0
+      !results.some((r) => r.kind === "value" && r.callsFdq) && previousPeriods.length === 0
         ? { cells: new Map(), records: [] }
         : await refreshPeriods(
             results,
@@ -264,7 +275,7 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
     await output.commit(kept.bytes);
     output = undefined;
 
-    const changed = await changes?.write(results, periods.cells);
+    const changed = await changes?.write(results, periods.cells, read.model, writes);
     changes = undefined;
 
     const report = reportOf(results);
