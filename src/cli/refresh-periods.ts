@@ -302,15 +302,19 @@ export async function refreshPeriods(
       ...(now !== undefined && { after: now }),
       ...(values && { values }),
     });
-    // The record: the requests that answered with data (a FDQ.SECURITY call that found its ticker an ETF: the
-    // ETF's, not the stock list's "not found"), else those answered "not found"; with neither, nothing is
-    // known of where the value came from.
-    const noted = all.flatMap((r) => {
-      const note = recorder.answer(r);
-      return note ? [{ request: r, note }] : [];
+    // The record: the requests that answered, each call's own. A FDQ.SECURITY call tries the security types
+    // in turn until one knows the ticker: only the type that answered is its source (the "not found" of the
+    // others is no part of its value); every other call's "not found" is the value of its cell (a SERIES year
+    // not published).
+    const answered = nowRequests.flatMap((requests) => {
+      const noted = requests.flatMap((r) => {
+        const note = recorder.answer(r);
+        return note ? [{ request: r, note }] : [];
+      });
+      const alternatives = requests.every((r) => r.kind === "security");
+      const found = noted.filter(({ note }) => note.notFound === undefined);
+      return alternatives && found.length > 0 ? found : noted;
     });
-    const found = noted.filter(({ note }) => note.notFound === undefined);
-    const answered = found.length > 0 ? found : noted;
     const day = answered.reduce<string | undefined>(
       (latest, { note }) => (latest === undefined || note.day > latest ? note.day : latest),
       undefined,

@@ -74,7 +74,12 @@ beforeAll(async () => {
   const day1 = await refresh([path.join(dir, "model.xlsx"), "-o", path.join(dir, "day1.xlsx")]);
   expect(day1.stderr).toMatch(/Model!C4: #N\/A/); // FY2025 is not published on day 1
   clock = DAY_2;
-  const after = { 2022: await roic(2022), 2023: await roic(2023), 2025: await roic(2025) };
+  const after = {
+    2022: await roic(2022),
+    2023: await roic(2023),
+    2024: await roic(2024),
+    2025: await roic(2025),
+  };
   day2 = await refresh([
     path.join(dir, "day1.xlsx"),
     "-o",
@@ -84,15 +89,26 @@ beforeAll(async () => {
   ]);
   const rel = (o: number, n: number): number => (n - o) / Math.abs(o);
   expected = [
+    // The series: each cell of its spill on its own, with its own year (FY2026 is #N/A on both days).
+    ...([2022, 2023, 2024] as const).map((year, i) => ({
+      sheet: "Model",
+      cell: `${"ABC"[i]}1`,
+      formula: `=${SERIES}`,
+      old: before[year],
+      new: after[year],
+      kind: "restated",
+      relativeChange: rel(before[year], after[year]),
+      period: `FY${year}`,
+    })),
     {
       sheet: "Model",
-      cell: "A1",
+      cell: "D1",
       formula: `=${SERIES}`,
-      old: before[2022],
-      new: after[2022],
-      kind: "restated",
-      relativeChange: rel(before[2022], after[2022]),
-      period: "FY2022; FY2023; FY2024; FY2025; FY2026",
+      old: "#N/A",
+      new: after[2025],
+      kind: "new value",
+      relativeChange: null,
+      period: "FY2025",
     },
     {
       sheet: "Model",
@@ -149,7 +165,7 @@ describe("fdq refresh --changes", () => {
     const rows = JSON.parse(readFileSync(path.join(dir, "changes.json"), "utf8")) as Expected[];
     const sizes = rows.map((r) => (r.relativeChange === null ? -1 : Math.abs(r.relativeChange)));
     expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
-    expect(rows[rows.length - 1]?.cell).toBe("C4");
+    expect(rows.slice(-2).map((r) => r.cell).sort()).toEqual(["C4", "D1"]);
   });
 
   it("counts the changes by kind in the summary line", () => {
@@ -157,7 +173,7 @@ describe("fdq refresh --changes", () => {
     expect(day2.stdout).toMatch(
       new RegExp(
         `^Refreshed 6 FDQ cells, recomputed 1 dependent, .* Wrote ${path.join(dir, "day2.xlsx").replace(/[.\\]/g, "\\$&")}\\. ` +
-          `5 changes \\(2 restated, 2 new period, 1 new value\\): ${path.join(dir, "changes.json").replace(/[.\\]/g, "\\$&")}\\.\\n$`,
+          `8 changes \\(4 restated, 2 new period, 2 new value\\): ${path.join(dir, "changes.json").replace(/[.\\]/g, "\\$&")}\\.\\n$`,
       ),
     );
   });
@@ -232,14 +248,40 @@ describe("the resolved periods kept in the workbook", () => {
     return items.flatMap((k) => parseResolvedPeriods(new TextDecoder().decode(files[k])));
   };
 
-  it("records what FY0 resolved to at each refresh, and on which refresh day; no part for the fixed periods", () => {
+  it("records what FY0 resolved to at each refresh, the request that answered, and on which refresh day", () => {
     const day = new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now());
-    expect(kept("day1.xlsx")).toEqual([
-      { sheet: "Model", cell: "C6", formula: `=${FY0}`, periods: "FY2024", day },
-    ]);
-    expect(kept("day2.xlsx")).toEqual([
-      { sheet: "Model", cell: "C6", formula: `=${FY0}`, periods: "FY2025", day },
-    ]);
+    const fy0 = (year: number): ResolvedCellPeriods => ({
+      sheet: "Model",
+      cell: "C6",
+      formula: `=${FY0}`,
+      periods: `FY${year}`,
+      day,
+      asked: `FY0 = fiscal ${year}`,
+      sources: `GET /metrics/roic/AAPL?datapoint=ROIC&year=${year}`,
+    });
+    expect(kept("day1.xlsx").find((r) => r.cell === "C6")).toEqual(fy0(2024));
+    expect(kept("day2.xlsx").find((r) => r.cell === "C6")).toEqual(fy0(2025));
+  });
+
+  it("keeps a record of every FDQ cell the refresh gave a value, fixed periods included; none of other formulas", () => {
+    const day = new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now());
+    const records = kept("day2.xlsx");
+    expect(records.map((r) => r.cell).sort()).toEqual(["A1", "C2", "C3", "C4", "C5", "C6"]);
+    expect(records.every((r) => r.day === day)).toBe(true);
+    expect(records.find((r) => r.cell === "C5")).toEqual({
+      sheet: "Model",
+      cell: "C5",
+      formula: `=${NAME}`,
+      periods: "",
+      day,
+      sources: "GET /coverage/stock/AAPL",
+    });
+    // Every year of the series, the one not published (its cell's #N/A) included.
+    expect(records.find((r) => r.cell === "A1")?.sources).toBe(
+      [2022, 2023, 2024, 2025, 2026]
+        .map((y) => `GET /metrics/roic/AAPL?datapoint=ROIC&year=${y}`)
+        .join("; "),
+    );
   });
 
   it("adds only its own part: every part of the input but the worksheet and the lists of parts kept byte for byte", () => {
