@@ -35,12 +35,7 @@ import { formatStats, openConnection, type Connection } from "./connection";
 import { evaluateAll, type Outcome } from "./evaluate";
 import { UsageError, type RefreshOptions } from "./options";
 import { ChangesOutput, changesSentence } from "./refresh-changes";
-import {
-  readResolvedPeriods,
-  refreshPeriods,
-  ResolutionRecorder,
-  withResolvedPeriods,
-} from "./refresh-periods";
+import { readKeptRecords, refreshPeriods, ResolutionRecorder, withKeptRecords } from "./refresh-periods";
 import { PackageEditor } from "../workbook/xlsx/structure";
 import { reportOf as reportedValue, scopedModel, scopePhrase } from "./refresh-scope";
 
@@ -231,7 +226,7 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
     // Said before any request, so that it is read even when the run stops early.
     if (recalculatesOnLoad(pkg))
       process.stderr.write(`fdq refresh: warning: ${calcOnLoadWarning(options.workbook)}\n`);
-    const previousPeriods = readResolvedPeriods(new PackageEditor(pkg));
+    const previousRecords = readKeptRecords(new PackageEditor(pkg));
     const connection = await openConnection(options);
     const recorder = new ResolutionRecorder(connection.baseUrl, (request) => {
       try {
@@ -258,20 +253,22 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
     // "new period" and for fdq freeze --share's sources. (Skipped when no FDQ cell got a value and the
     // workbook holds no record: the calls are not read again.)
     const periods =
-      !results.some((r) => r.kind === "value" && r.callsFdq) && previousPeriods.length === 0
-        ? { cells: new Map(), records: [] }
+      !results.some((r) => r.kind === "value" && r.callsFdq) &&
+      previousRecords.periods.length === 0 &&
+      previousRecords.sources.length === 0
+        ? { cells: new Map(), periods: [], sources: [] }
         : await refreshPeriods(
             results,
             read.model,
             writes,
-            previousPeriods,
+            previousRecords,
             recorder,
             // The report reads a period's "before" only where the value changed; without a report, nowhere.
             (r) =>
               options.changes !== undefined &&
               !sameValue(reportedValue(r.cell.cached), reportedValue(r.value)),
           );
-    const kept = withResolvedPeriods(patched.bytes, previousPeriods, periods.records);
+    const kept = withKeptRecords(patched.bytes, previousRecords, periods);
     await output.commit(kept.bytes);
     output = undefined;
 

@@ -1,10 +1,11 @@
 // `fdq refresh` and the request behind each FDQ cell: which service request answered it (its path, without the
 // key), on which refresh day, and what a relative period (FY0, FQ-1, LTM) resolved to. All of it is noted while
 // the refresh evaluates (the request module's answers say it: `url`, `refreshDay`, `resolved`), never derived
-// later from a day cache, and kept in the workbook's own custom XML part (src/workbook/resolved-periods.ts) for
-// every FDQ cell the refresh gave a value: the next refresh reads it as the "before" side of the change report
-// ("new period" when a relative period moved), and `fdq freeze --share` names each value's request, period and
-// refresh day from it on any machine, with or without a day cache.
+// later from a day cache, and kept in the workbook's own custom XML parts: what each relative period resolved to
+// (src/workbook/resolved-periods.ts), which the next refresh reads as the "before" side of the change report
+// ("new period" when a relative period moved), and every FDQ cell's sources (src/workbook/cell-sources.ts), from
+// which `fdq freeze --share` names each value's request, period and refresh day on any machine, with or without
+// a day cache.
 import {
   DEFAULTS,
   RefreshDayClock,
@@ -24,6 +25,15 @@ import {
   requestPeriod,
   resolvedLabel,
 } from "../workbook/call-periods";
+import {
+  positionFree,
+  mergeCellSources,
+  parseCellSources,
+  serializeCellSources,
+  SOURCES_NAMESPACE,
+  SOURCES_ROOT,
+  type CellSourceRecord,
+} from "../workbook/cell-sources";
 import { addressOfCell } from "../workbook/engine/references";
 import { ownParts, replaceOwnParts, type OwnPart } from "../workbook/frozen-parts";
 import type { FormulaCell, WorkbookModel } from "../workbook/model";
@@ -42,6 +52,7 @@ import { openPackage } from "../workbook/xlsx/package";
 import { PackageEditor } from "../workbook/xlsx/structure";
 
 const PERIODS_PART: OwnPart = { root: PERIODS_ROOT, namespace: PERIODS_NAMESPACE };
+const SOURCES_PART: OwnPart = { root: SOURCES_ROOT, namespace: SOURCES_NAMESPACE };
 
 /** One answered request of the refresh. */
 interface AnswerNote {
@@ -163,11 +174,6 @@ export class ResolutionRecorder {
   }
 }
 
-/** The records the workbook holds (none without the part). */
-export function readResolvedPeriods(editor: PackageEditor): ResolvedCellPeriods[] {
-  return ownParts(editor, PERIODS_PART).flatMap((p) => parseResolvedPeriods(editor.text(p.item)));
-}
-
 /** An FDQ cell the refresh gave a value. */
 export type RefreshedCell = Extract<CellResult, { kind: "value" }>;
 
@@ -189,8 +195,9 @@ export interface CellPeriods extends PeriodPair {
 export interface RefreshPeriods {
   /** Per FDQ cell given a value. */
   readonly cells: Map<FormulaCell, CellPeriods>;
-  /** The records for the workbook after this refresh. */
-  readonly records: ResolvedCellPeriods[];
+  /** The records for the workbook after this refresh: the relative periods' and every FDQ cell's sources. */
+  readonly periods: ResolvedCellPeriods[];
+  readonly sources: CellSourceRecord[];
 }
 
 async function requestsOfCalls(calls: readonly FdqCall[]): Promise<FdqRequest[][]> {
@@ -237,15 +244,15 @@ function periodsLabel(
  * The periods of each FDQ cell the refresh gave a value, and the records the workbook keeps of them. A
  * fixed period comes from its calls' arguments with the workbook's values and with the written ones
  * (src/workbook/call-periods.ts); a relative one from the kept record (before; unknown without one, or when
- * the formula changed) and the request module's resolution (after). Each record says the request that
- * answered (a FDQ.SECURITY call: the one security type that did), its refresh day, the periods, and for a
- * relative period what was asked and what it resolved to ("FY0 = fiscal 2026").
+ * the formula changed) and the request module's resolution (after). Each cell's sources record says the
+ * requests that answered (a FDQ.SECURITY call: the one security type that did), their refresh day, and what the
+ * cell asked, a relative period with what it resolved to ("FY0 = fiscal 2026").
  */
 export async function refreshPeriods(
   results: readonly CellResult[],
   model: WorkbookModel,
   writes: CellWrites,
-  previous: readonly ResolvedCellPeriods[],
+  previous: KeptRecords,
   recorder: ResolutionRecorder,
   /**
    * Whether a fixed period's "before" is wanted for this cell: reading it evaluates the cell's arguments again
@@ -262,9 +269,11 @@ export async function refreshPeriods(
     wanted.map((r) => r.cell),
   );
   const after = callsOf(model, formulas, writes);
-  const kept = new Map(previous.map((r) => [periodsCellId(r), r]));
+  const kept = new Map(previous.periods.map((r) => [periodsCellId(r), r]));
+  const previousSources = previous.sources;
   const cells = new Map<FormulaCell, CellPeriods>();
   const updates: ResolvedCellPeriods[] = [];
+  const sourceUpdates: CellSourceRecord[] = [];
   const resolved = (request: FdqRequest): string | undefined => recorder.label(request);
   for (const result of refreshed) {
     const { cell } = result;
@@ -319,44 +328,60 @@ export async function refreshPeriods(
       (latest, { note }) => (latest === undefined || note.day > latest ? note.day : latest),
       undefined,
     );
-    if (day === undefined || (relative && now === undefined)) continue;
-    const sources = distinct(answered.map(({ note }) => note.source));
-    const asked = distinct(
-      answered.map(({ request, note }) => note.resolved?.words ?? requestPeriod(request)),
-    );
-    updates.push({
+    if (day === undefined) continue;
+    if (relative && now !== undefined) updates.push({ ...at, formula, periods: now, day });
+    sourceUpdates.push({
       ...at,
-      formula,
-      periods: now ?? "",
+      formula: positionFree(formula, at.cell),
       day,
-      ...(asked !== undefined && asked !== now && { asked }),
-      ...(sources !== undefined && { sources }),
+      period:
+        distinct(answered.map(({ request, note }) => note.resolved?.words ?? requestPeriod(request))) ?? "",
+      sources: [...new Set(answered.map(({ note }) => note.source))],
     });
   }
-  const records = mergeResolvedPeriods(
-    previous,
-    refreshed.map(({ cell }) => ({ sheet: cell.sheet, cell: addressOfCell(cell.row, cell.col) })),
-    updates,
-  );
-  return { cells, records };
+  const touched = refreshed.map(({ cell }) => ({
+    sheet: cell.sheet,
+    cell: addressOfCell(cell.row, cell.col),
+  }));
+  return {
+    cells,
+    periods: mergeResolvedPeriods(previous.periods, touched, updates),
+    sources: mergeCellSources(previousSources, touched, sourceUpdates),
+  };
 }
 
-const sameRecords = (a: readonly ResolvedCellPeriods[], b: readonly ResolvedCellPeriods[]): boolean =>
-  serializeResolvedPeriods(a) === serializeResolvedPeriods(b);
+/** What the workbook keeps of its FDQ cells: the resolved periods and the sources (none without the parts). */
+export interface KeptRecords {
+  readonly periods: readonly ResolvedCellPeriods[];
+  readonly sources: readonly CellSourceRecord[];
+}
+
+export function readKeptRecords(editor: PackageEditor): KeptRecords {
+  return {
+    periods: ownParts(editor, PERIODS_PART).flatMap((p) => parseResolvedPeriods(editor.text(p.item))),
+    sources: ownParts(editor, SOURCES_PART).flatMap((p) => parseCellSources(editor.text(p.item))),
+  };
+}
 
 /**
- * `bytes` (the refreshed package) with the records in their part; the same bytes when they did not change (a
- * refresh that gave no FDQ cell a value adds no part). Answers the parts changed and added.
+ * `bytes` (the refreshed package) with the records in their parts; the same bytes when they did not change (a
+ * workbook without relative periods gets no periods part; one whose refresh gave no FDQ cell a value no
+ * sources part). Answers the parts changed and added.
  */
-export function withResolvedPeriods(
+export function withKeptRecords(
   bytes: Uint8Array,
-  previous: readonly ResolvedCellPeriods[],
-  records: readonly ResolvedCellPeriods[],
+  previous: KeptRecords,
+  records: KeptRecords,
 ): { bytes: Uint8Array; changed: string[]; added: string[] } {
-  if (sameRecords(previous, records)) return { bytes, changed: [], added: [] };
+  const periods = serializeResolvedPeriods(records.periods);
+  const sources = serializeCellSources(records.sources);
+  const samePeriods = serializeResolvedPeriods(previous.periods) === periods;
+  const sameSources = serializeCellSources(previous.sources) === sources;
+  if (samePeriods && sameSources) return { bytes, changed: [], added: [] };
   const pkg = openPackage(bytes);
   const editor = new PackageEditor(pkg);
-  replaceOwnParts(editor, PERIODS_PART, records.length > 0 ? [serializeResolvedPeriods(records)] : []);
+  if (!samePeriods) replaceOwnParts(editor, PERIODS_PART, records.periods.length > 0 ? [periods] : []);
+  if (!sameSources) replaceOwnParts(editor, SOURCES_PART, records.sources.length > 0 ? [sources] : []);
   const written = editor.changedParts();
   return {
     bytes: editor.write(),

@@ -1,7 +1,7 @@
 // What makes each frozen cell of a shared copy traceable, for its "FDQ sources" sheet: the period it asked and
 // what that resolved to ("FY0 = fiscal 2026"), the service request that answered (path and query, never the
 // key) and its refresh day. First from the record `fdq refresh` kept in the workbook while it evaluated
-// (src/workbook/resolved-periods.ts: the request that answered, a FDQ.SECURITY call's one security type, the
+// (src/workbook/cell-sources.ts: the requests that answered, a FDQ.SECURITY call's one security type, the
 // resolved year, quarter or ttm), which needs no day cache. A cell without such a record (refreshed by the task
 // pane, or by an older fdq, or edited since) falls back to what its formula asks with the workbook's values
 // (src/workbook/call-periods.ts) and the refresh day the day cache fetched it on: the cache is only read,
@@ -14,7 +14,7 @@ import type { SourcedCell } from "../workbook/fdq-sources";
 import type { FrozenCell } from "../workbook/frozen-formulas";
 import { sheetKey, type FormulaCell, type WorkbookModel } from "../workbook/model";
 import { addressOfCell } from "../workbook/engine/references";
-import { periodsCellId, type ResolvedCellPeriods } from "../workbook/resolved-periods";
+import { positionFree, sourceCellId, type CellSourceRecord } from "../workbook/cell-sources";
 
 const joined = (items: readonly (string | undefined)[]): string | undefined => {
   const distinct = [...new Set(items.filter((s): s is string => s !== undefined && s !== ""))];
@@ -28,19 +28,18 @@ export async function sourcedCells(
   model: WorkbookModel,
   frozen: readonly FrozenCell[],
   client: FdqClient,
-  records: readonly ResolvedCellPeriods[] = [],
+  records: readonly CellSourceRecord[] = [],
 ): Promise<SourcedCell[]> {
-  const recorded = new Map(records.filter((r) => r.sources !== undefined).map((r) => [periodsCellId(r), r]));
+  const recorded = new Map(records.map((r) => [sourceCellId(r), r]));
   const fromRecord = (f: FrozenCell): SourcedCell | undefined => {
-    const r = recorded.get(periodsCellId(f));
+    const r = recorded.get(sourceCellId(f));
     // A formula edited since its refresh asks something else: its record does not describe it.
-    if (!r || r.formula !== f.formula) return undefined;
-    const period = r.asked ?? r.periods;
+    if (!r || r.formula !== positionFree(f.formula, f.cell)) return undefined;
     return {
       ...f,
       formula: shownFormula(f.formula),
-      ...(period !== "" && { period }),
-      ...(r.sources !== undefined && { source: r.sources }),
+      ...(r.period !== "" && { period: r.period }),
+      ...(r.sources.length > 0 && { source: r.sources.join("; ") }),
       refreshDay: r.day,
     };
   };

@@ -1,12 +1,10 @@
-// What each FDQ cell asked at its last refresh, kept inside the workbook: the periods its calls resolved to
-// (so the next refresh, on any machine, can tell a relative period that moved, FY0: FY2024 -> FY2025, the
-// change report's "new period", from a restatement of the same period), and, as `fdq refresh` notes them while
-// it evaluates, the service requests that answered and what a relative period resolved to (so `fdq freeze
-// --share` names each value's source without a day cache). One custom XML part of the workbook in its own
-// namespace, as the frozen formulas are kept (src/workbook/frozen-formulas.ts): `fdq refresh` writes it in the
-// package (src/workbook/frozen-parts.ts), the task pane with Office's customXmlParts. Host-neutral: no Office,
-// no Node. `fdq refresh` records every FDQ cell it gives a value; the task pane only cells with a relative
-// period (its Share as values reads its own day cache).
+// What each FDQ cell with a relative period (FY0, FQ-1, LTM) resolved to at its last refresh, kept inside the
+// workbook so the next refresh, on any machine, can tell a relative period that moved (FY0: FY2024 -> FY2025,
+// the change report's "new period") from a restatement of the same period. One custom XML part of the
+// workbook in its own namespace, as the frozen formulas are kept (src/workbook/frozen-formulas.ts): `fdq
+// refresh` writes it in the package (src/workbook/frozen-parts.ts), the task pane with Office's customXmlParts.
+// Host-neutral: no Office, no Node. Only cells with a relative period have a record; a workbook without one
+// gets no part.
 //
 // Read with the frozen-formulas part's parser (fast-xml-parser), written with its escapes.
 import { escapeXml, isNode, partParser, type Node } from "./frozen-formulas";
@@ -27,10 +25,6 @@ export interface ResolvedCellPeriods {
   readonly periods: string;
   /** The refresh day (YYYY-MM-DD) they were resolved on. */
   readonly day: string;
-  /** What a relative period asked and resolved to, "; "-joined ("FY0 = fiscal 2026"), when it differs from `periods`. */
-  readonly asked?: string;
-  /** The service requests that answered, without the key, "; "-joined ("GET /metrics/roic/AAPL?..."). */
-  readonly sources?: string;
 }
 
 export const periodsCellId = (c: { sheet: string; cell: string }): string =>
@@ -41,10 +35,7 @@ export function serializeResolvedPeriods(records: readonly ResolvedCellPeriods[]
     .map(
       (r) =>
         `<cell sheet="${escapeXml(r.sheet)}" cell="${escapeXml(r.cell)}" day="${escapeXml(r.day)}" ` +
-        `periods="${escapeXml(r.periods)}"` +
-        (r.asked === undefined ? "" : ` asked="${escapeXml(r.asked)}"`) +
-        (r.sources === undefined ? "" : ` sources="${escapeXml(r.sources)}"`) +
-        `>${escapeXml(r.formula)}</cell>`,
+        `periods="${escapeXml(r.periods)}">${escapeXml(r.formula)}</cell>`,
     )
     .join("");
   return (
@@ -69,7 +60,7 @@ export function parseResolvedPeriods(xml: string): ResolvedCellPeriods[] {
   const out: ResolvedCellPeriods[] = [];
   for (const c of cells) {
     if (!isNode(c)) continue;
-    const { sheet, cell, day, periods, asked, sources } = c;
+    const { sheet, cell, day, periods } = c;
     const formula = typeof c["#text"] === "string" ? c["#text"] : "";
     if (
       typeof sheet === "string" &&
@@ -80,22 +71,14 @@ export function parseResolvedPeriods(xml: string): ResolvedCellPeriods[] {
       typeof periods === "string" &&
       formula.startsWith("=")
     )
-      out.push({
-        sheet,
-        cell,
-        formula,
-        periods,
-        day,
-        ...(typeof asked === "string" && { asked }),
-        ...(typeof sources === "string" && { sources }),
-      });
+      out.push({ sheet, cell, formula, periods, day });
   }
   return out;
 }
 
 /**
  * The records after a refresh: those of cells it refreshed replaced by `updates` (a refreshed cell without an
- * update loses its record), the others kept.
+ * update, no longer relative or failed, loses its record), the others kept.
  */
 export function mergeResolvedPeriods(
   previous: readonly ResolvedCellPeriods[],

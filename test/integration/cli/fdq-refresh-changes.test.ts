@@ -7,6 +7,7 @@ import path from "node:path";
 import { unzipSync } from "fflate";
 import { DEFAULTS, RefreshDayClock } from "../../../src/api";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
+import { positionFree, parseCellSources, type CellSourceRecord } from "../../../src/workbook/cell-sources";
 import { parseResolvedPeriods, type ResolvedCellPeriods } from "../../../src/workbook/resolved-periods";
 import { smallBook } from "../../support/small-book";
 import { serviceNumber } from "../functions/sandbox-oracle";
@@ -165,7 +166,12 @@ describe("fdq refresh --changes", () => {
     const rows = JSON.parse(readFileSync(path.join(dir, "changes.json"), "utf8")) as Expected[];
     const sizes = rows.map((r) => (r.relativeChange === null ? -1 : Math.abs(r.relativeChange)));
     expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
-    expect(rows.slice(-2).map((r) => r.cell).sort()).toEqual(["C4", "D1"]);
+    expect(
+      rows
+        .slice(-2)
+        .map((r) => r.cell)
+        .sort(),
+    ).toEqual(["C4", "D1"]);
   });
 
   it("counts the changes by kind in the summary line", () => {
@@ -248,43 +254,43 @@ describe("the resolved periods kept in the workbook", () => {
     return items.flatMap((k) => parseResolvedPeriods(new TextDecoder().decode(files[k])));
   };
 
-  it("records what FY0 resolved to at each refresh, the request that answered, and on which refresh day", () => {
+  it("records what FY0 resolved to at each refresh, and on which refresh day; no periods record for the fixed periods", () => {
     const day = new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now());
-    const fy0 = (year: number): ResolvedCellPeriods => ({
+    expect(kept("day1.xlsx")).toEqual([
+      { sheet: "Model", cell: "C6", formula: `=${FY0}`, periods: "FY2024", day },
+    ]);
+    expect(kept("day2.xlsx")).toEqual([
+      { sheet: "Model", cell: "C6", formula: `=${FY0}`, periods: "FY2025", day },
+    ]);
+  });
+
+  it("records the requests that answered every FDQ cell, what it asked and the refresh day; none of other formulas", () => {
+    const day = new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now());
+    const files = unzipSync(new Uint8Array(readFileSync(path.join(dir, "day2.xlsx"))));
+    const records = Object.keys(files)
+      .filter((k) => /^customXml\/item\d+\.xml$/.test(k))
+      .flatMap((k) => parseCellSources(new TextDecoder().decode(files[k])));
+    const of = (cell: string, formula: string): CellSourceRecord | undefined =>
+      records.find((r) => r.cell === cell && r.formula === positionFree(`=${formula}`, cell));
+    expect(records.map((r) => r.cell).sort()).toEqual(["A1", "C2", "C3", "C4", "C5", "C6"]);
+    expect(records.every((r) => r.day === day)).toBe(true);
+    expect(of("C6", FY0)).toEqual({
       sheet: "Model",
       cell: "C6",
       formula: `=${FY0}`,
-      periods: `FY${year}`,
       day,
-      asked: `FY0 = fiscal ${year}`,
-      sources: `GET /metrics/roic/AAPL?datapoint=ROIC&year=${year}`,
+      period: "FY0 = fiscal 2025",
+      sources: ["GET /metrics/roic/AAPL?datapoint=ROIC&year=2025"],
     });
-    expect(kept("day1.xlsx").find((r) => r.cell === "C6")).toEqual(fy0(2024));
-    expect(kept("day2.xlsx").find((r) => r.cell === "C6")).toEqual(fy0(2025));
-  });
-
-  it("keeps a record of every FDQ cell the refresh gave a value, fixed periods included; none of other formulas", () => {
-    const day = new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now());
-    const records = kept("day2.xlsx");
-    expect(records.map((r) => r.cell).sort()).toEqual(["A1", "C2", "C3", "C4", "C5", "C6"]);
-    expect(records.every((r) => r.day === day)).toBe(true);
-    expect(records.find((r) => r.cell === "C5")).toEqual({
-      sheet: "Model",
-      cell: "C5",
-      formula: `=${NAME}`,
-      periods: "",
-      day,
-      sources: "GET /coverage/stock/AAPL",
-    });
+    // The stock list answered: the ETF and fund lists were not asked.
+    expect(of("C5", NAME)?.sources).toEqual(["GET /coverage/stock/AAPL"]);
     // Every year of the series, the one not published (its cell's #N/A) included.
-    expect(records.find((r) => r.cell === "A1")?.sources).toBe(
-      [2022, 2023, 2024, 2025, 2026]
-        .map((y) => `GET /metrics/roic/AAPL?datapoint=ROIC&year=${y}`)
-        .join("; "),
+    expect(of("A1", SERIES)?.sources).toEqual(
+      [2022, 2023, 2024, 2025, 2026].map((y) => `GET /metrics/roic/AAPL?datapoint=ROIC&year=${y}`),
     );
   });
 
-  it("adds only its own part: every part of the input but the worksheet and the lists of parts kept byte for byte", () => {
+  it("adds only its own parts: every part of the input but the worksheet and the lists of parts kept byte for byte", () => {
     const input = unzipSync(BOOK);
     const day1 = unzipSync(new Uint8Array(readFileSync(path.join(dir, "day1.xlsx"))));
     const changed = Object.keys(input).filter(
@@ -300,9 +306,13 @@ describe("the resolved periods kept in the workbook", () => {
         .filter((k) => !(k in input))
         .sort(),
     ).toEqual([
+      // The resolved periods and the sources, each a custom XML part with its properties and relationships.
       "customXml/_rels/item1.xml.rels",
+      "customXml/_rels/item2.xml.rels",
       "customXml/item1.xml",
+      "customXml/item2.xml",
       "customXml/itemProps1.xml",
+      "customXml/itemProps2.xml",
       // The refresh's own: the series spills, marked as Excel marks a dynamic array.
       "xl/metadata.xml",
     ]);

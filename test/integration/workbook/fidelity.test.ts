@@ -81,7 +81,7 @@ describe.each([false, true])("the fidelity corpus (macros: %s)", (macros) => {
     const parts = Object.keys(unzipSync(result.input)).length;
     expect([0, 4]).toContain(result.run.code);
     // The two worksheets, the two lists of parts, and the record of each FDQ cell's request (its part, its
-    // properties, its relationships: src/workbook/resolved-periods.ts) added.
+    // properties, its relationships: src/workbook/cell-sources.ts) added.
     expect(result.run.stdout).toMatch(
       new RegExp(
         `; changed 7 parts, kept ${parts - 4} other parts byte for byte\\. Wrote ${result.out.replace(/[.\\]/g, "\\$&")}\\.\\n$`,
@@ -97,7 +97,7 @@ describe.each([false, true])("the fidelity corpus (macros: %s)", (macros) => {
     expect(after.entries.map((e) => e.name)).toEqual([...before.entries.map((e) => e.name), ...RECORD]);
     expect(after.fileOrder.map((e) => e.name)).toEqual([...before.fileOrder.map((e) => e.name), ...RECORD]);
     expect(text(unzipSync(result.output)["customXml/item2.xml"])).toContain(
-      'xmlns="urn:fdq-excel:resolved-periods"',
+      'xmlns="urn:fdq-excel:cell-sources"',
     );
     const sheets = new Set<string>(Object.values(SHEET_PARTS));
     // The lists of parts only gain the record's entries.
