@@ -167,11 +167,6 @@ export class ResolutionRecorder {
   answer(request: FdqRequest): AnswerNote | undefined {
     return this.seen.get(requestId(request));
   }
-
-  /** The latest refresh day of any answer of the run. */
-  get day(): string | undefined {
-    return this.latest;
-  }
 }
 
 /** An FDQ cell the refresh gave a value. */
@@ -288,7 +283,7 @@ export async function refreshPeriods(
     let thenRequests: FdqRequest[][] | undefined;
     if (relative) {
       const record = kept.get(periodsCellId(at));
-      then = record?.formula === formula && record.periods !== "" ? record.periods : undefined;
+      then = record?.formula === formula ? record.periods : undefined;
     } else if (thenCalls) {
       thenRequests = await requestsOfCalls(thenCalls);
       then = periodsLabel(thenRequests.flat(), () => undefined);
