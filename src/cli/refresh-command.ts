@@ -267,6 +267,7 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
             (r) =>
               options.changes !== undefined &&
               !sameValue(reportedValue(r.cell.cached), reportedValue(r.value)),
+            options.changes !== undefined,
           );
     const kept = withKeptRecords(patched.bytes, previousRecords, periods);
     await output.commit(kept.bytes);

@@ -255,6 +255,8 @@ export async function refreshPeriods(
    * no change, whatever its period). By default, for every cell.
    */
   wantsBefore: (result: RefreshedCell) => boolean = () => true,
+  /** Whether each cell's periods are wanted (by the change report); the records are made either way. */
+  reporting = true,
 ): Promise<RefreshPeriods> {
   const refreshed = results.filter((r): r is RefreshedCell => r.kind === "value" && r.callsFdq);
   const formulas = refreshed.map((r) => r.cell);
@@ -292,7 +294,7 @@ export async function refreshPeriods(
     let values: PeriodPair[] | undefined;
     const cellsOfResult = result.spill?.rows?.reduce((n, row) => n + row.length, 0) ?? 1;
     const groups = valueGroups(nowRequests);
-    if (cellsOfResult > 1 && groups.length === cellsOfResult) {
+    if (reporting && cellsOfResult > 1 && groups.length === cellsOfResult) {
       const thenGroups = thenRequests && valueGroups(thenRequests);
       values = groups.map((group, i) => {
         const after = periodsLabel(group, resolved);
@@ -301,11 +303,12 @@ export async function refreshPeriods(
         return { ...(before !== undefined && { before }), ...(after !== undefined && { after }) };
       });
     }
-    cells.set(cell, {
-      ...(then !== undefined && { before: then }),
-      ...(now !== undefined && { after: now }),
-      ...(values && { values }),
-    });
+    if (reporting)
+      cells.set(cell, {
+        ...(then !== undefined && { before: then }),
+        ...(now !== undefined && { after: now }),
+        ...(values && { values }),
+      });
     // The record: the requests that answered, each call's own. A FDQ.SECURITY call tries the security types
     // in turn until one knows the ticker: only the type that answered is its source (the "not found" of the
     // others is no part of its value); every other call's "not found" is the value of its cell (a SERIES year
