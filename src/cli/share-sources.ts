@@ -13,13 +13,29 @@ import { engineFormula } from "../workbook/formula-text";
 import type { SourcedCell } from "../workbook/fdq-sources";
 import type { FrozenCell } from "../workbook/frozen-formulas";
 import { sheetKey, type FormulaCell, type WorkbookModel } from "../workbook/model";
-import { addressOfCell } from "../workbook/engine/references";
+import { addressOfCell, rectOf } from "../workbook/engine/references";
 import { positionFree, sourceCellId, type CellSourceRecord } from "../workbook/cell-sources";
 
 const joined = (items: readonly (string | undefined)[]): string | undefined => {
   const distinct = [...new Set(items.filter((s): s is string => s !== undefined && s !== ""))];
   return distinct.length > 0 ? distinct.join("; ") : undefined;
 };
+
+/**
+ * The requests of a cell, "; "-joined. A spill whose every cell was answered by a request of its own (a SERIES'
+ * years, a lifted range's calls: as many requests as cells, in the order of its cells) names each request with its
+ * cell: "A1: GET /...year=2021; B1: GET /...year=2022".
+ */
+function sourcesText(sources: readonly string[], cell: FrozenCell): string {
+  const rect = cell.spill ? rectOf(cell.sheet, cell.spill) : undefined;
+  const cells: string[] = [];
+  if (rect) {
+    for (let row = rect.top; row <= rect.bottom; row++)
+      for (let col = rect.left; col <= rect.right; col++) cells.push(addressOfCell(row, col));
+  }
+  if (cells.length < 2 || cells.length !== sources.length) return sources.join("; ");
+  return sources.map((source, i) => `${cells[i] as string}: ${source}`).join("; ");
+}
 
 /** The formula as the user typed it: FDQ calls as FDQ.NAME, not as Excel stores them (_xldudf_FDQ_NAME). */
 const shownFormula = (stored: string): string => `=${engineFormula(stored).text}`;
@@ -39,7 +55,7 @@ export async function sourcedCells(
       ...f,
       formula: shownFormula(f.formula),
       ...(r.period !== "" && { period: r.period }),
-      ...(r.sources.length > 0 && { source: r.sources.join("; ") }),
+      ...(r.sources.length > 0 && { source: sourcesText(r.sources, f) }),
       refreshDay: r.day,
     };
   };
