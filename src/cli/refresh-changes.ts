@@ -22,13 +22,11 @@ import {
 import { addressOfCell, rectOf, type Rect } from "../workbook/engine/references";
 import { sheetKey, type FormulaCell, type Scalar, type WorkbookModel } from "../workbook/model";
 import type { CellResult } from "../workbook/recalculation";
+import { isFormulaCell } from "../workbook/workbook-index";
 import type { CellWrites } from "../workbook/xlsx/cell-writes";
 import { AtomicOutput, FileProblem, sameFile } from "../workbook/xlsx/node-files";
 import type { CellPeriods } from "./refresh-periods";
 import { reportOf } from "./refresh-scope";
-
-const isFormulaCell = (v: unknown): v is FormulaCell =>
-  typeof v === "object" && v !== null && "formula" in v && "sheet" in v;
 
 /** The cells a result covers now and covered before, row by row: its new range, then its old one's others. */
 function cellsOf(result: Extract<CellResult, { kind: "value" }>): { row: number; col: number }[] {
