@@ -189,9 +189,7 @@ describe("fdq freeze --share", () => {
       expect(readFileSync(path.join(out, "share-Model.csv"), "utf8")).not.toContain("#NAME?");
       const sources = readFileSync(path.join(out, "share-FDQ sources.csv"), "utf8");
       expect(sources.split("\n")[0]).toBe("Sheet,Cell,Formula,Value,Period,Refresh day,Source");
-      expect(sources).toContain(
-        `Model,C3,"=FDQ.DATAPOINT(A3,""metrics/roic"",""ROIC"",B3)",${msft},FY2023,`,
-      );
+      expect(sources).toContain(`Model,C3,"=FDQ.DATAPOINT(A3,""metrics/roic"",""ROIC"",B3)",${msft},FY2023,`);
     },
     180_000,
   );
