@@ -19,7 +19,7 @@ import type { FdqCall } from "../functions/formula";
 import type { FdqApi } from "../functions/impl";
 import { requestsOf } from "../functions/requests";
 import {
-  callsOf,
+  callReader,
   isRelativeRequest,
   requestId,
   requestPeriod,
@@ -259,13 +259,9 @@ export async function refreshPeriods(
   reporting = true,
 ): Promise<RefreshPeriods> {
   const refreshed = results.filter((r): r is RefreshedCell => r.kind === "value" && r.callsFdq);
-  const formulas = refreshed.map((r) => r.cell);
-  const wanted = refreshed.filter(wantsBefore);
-  const before = callsOf(
-    model,
-    wanted.map((r) => r.cell),
-  );
-  const after = callsOf(model, formulas, writes);
+  // Read one cell at a time, so that only the current cell's calls are held.
+  const before = callReader(model);
+  const after = callReader(model, writes);
   const kept = new Map(previous.periods.map((r) => [periodsCellId(r), r]));
   const previousSources = previous.sources;
   const cells = new Map<FormulaCell, CellPeriods>();
@@ -276,11 +272,11 @@ export async function refreshPeriods(
     const { cell } = result;
     const at = { sheet: cell.sheet, cell: addressOfCell(cell.row, cell.col) };
     const formula = `=${cell.formula}`;
-    const nowRequests = await requestsOfCalls(after.get(cell) ?? []);
+    const nowRequests = await requestsOfCalls(after(cell));
     const all = nowRequests.flat();
     const relative = all.some(isRelativeRequest);
     const now = periodsLabel(all, resolved);
-    const thenCalls = before.get(cell);
+    const thenCalls = wantsBefore(result) ? before(cell) : undefined;
     let then: string | undefined;
     let thenRequests: FdqRequest[][] | undefined;
     if (relative) {
