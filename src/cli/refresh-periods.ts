@@ -260,7 +260,9 @@ export async function refreshPeriods(
 ): Promise<RefreshPeriods> {
   const refreshed = results.filter((r): r is RefreshedCell => r.kind === "value" && r.callsFdq);
   // Read one cell at a time, so that only the current cell's calls are held.
-  const before = callReader(model);
+  // The "before" reader (an index of the whole workbook) is made only when a cell wants it.
+  let readBefore: ((cell: FormulaCell) => FdqCall[]) | undefined;
+  const before = (cell: FormulaCell): FdqCall[] => (readBefore ??= callReader(model))(cell);
   const after = callReader(model, writes);
   const kept = new Map(previous.periods.map((r) => [periodsCellId(r), r]));
   const previousSources = previous.sources;
