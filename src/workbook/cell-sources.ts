@@ -9,7 +9,7 @@
 // a period, a day, a formula) is written once in a table, and each cell is one empty element naming its entries
 // by number. The formula (a record of a formula edited since does not describe it) is kept as it reads from A1
 // (its relative references moved, as Excel moves them when it copies a formula): the formulas of a filled-down
-// block are then one entry. About 40 bytes a cell. Read by a scan of its own elements (the part is ours and
+// block are then one entry. About 45 bytes a cell (2.25 MB for 50,000). Read by a scan of its own elements (the part is ours and
 // written by this module).
 import { cellPosition } from "./engine/references";
 import { translateFormula } from "./engine/translate";
