@@ -24,7 +24,9 @@ import { addSourcesSheet } from "../workbook/sources-sheet";
 import { openConnection } from "./connection";
 import { UsageError, type FreezeOptions } from "./options";
 import { REFRESH_EXIT } from "./refresh-command";
+import { readKeptRecords } from "./refresh-periods";
 import { sourcedCells } from "./share-sources";
+import { PackageEditor } from "../workbook/xlsx/structure";
 
 type Command = "freeze" | "thaw";
 
@@ -107,7 +109,8 @@ export async function runFreeze(command: Command, options: FreezeOptions): Promi
       if (options.share) {
         const connection = await openConnection(options);
         try {
-          const cells = await sourcedCells(read.model, result.frozen, connection.client);
+          const records = readKeptRecords(new PackageEditor(pkg)).sources;
+          const cells = await sourcedCells(read.model, result.frozen, connection.client, records);
           const name = sourcesSheetName(pkg.sheets.map((s) => s.name));
           addSourcesSheet(editor, name, sourcesRows(cells));
           sheetLine = ` and listed their sources on the sheet "${name}"`;

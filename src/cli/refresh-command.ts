@@ -14,6 +14,7 @@ import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import type { FdqCall } from "../functions/formula";
+import { calcOnLoadWarning, recalculatesOnLoad } from "../workbook/calc-on-load";
 import { sameValue } from "../workbook/changes";
 import { addressOf } from "../workbook/engine/references";
 import { engineFormula } from "../workbook/formula-text";
@@ -37,12 +38,7 @@ import { evaluateInWindows } from "./call-windows";
 import type { Outcome } from "./evaluate";
 import { UsageError, type RefreshOptions } from "./options";
 import { ChangesOutput, changesSentence } from "./refresh-changes";
-import {
-  readResolvedPeriods,
-  refreshPeriods,
-  ResolutionRecorder,
-  withResolvedPeriods,
-} from "./refresh-periods";
+import { readKeptRecords, refreshPeriods, ResolutionRecorder, withKeptRecords } from "./refresh-periods";
 import { PackageEditor } from "../workbook/xlsx/structure";
 import { reportOf as reportedValue, scopedModel, scopePhrase } from "./refresh-scope";
 
@@ -250,9 +246,18 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
       changes = await ChangesOutput.prepare(options.changes, [options.workbook, target]);
     }
 
-    const previousPeriods = readResolvedPeriods(new PackageEditor(pkg));
-    const recorder = new ResolutionRecorder();
+    // Said before any request, so that it is read even when the run stops early.
+    if (recalculatesOnLoad(pkg))
+      process.stderr.write(`fdq refresh: warning: ${calcOnLoadWarning(options.workbook)}\n`);
+    const previousRecords = readKeptRecords(new PackageEditor(pkg));
     const connection = await openConnection(options);
+    const recorder = new ResolutionRecorder(connection.baseUrl, (request) => {
+      try {
+        return connection.client.keyOf(request).path;
+      } catch {
+        return undefined;
+      }
+    });
     let batches = 0;
     let results: CellResult[] = [];
     try {
@@ -267,27 +272,31 @@ export async function runRefresh(options: RefreshOptions): Promise<number> {
     }
     const writes = writesOf(results, read.model);
     const patched = patchPackage(pkg, read.sharedStrings, writes);
-    // What each relative period resolved to, kept in the workbook for the next refresh's "new period".
-    // (Skipped for a workbook without relative periods when no report is asked: the calls are not read again.)
+    // What each FDQ cell asked and which request answered it, kept in the workbook for the next refresh's
+    // "new period" and for fdq freeze --share's sources. (Skipped when no FDQ cell got a value and the
+    // workbook holds no record: the calls are not read again.)
     const periods =
-      options.changes === undefined && recorder.empty && previousPeriods.length === 0
-        ? { cells: new Map(), records: [] }
+      !results.some((r) => r.kind === "value" && r.callsFdq) &&
+      previousRecords.periods.length === 0 &&
+      previousRecords.sources.length === 0
+        ? { cells: new Map(), periods: [], sources: [] }
         : await refreshPeriods(
             results,
             read.model,
             writes,
-            previousPeriods,
+            previousRecords,
             recorder,
             // The report reads a period's "before" only where the value changed; without a report, nowhere.
             (r) =>
               options.changes !== undefined &&
               !sameValue(reportedValue(r.cell.cached), reportedValue(r.value)),
+            options.changes !== undefined,
           );
-    const kept = withResolvedPeriods(patched.bytes, previousPeriods, periods.records);
+    const kept = withKeptRecords(patched.bytes, previousRecords, periods);
     await output.commit(kept.bytes);
     output = undefined;
 
-    const changed = await changes?.write(results, periods.cells);
+    const changed = await changes?.write(results, periods.cells, read.model, writes);
     changes = undefined;
 
     const report = reportOf(results);

@@ -9,7 +9,8 @@ import { ANNUAL, isRelativePeriod, periodLabel as labelOf, relativeText } from "
 import type { FdqCall } from "../functions/formula";
 import { requestsOf } from "../functions/requests";
 import type { Host } from "./engine/context";
-import { Evaluator, treeOf } from "./engine/evaluator";
+import { Evaluator } from "./engine/evaluator";
+import { parseFormula } from "./engine/parser";
 import { callFdq } from "./fdq-functions";
 import { engineFormula } from "./formula-text";
 import { ExcelError, sheetKey, type FormulaCell, type Scalar, type WorkbookModel } from "./model";
@@ -96,6 +97,15 @@ export function callsOf(
   cells: readonly FormulaCell[],
   writes?: CellWrites,
 ): Map<FormulaCell, FdqCall[]> {
+  const read = callReader(model, writes);
+  return new Map(cells.map((cell) => [cell, read(cell)]));
+}
+
+/**
+ * `callsOf` one formula at a time: the caller keeps only the calls it still needs (a refresh reads every FDQ
+ * cell's calls, 50,000 in a large model, and holding them all at once is memory).
+ */
+export function callReader(model: WorkbookModel, writes?: CellWrites): (cell: FormulaCell) => FdqCall[] {
   const index = new WorkbookIndex(model);
   const written = new Map<string, Map<number, Map<number, { value: Scalar | undefined }>>>();
   for (const [sheet, rows] of writes ?? []) written.set(sheetKey(sheet), rows);
@@ -129,16 +139,16 @@ export function callsOf(
       }),
   };
   const evaluator = new Evaluator(host);
-  const out = new Map<FormulaCell, FdqCall[]>();
-  for (const cell of cells) {
+  return (cell) => {
     recorded = [];
     try {
       const ctx = evaluator.context(cell.sheet, cell.row, cell.col, cell.array !== undefined);
-      evaluator.evaluate(treeOf(engineFormula(cell.formula).text), ctx);
+      // Parsed here, not through the engine's shared cache of trees: each tree is used once, and the cache
+      // would keep every FDQ cell's tree of a refresh alive.
+      evaluator.evaluate(parseFormula(engineFormula(cell.formula).text), ctx);
     } catch {
       // A formula the engine cannot read has no period to compare: its calls so far are kept.
     }
-    out.set(cell, recorded);
-  }
-  return out;
+    return recorded;
+  };
 }

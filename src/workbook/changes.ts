@@ -7,7 +7,8 @@
 //   restated      a period's value changed (the period itself did not move)
 //   new period    the formula's resolved period moved (FY0 rolled to the next year): see `periodMoved`
 //   new value     the cell was an error or empty and now has a value
-//   now an error  the cell had a value and now shows an error
+//   now an error  the cell had a value or was empty, and now shows an error (an error that became another
+//                 error is not listed: it was no number before either)
 // Two numbers that agree to the precision a number keeps (15 significant digits, as Excel keeps them; the
 // service's datavalue carries more digits than a double holds) are not a change.
 
@@ -107,7 +108,7 @@ export function classify(
 ): ChangeKind | undefined {
   if (sameValue(old, now)) return undefined;
   const wasValue = old !== null && !isError(old);
-  if (isError(now)) return wasValue ? "now an error" : undefined;
+  if (isError(now)) return isError(old) ? undefined : "now an error";
   if (now === null) return wasValue ? "restated" : undefined;
   if (!wasValue) return "new value";
   return periodMoved(period?.before, period?.after) ? "new period" : "restated";

@@ -101,8 +101,21 @@ function removePart(editor: PackageEditor, part: FrozenPart): void {
   editor.removeOverride(part.item);
 }
 
-function guid(): string {
-  return `{${globalThis.crypto.randomUUID().toUpperCase()}}`;
+/**
+ * The part's itemID: a GUID made from its namespace and name (unique within the workbook, where one name holds
+ * one part), not a random one, so that the same refresh of the same workbook writes the same bytes.
+ */
+function guid(namespace: string, item: string): string {
+  const text = `${namespace}|${item}`;
+  let hex = "";
+  for (const seed of [0x811c9dc5, 0x01000193, 0x9e3779b9, 0x85ebca6b]) {
+    let h = seed;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    hex += (h >>> 0).toString(16).padStart(8, "0");
+  }
+  // A version-4-shaped GUID (the version and variant digits set), as Office writes them.
+  const g = `${hex.slice(0, 12)}4${hex.slice(13, 16)}8${hex.slice(17, 32)}`.toUpperCase();
+  return `{${g.slice(0, 8)}-${g.slice(8, 12)}-${g.slice(12, 16)}-${g.slice(16, 20)}-${g.slice(20, 32)}}`;
 }
 
 function addPart(editor: PackageEditor, xml: string, namespace = FROZEN_NAMESPACE): void {
@@ -113,7 +126,7 @@ function addPart(editor: PackageEditor, xml: string, namespace = FROZEN_NAMESPAC
   editor.add(
     props,
     '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\r\n' +
-      `<ds:datastoreItem ds:itemID="${guid()}" xmlns:ds="http://schemas.openxmlformats.org/officeDocument/2006/customXml">` +
+      `<ds:datastoreItem ds:itemID="${guid(namespace, item)}" xmlns:ds="http://schemas.openxmlformats.org/officeDocument/2006/customXml">` +
       `<ds:schemaRefs><ds:schemaRef ds:uri="${namespace}"/></ds:schemaRefs></ds:datastoreItem>`,
   );
   editor.addOverride(props, PROPS_TYPE);

@@ -44,7 +44,8 @@ function sheetXml(cells: Readonly<Record<string, SmallCell>>): string {
   return `${DECLARATION}<worksheet xmlns="${MAIN}" xmlns:r="${REL}"><sheetData>${data}</sheetData></worksheet>`;
 }
 
-export function smallBook(sheets: SmallSheets): Uint8Array {
+/** `fullCalcOnLoad`: the workbook asks to be recalculated whole when opened (as some tools write it). */
+export function smallBook(sheets: SmallSheets, options: { fullCalcOnLoad?: boolean } = {}): Uint8Array {
   const names = Object.keys(sheets);
   const parts: Record<string, string> = {
     "[Content_Types].xml":
@@ -68,7 +69,7 @@ export function smallBook(sheets: SmallSheets): Uint8Array {
       DECLARATION +
       `<workbook xmlns="${MAIN}" xmlns:r="${REL}"><sheets>` +
       names.map((n, i) => `<sheet name="${escape(n)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join("") +
-      '</sheets><calcPr calcId="191029"/></workbook>',
+      `</sheets><calcPr calcId="191029"${options.fullCalcOnLoad ? ' fullCalcOnLoad="1"' : ""}/></workbook>`,
     "xl/_rels/workbook.xml.rels":
       DECLARATION +
       '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +

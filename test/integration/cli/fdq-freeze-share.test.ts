@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { unzipSync } from "fflate";
+import { DEFAULTS, RefreshDayClock } from "../../../src/api";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { parseFrozenParts, FROZEN_NAMESPACE } from "../../../src/workbook/frozen-formulas";
 import { readZip } from "../../../src/workbook/xlsx/zip";
@@ -148,11 +149,14 @@ describe("fdq freeze --share", () => {
     expect(Object.fromEntries(c3 ?? [])).toEqual({
       A: "Model",
       B: "C3",
-      C: '=_xldudf_FDQ_DATAPOINT(A3,"metrics/roic","ROIC",B3)',
+      // The formula as the user typed it, not as Excel stores it (_xldudf_FDQ_DATAPOINT).
+      C: '=FDQ.DATAPOINT(A3,"metrics/roic","ROIC",B3)',
       D: msft,
       E: "FY2023",
-      F: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
-      G: "GET /metrics/roic/MSFT?datapoint=ROIC&year=2023",
+      F: new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now()),
+      // The request that answered it in the refresh: the book's FDQ.DATASET("MSFT","roic",2023) asked the
+      // whole dataset in the same batch, and that answer served the datapoint.
+      G: "GET /metrics/roic/MSFT?year=2023",
     });
   });
 
@@ -186,9 +190,7 @@ describe("fdq freeze --share", () => {
       expect(readFileSync(path.join(out, "share-Model.csv"), "utf8")).not.toContain("#NAME?");
       const sources = readFileSync(path.join(out, "share-FDQ sources.csv"), "utf8");
       expect(sources.split("\n")[0]).toBe("Sheet,Cell,Formula,Value,Period,Refresh day,Source");
-      expect(sources).toContain(
-        `Model,C3,"=_xldudf_FDQ_DATAPOINT(A3,""metrics/roic"",""ROIC"",B3)",${msft},FY2023,`,
-      );
+      expect(sources).toContain(`Model,C3,"=FDQ.DATAPOINT(A3,""metrics/roic"",""ROIC"",B3)",${msft},FY2023,`);
     },
     180_000,
   );

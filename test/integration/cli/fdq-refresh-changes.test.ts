@@ -7,6 +7,7 @@ import path from "node:path";
 import { unzipSync } from "fflate";
 import { DEFAULTS, RefreshDayClock } from "../../../src/api";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
+import { positionFree, parseCellSources, type CellSourceRecord } from "../../../src/workbook/cell-sources";
 import { parseResolvedPeriods, type ResolvedCellPeriods } from "../../../src/workbook/resolved-periods";
 import { smallBook } from "../../support/small-book";
 import { serviceNumber } from "../functions/sandbox-oracle";
@@ -74,7 +75,12 @@ beforeAll(async () => {
   const day1 = await refresh([path.join(dir, "model.xlsx"), "-o", path.join(dir, "day1.xlsx")]);
   expect(day1.stderr).toMatch(/Model!C4: #N\/A/); // FY2025 is not published on day 1
   clock = DAY_2;
-  const after = { 2022: await roic(2022), 2023: await roic(2023), 2025: await roic(2025) };
+  const after = {
+    2022: await roic(2022),
+    2023: await roic(2023),
+    2024: await roic(2024),
+    2025: await roic(2025),
+  };
   day2 = await refresh([
     path.join(dir, "day1.xlsx"),
     "-o",
@@ -84,15 +90,26 @@ beforeAll(async () => {
   ]);
   const rel = (o: number, n: number): number => (n - o) / Math.abs(o);
   expected = [
+    // The series: each cell of its spill on its own, with its own year (FY2026 is #N/A on both days).
+    ...([2022, 2023, 2024] as const).map((year, i) => ({
+      sheet: "Model",
+      cell: `${"ABC"[i]}1`,
+      formula: `=${SERIES}`,
+      old: before[year],
+      new: after[year],
+      kind: "restated",
+      relativeChange: rel(before[year], after[year]),
+      period: `FY${year}`,
+    })),
     {
       sheet: "Model",
-      cell: "A1",
+      cell: "D1",
       formula: `=${SERIES}`,
-      old: before[2022],
-      new: after[2022],
-      kind: "restated",
-      relativeChange: rel(before[2022], after[2022]),
-      period: "FY2022; FY2023; FY2024; FY2025; FY2026",
+      old: "#N/A",
+      new: after[2025],
+      kind: "new value",
+      relativeChange: null,
+      period: "FY2025",
     },
     {
       sheet: "Model",
@@ -149,7 +166,12 @@ describe("fdq refresh --changes", () => {
     const rows = JSON.parse(readFileSync(path.join(dir, "changes.json"), "utf8")) as Expected[];
     const sizes = rows.map((r) => (r.relativeChange === null ? -1 : Math.abs(r.relativeChange)));
     expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
-    expect(rows[rows.length - 1]?.cell).toBe("C4");
+    expect(
+      rows
+        .slice(-2)
+        .map((r) => r.cell)
+        .sort(),
+    ).toEqual(["C4", "D1"]);
   });
 
   it("counts the changes by kind in the summary line", () => {
@@ -157,7 +179,7 @@ describe("fdq refresh --changes", () => {
     expect(day2.stdout).toMatch(
       new RegExp(
         `^Refreshed 6 FDQ cells, recomputed 1 dependent, .* Wrote ${path.join(dir, "day2.xlsx").replace(/[.\\]/g, "\\$&")}\\. ` +
-          `5 changes \\(2 restated, 2 new period, 1 new value\\): ${path.join(dir, "changes.json").replace(/[.\\]/g, "\\$&")}\\.\\n$`,
+          `8 changes \\(4 restated, 2 new period, 2 new value\\): ${path.join(dir, "changes.json").replace(/[.\\]/g, "\\$&")}\\.\\n$`,
       ),
     );
   });
@@ -232,7 +254,7 @@ describe("the resolved periods kept in the workbook", () => {
     return items.flatMap((k) => parseResolvedPeriods(new TextDecoder().decode(files[k])));
   };
 
-  it("records what FY0 resolved to at each refresh, and on which refresh day; no part for the fixed periods", () => {
+  it("records what FY0 resolved to at each refresh, and on which refresh day; no periods record for the fixed periods", () => {
     const day = new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now());
     expect(kept("day1.xlsx")).toEqual([
       { sheet: "Model", cell: "C6", formula: `=${FY0}`, periods: "FY2024", day },
@@ -242,7 +264,33 @@ describe("the resolved periods kept in the workbook", () => {
     ]);
   });
 
-  it("adds only its own part: every part of the input but the worksheet and the lists of parts kept byte for byte", () => {
+  it("records the requests that answered every FDQ cell, what it asked and the refresh day; none of other formulas", () => {
+    const day = new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now());
+    const files = unzipSync(new Uint8Array(readFileSync(path.join(dir, "day2.xlsx"))));
+    const records = Object.keys(files)
+      .filter((k) => /^customXml\/item\d+\.xml$/.test(k))
+      .flatMap((k) => parseCellSources(new TextDecoder().decode(files[k])));
+    const of = (cell: string, formula: string): CellSourceRecord | undefined =>
+      records.find((r) => r.cell === cell && r.formula === positionFree(`=${formula}`, cell));
+    expect(records.map((r) => r.cell).sort()).toEqual(["A1", "C2", "C3", "C4", "C5", "C6"]);
+    expect(records.every((r) => r.day === day)).toBe(true);
+    expect(of("C6", FY0)).toEqual({
+      sheet: "Model",
+      cell: "C6",
+      formula: `=${FY0}`,
+      day,
+      period: "FY0 = fiscal 2025",
+      sources: ["GET /metrics/roic/AAPL?datapoint=ROIC&year=2025"],
+    });
+    // The stock list answered: the ETF and fund lists were not asked.
+    expect(of("C5", NAME)?.sources).toEqual(["GET /coverage/stock/AAPL"]);
+    // Every year of the series, the one not published (its cell's #N/A) included.
+    expect(of("A1", SERIES)?.sources).toEqual(
+      [2022, 2023, 2024, 2025, 2026].map((y) => `GET /metrics/roic/AAPL?datapoint=ROIC&year=${y}`),
+    );
+  });
+
+  it("adds only its own parts: every part of the input but the worksheet and the lists of parts kept byte for byte", () => {
     const input = unzipSync(BOOK);
     const day1 = unzipSync(new Uint8Array(readFileSync(path.join(dir, "day1.xlsx"))));
     const changed = Object.keys(input).filter(
@@ -258,9 +306,13 @@ describe("the resolved periods kept in the workbook", () => {
         .filter((k) => !(k in input))
         .sort(),
     ).toEqual([
+      // The resolved periods and the sources, each a custom XML part with its properties and relationships.
       "customXml/_rels/item1.xml.rels",
+      "customXml/_rels/item2.xml.rels",
       "customXml/item1.xml",
+      "customXml/item2.xml",
       "customXml/itemProps1.xml",
+      "customXml/itemProps2.xml",
       // The refresh's own: the series spills, marked as Excel marks a dynamic array.
       "xl/metadata.xml",
     ]);

@@ -77,10 +77,11 @@ it("lifts FDQ.DATAPOINT over A2:A4: three calls, spilled from the formula's cell
   expect([out.code, out.stderr]).toEqual([0, ""]);
   // One request of one unit per ticker.
   expect([sandbox.stats().requests - before.requests, sandbox.usage() - before.units]).toEqual([3, 3]);
-  // The first spill of the workbook adds the dynamic-array metadata part (its relationship, its content type).
+  // The first spill of the workbook adds the dynamic-array metadata part (its relationship, its content type),
+  // and the record of each FDQ cell's request adds its custom XML part (with its properties and relationships).
   expect(out.stdout).toBe(
     "Refreshed 1 FDQ cell, recomputed 0 dependents, left none with old values; " +
-      `changed 4 parts, kept 3 other parts byte for byte. Wrote ${file}.\n`,
+      `changed 7 parts, kept 3 other parts byte for byte. Wrote ${file}.\n`,
   );
 
   const expected = await Promise.all(

@@ -43,10 +43,11 @@ it("writes every FDQ formula's value into the workbook as its cached result, kee
   const out = await refresh([input, "-o", output]);
   expect(out.code).toBe(0);
   // A4 has its cached value and reads no FDQ cell: it is not recalculated, nor counted. The first spill adds
-  // the dynamic-array metadata (its part, its relationship, its content type) beside the worksheet.
+  // the dynamic-array metadata (its part, its relationship, its content type) beside the worksheet, and the
+  // record of each FDQ cell's request its custom XML part (with its properties and relationships).
   expect(out.stdout).toBe(
     "Refreshed 4 FDQ cells (1 with an error), recomputed 0 dependents, left none with old values; " +
-      `changed 4 parts, kept 3 other parts byte for byte. Wrote ${output}.\n`,
+      `changed 7 parts, kept 3 other parts byte for byte. Wrote ${output}.\n`,
   );
   expect(out.stderr).toMatch(/^fdq refresh: Model!A2: #N\/A \S.*\n$/);
 

@@ -80,23 +80,43 @@ describe.each([false, true])("the fidelity corpus (macros: %s)", (macros) => {
   it("writes the result and says how many parts it kept byte for byte", () => {
     const parts = Object.keys(unzipSync(result.input)).length;
     expect([0, 4]).toContain(result.run.code);
+    // The two worksheets, the two lists of parts, and the record of each FDQ cell's request (its part, its
+    // properties, its relationships: src/workbook/cell-sources.ts) added.
     expect(result.run.stdout).toMatch(
       new RegExp(
-        `; changed 2 parts, kept ${parts - 2} other parts byte for byte\\. Wrote ${result.out.replace(/[.\\]/g, "\\$&")}\\.\\n$`,
+        `; changed 7 parts, kept ${parts - 4} other parts byte for byte\\. Wrote ${result.out.replace(/[.\\]/g, "\\$&")}\\.\\n$`,
       ),
     );
     expect(readFileSync(result.file)).toEqual(Buffer.from(result.input));
   });
 
-  it("copies every part but the two worksheets byte for byte, compressed bytes and headers included, in order", () => {
+  it("copies every part but the two worksheets byte for byte, compressed bytes and headers included, in order; the record part is added at the end", () => {
     const before = readZip(result.input);
     const after = readZip(result.output);
-    expect(after.entries.map((e) => e.name)).toEqual(before.entries.map((e) => e.name));
-    expect(after.fileOrder.map((e) => e.name)).toEqual(before.fileOrder.map((e) => e.name));
+    const RECORD = ["customXml/item2.xml", "customXml/itemProps2.xml", "customXml/_rels/item2.xml.rels"];
+    expect(after.entries.map((e) => e.name)).toEqual([...before.entries.map((e) => e.name), ...RECORD]);
+    expect(after.fileOrder.map((e) => e.name)).toEqual([...before.fileOrder.map((e) => e.name), ...RECORD]);
+    expect(text(unzipSync(result.output)["customXml/item2.xml"])).toContain(
+      'xmlns="urn:fdq-excel:cell-sources"',
+    );
     const sheets = new Set<string>(Object.values(SHEET_PARTS));
+    // The lists of parts only gain the record's entries.
+    const lists: Record<string, RegExp> = {
+      "[Content_Types].xml": /<Override PartName="\/customXml\/itemProps2\.xml"[^>]*\/>/,
+      "xl/_rels/workbook.xml.rels":
+        /<Relationship Id="rId\d+" Type="[^"]*\/customXml" Target="\.\.\/customXml\/item2\.xml"\/>/,
+    };
     for (const [i, entry] of before.entries.entries()) {
       const copy = after.entries[i];
       if (sheets.has(entry.name)) continue;
+      const list = lists[entry.name];
+      if (list) {
+        const was = text(unzipSync(result.input)[entry.name]);
+        const now = text(unzipSync(result.output)[entry.name]);
+        expect(now).toMatch(list);
+        expect(now.replace(list, "")).toBe(was);
+        continue;
+      }
       expect({ name: entry.name, raw: Buffer.from(copy?.raw ?? []) }).toEqual({
         name: entry.name,
         raw: Buffer.from(entry.raw),

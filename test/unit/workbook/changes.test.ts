@@ -51,6 +51,7 @@ describe("the change report of a refresh", () => {
     expect(classify({ error: "#N/A" }, 2)).toBe("new value");
     expect(classify(null, 2)).toBe("new value");
     expect(classify(2, { error: "#N/A" })).toBe("now an error");
+    expect(classify(null, { error: "#N/A" })).toBe("now an error");
     expect(classify({ error: "#N/A" }, { error: "#VALUE!" })).toBeUndefined();
     expect(classify("Apple", "Apple")).toBeUndefined();
     expect(classify("Apple", "Apple Inc.")).toBe("restated");
