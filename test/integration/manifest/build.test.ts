@@ -67,7 +67,10 @@ describe("production build", () => {
     };
     expect(json.functions.map((f) => f.id)).toEqual([...FUNCTION_NAMES]);
     const functionsJs = readFileSync(path.join(out, "functions.js"), "utf8");
-    expect(functionsJs.match(/CustomFunctions\.associate\("[A-Z]+"/g)).toHaveLength(8);
+    // The generated associate calls go through the registrar of functions.ts (Excel's CustomFunctions only
+    // where it exists), whose name the minifier shortens: the eight names are what is asserted.
+    const associated = [...functionsJs.matchAll(/\.associate\("([A-Z]+)"/g)].map((m) => m[1]);
+    expect(associated.sort()).toEqual([...FUNCTION_NAMES].sort());
     expect(readdirSync(path.join(out, "assets")).sort()).toEqual([
       "color.png",
       "icon-128.png",
