@@ -11,18 +11,13 @@ import { sourcesRows, sourcesSheetName } from "../workbook/fdq-sources";
 import { freezePackage, thawPackage } from "../workbook/freeze";
 import { FrozenFormatError } from "../workbook/frozen-formulas";
 import { sheetKey } from "../workbook/model";
-import {
-  AtomicOutput,
-  FileProblem,
-  OutputWriteError,
-  readInput,
-  sameFile,
-} from "../workbook/xlsx/node-files";
+import { AtomicOutput, FileProblem, OutputWriteError, readInput } from "../workbook/xlsx/node-files";
 import { openPackage, PackageError, type WorkbookPackage } from "../workbook/xlsx/package";
 import { readWorkbook, type ReadWorkbook } from "../workbook/xlsx/read-model";
 import { addSourcesSheet } from "../workbook/sources-sheet";
 import { openConnection } from "./connection";
 import { UsageError, type FreezeOptions } from "./options";
+import { outputTarget } from "./output-target";
 import { REFRESH_EXIT } from "./refresh-command";
 import { readKeptRecords } from "./refresh-periods";
 import { sourcedCells } from "./share-sources";
@@ -30,25 +25,12 @@ import { PackageEditor } from "../workbook/xlsx/structure";
 
 type Command = "freeze" | "thaw";
 
-async function targetOf(command: Command, options: FreezeOptions): Promise<string> {
-  const { workbook, out, inPlace } = options;
-  if (inPlace && out !== undefined) throw new UsageError("give either -o OUT.xlsx or --in-place, not both.");
-  if (inPlace && options.share) {
+/** Where the result goes: --share writes a copy, never the workbook itself (the rest is outputTarget's rule). */
+function targetOf(command: Command, options: FreezeOptions): Promise<string> {
+  if (options.inPlace && options.out === undefined && options.share) {
     throw new UsageError("--share writes a copy: give -o OUT.xlsx (the workbook itself keeps its formulas).");
   }
-  if (inPlace) return workbook;
-  if (out === undefined) {
-    throw new UsageError(
-      `say where to write the result: -o OUT.xlsx for a new file, or --in-place to replace ${workbook} ` +
-        `(fdq ${command} never writes over its input unless asked).`,
-    );
-  }
-  if (await sameFile(out, workbook)) {
-    throw new UsageError(
-      `-o names the input workbook itself: use --in-place to replace ${workbook}, or give another -o path.`,
-    );
-  }
-  return out;
+  return outputTarget(command, "the result", options);
 }
 
 function open(

@@ -10,7 +10,6 @@
 // Exit status: 0 every formula concerned got a value (Excel errors included); 4 some were left with their old
 // values (listed); 3 the run would spend more than --budget (nothing sent, nothing written); 2 a usage error or
 // an input or output fdq cannot use (nothing sent); 1 anything else (nothing written over anything).
-import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import type { FdqCall } from "../functions/formula";
@@ -21,13 +20,7 @@ import { engineFormula } from "../workbook/formula-text";
 import { ExcelError } from "../workbook/model";
 import { Recalculation, type CellResult } from "../workbook/recalculation";
 import { writesOf } from "../workbook/xlsx/cell-writes";
-import {
-  AtomicOutput,
-  FileProblem,
-  OutputWriteError,
-  readInput,
-  sameFile,
-} from "../workbook/xlsx/node-files";
+import { AtomicOutput, FileProblem, OutputWriteError, readInput } from "../workbook/xlsx/node-files";
 import { openPackage, PackageError, type WorkbookPackage } from "../workbook/xlsx/package";
 import { fdqElsewhere } from "../workbook/xlsx/fdq-elsewhere";
 import { patchPackage } from "../workbook/xlsx/patch";
@@ -36,7 +29,8 @@ import { BudgetExceeded, estimateRun } from "./budget";
 import { formatStats, openConnection, type Connection } from "./connection";
 import { evaluateInWindows } from "./call-windows";
 import type { Outcome } from "./evaluate";
-import { UsageError, type RefreshOptions } from "./options";
+import type { RefreshOptions } from "./options";
+import { outputTarget } from "./output-target";
 import { ChangesOutput, changesSentence } from "./refresh-changes";
 import { readKeptRecords, refreshPeriods, ResolutionRecorder, withKeptRecords } from "./refresh-periods";
 import { PackageEditor } from "../workbook/xlsx/structure";
@@ -53,28 +47,6 @@ export const REFRESH_EXIT = {
 
 /** Error cells listed on stderr beyond the summary: enough to see what is wrong, not one line per cell. */
 const ERRORS_LISTED = 20;
-
-/** Where the result goes, refused (exit 2) when the user has not said, or named the input without --in-place. */
-async function targetOf(options: RefreshOptions): Promise<string> {
-  const { workbook, out, inPlace } = options;
-  if (inPlace && out !== undefined) {
-    throw new UsageError("give either -o OUT.xlsx or --in-place, not both.");
-  }
-  // In place through a symbolic link, the file it points at is replaced (not the link by a file).
-  if (inPlace) return realpath(workbook).catch(() => workbook);
-  if (out === undefined) {
-    throw new UsageError(
-      `say where to write the refreshed workbook: -o OUT.xlsx for a new file, or --in-place to replace ${workbook} ` +
-        "(fdq refresh never writes over its input unless asked).",
-    );
-  }
-  if (await sameFile(out, workbook)) {
-    throw new UsageError(
-      `-o names the input workbook itself: use --in-place to replace ${workbook}, or give another -o path.`,
-    );
-  }
-  return out;
-}
 
 function open(file: string, bytes: Uint8Array): { pkg: WorkbookPackage; read: ReadWorkbook } {
   try {
@@ -232,7 +204,7 @@ function boundHeapGrowth(): void {
 
 export async function runRefresh(options: RefreshOptions): Promise<number> {
   boundHeapGrowth();
-  const target = await targetOf(options);
+  const target = await outputTarget("refresh", "the refreshed workbook", options);
   let output: AtomicOutput | undefined;
   let changes: ChangesOutput | undefined;
   try {

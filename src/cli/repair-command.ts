@@ -5,35 +5,12 @@
 // copies every other part byte for byte, needs -o or --in-place, checks the output before any work and writes it
 // atomically. It sends nothing. Exit status as fdq refresh's table: 0 done (nothing to repair included), 1 the
 // write failed, 2 a usage error or a file fdq cannot use, 4 some calls were left as they were (listed).
-import { realpath } from "node:fs/promises";
 import { repairPackage, type RepairOutcome } from "../workbook/repair";
-import {
-  AtomicOutput,
-  FileProblem,
-  OutputWriteError,
-  readInput,
-  sameFile,
-} from "../workbook/xlsx/node-files";
+import { AtomicOutput, FileProblem, OutputWriteError, readInput } from "../workbook/xlsx/node-files";
 import { openPackage, PackageError, type WorkbookPackage } from "../workbook/xlsx/package";
-import { UsageError, type RepairOptions } from "./options";
+import type { RepairOptions } from "./options";
+import { outputTarget } from "./output-target";
 import { checkExtension, REFRESH_EXIT } from "./refresh-command";
-
-async function targetOf({ workbook, out, inPlace }: RepairOptions): Promise<string> {
-  if (inPlace && out !== undefined) throw new UsageError("give either -o OUT.xlsx or --in-place, not both.");
-  if (inPlace) return realpath(workbook).catch(() => workbook);
-  if (out === undefined) {
-    throw new UsageError(
-      `say where to write the repaired workbook: -o OUT.xlsx for a new file, or --in-place to replace ${workbook} ` +
-        "(fdq repair never writes over its input unless asked).",
-    );
-  }
-  if (await sameFile(out, workbook)) {
-    throw new UsageError(
-      `-o names the input workbook itself: use --in-place to replace ${workbook}, or give another -o path.`,
-    );
-  }
-  return out;
-}
 
 function open(file: string, bytes: Uint8Array): WorkbookPackage {
   try {
@@ -92,7 +69,7 @@ function report(
 }
 
 export async function runRepair(options: RepairOptions): Promise<number> {
-  const target = await targetOf(options);
+  const target = await outputTarget("repair", "the repaired workbook", options);
   let output: AtomicOutput | undefined;
   try {
     const bytes = await readInput(options.workbook);
