@@ -16,7 +16,7 @@ import { FUNCTIONS, VOLATILE_FUNCTIONS } from "./functions";
 import type { EagerFn } from "./functions/table";
 import { parseFormula, type Node } from "./parser";
 import { structuredRect } from "./structured";
-import { tokenize } from "./tokens";
+import { tokenize } from "./lexer";
 import { translateFormula } from "./translate";
 import {
   Arr,

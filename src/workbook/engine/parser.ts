@@ -6,7 +6,7 @@
 import { ExcelError, type ErrorCode, type Scalar } from "../model";
 import { MAX_COL, MAX_ROW, columnNumber } from "./references";
 import { FormulaSyntaxError } from "../../functions/formula";
-import { tokenize, type Token } from "./tokens";
+import { tokenize, type Token } from "./lexer";
 
 export type Node =
   | { readonly type: "literal"; readonly value: Scalar }

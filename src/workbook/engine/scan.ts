@@ -8,7 +8,7 @@ import { parseFormula, type Node } from "./parser";
 import { nameTree } from "./evaluator";
 import { VOLATILE_FUNCTIONS } from "./functions";
 import { structuredRect } from "./structured";
-import { tokenize } from "./tokens";
+import { tokenize } from "./lexer";
 import { isError, Ref, Unsupported } from "./values";
 
 const VOLATILE = new Set(["INDIRECT", "OFFSET"]);

@@ -7,7 +7,7 @@ import { translateFormula } from "../engine/translate";
 import {
   ExcelError,
   type DefinedName,
-  type ErrorCode,
+  isErrorCode,
   type FormulaCell,
   type Scalar,
   type Sheet,
@@ -24,24 +24,6 @@ export interface ReadWorkbook {
   /** The shared string table, by index. */
   readonly sharedStrings: readonly string[];
 }
-
-const ERROR_CODES = new Set<string>([
-  "#NULL!",
-  "#DIV/0!",
-  "#VALUE!",
-  "#REF!",
-  "#NAME?",
-  "#NUM!",
-  "#N/A",
-  "#GETTING_DATA",
-  "#SPILL!",
-  "#CALC!",
-  "#BUSY!",
-  "#CONNECT!",
-  "#BLOCKED!",
-  "#FIELD!",
-  "#UNKNOWN!",
-]);
 
 /** Excel's serial day of an ISO date (t="d", written by some tools), in the workbook's date system. */
 function serialOfIso(text: string, date1904: boolean): number | undefined {
@@ -105,10 +87,7 @@ function readSheet(xml: string, context: SheetContext, index: number, formulas: 
       else if (type === "b") cached = v === undefined ? undefined : v.trim() === "1" || v.trim() === "true";
       else if (type === "e") {
         const code = (v ?? "").trim();
-        cached =
-          v === undefined
-            ? undefined
-            : new ExcelError(ERROR_CODES.has(code) ? (code as ErrorCode) : "#UNKNOWN!");
+        cached = v === undefined ? undefined : new ExcelError(isErrorCode(code) ? code : "#UNKNOWN!");
       } else if (type === "d") cached = v === undefined ? undefined : serialOfIso(v.trim(), context.date1904);
       else cached = v === undefined || v.trim() === "" ? undefined : Number(v);
       if (typeof cached === "number" && Number.isNaN(cached)) cached = undefined;

@@ -2,14 +2,12 @@
 // a number that also matches the same number written as text. A criterion range and a sum range are
 // references of one shape; an error in a cell that matches is the result, one in a cell that does not
 // match is ignored, as in Excel.
-import { ExcelError, type Scalar } from "../../model";
+import { ExcelError, isErrorCode, type Scalar } from "../../model";
 import { readRect, toScalar, type Args, type Context } from "../context";
 import { Arr, compareNumbers, DIV0, isError, numberOfText, Ref, VALUE, type Value } from "../values";
 import { eager, MANY, type FunctionTable } from "./table";
 
 export type Matcher = (v: Scalar) => boolean;
-
-const ERROR_CODES = new Set(["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A"]);
 
 /** Excel's wildcards as a regular expression (? one character, * any, ~ escapes). */
 export function wildcard(pattern: string): RegExp {
@@ -41,7 +39,7 @@ export function criterion(c: Scalar): Matcher {
     if (op === "=") return m[1] === undefined ? (v) => v === null || v === "" : (v) => v === null;
     if (op === "<>") return (v) => v !== null && v !== "";
   }
-  if (ERROR_CODES.has(upper) && (op === "=" || op === "<>")) {
+  if (isErrorCode(upper) && (op === "=" || op === "<>")) {
     const matches = (v: Scalar): boolean => v instanceof ExcelError && v.code === upper;
     return op === "=" ? matches : (v) => !matches(v);
   }

@@ -3,6 +3,7 @@
 // token (translate.ts) without touching its spacing. A formula that cannot be read throws the one
 // FormulaSyntaxError (message and position) that FDQ's own formula parser throws too.
 import { FormulaSyntaxError } from "../../functions/formula";
+import { ERROR_CODES } from "../model";
 
 export type TokenKind =
   | "number"
@@ -37,19 +38,6 @@ export interface Token {
   /** ref / structured / name: the sheet prefix without quotes and "!" ("My Sheet"); undefined when absent. */
   readonly sheet?: string;
 }
-
-const ERRORS = [
-  "#NULL!",
-  "#DIV/0!",
-  "#VALUE!",
-  "#REF!",
-  "#NAME?",
-  "#NUM!",
-  "#N/A",
-  "#GETTING_DATA",
-  "#SPILL!",
-  "#CALC!",
-];
 
 const NUMBER = /(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/y;
 /** A sheet prefix: Sheet1! or 'My Sheet'! (quotes doubled inside). */
@@ -117,7 +105,7 @@ export function tokenize(source: string): Token[] {
       continue;
     }
     if (ch === "#") {
-      const error = ERRORS.find((e) => text.slice(i, i + e.length).toUpperCase() === e);
+      const error = ERROR_CODES.find((e) => text.slice(i, i + e.length).toUpperCase() === e);
       if (error) {
         push("error", i, i + error.length);
         i += error.length;
