@@ -6,7 +6,7 @@
 // has its own API key, so the sandbox meters each one's units apart; a third key serves the reference: a
 // fresh per-request client without cache, run each day first, whose values are that day's answers.
 import { type ClientOptions, DEFAULTS, FdqClient, MemoryStorage } from "../src/api";
-import { evaluateAll } from "../src/cli/evaluate";
+import { evaluateAll } from "../src/functions/evaluate";
 import { parseFormula, type FdqCall } from "../src/functions/formula";
 import { startSandbox, type RunningSandbox } from "../src/sandbox";
 import { unitsBound } from "./lower-bound";

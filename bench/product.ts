@@ -3,7 +3,7 @@
 // evaluation is timed without Node's start-up. Output is formatted but not printed.
 import type { BillingModel } from "../src/api";
 import { evaluateFile } from "../src/cli/eval-command";
-import { isErrorValue } from "../src/cli/evaluate";
+import { isErrorValue } from "../src/functions/evaluate";
 import { formatResults, type FormulaResult } from "../src/cli/format";
 
 export const EVALUATOR_NAME =

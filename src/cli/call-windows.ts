@@ -11,7 +11,7 @@
 import { RequestKey, type FdqClient, type FdqRequest } from "../api";
 import type { FdqCall } from "../functions/formula";
 import { requestsOf } from "../functions/requests";
-import { evaluateAll, type Outcome } from "./evaluate";
+import { evaluateAll, type Outcome } from "../functions/evaluate";
 import type { FdqApi } from "../functions/impl";
 
 /** Calls started together at most (a group of linked calls larger than this is one window of its own). */

@@ -8,7 +8,7 @@
 //   the refresh day, and what a relative period resolved to (one answer: beside the value; several: "sources").
 // A line of a formula file that could not be evaluated prints its usage error, with its line number, in its place.
 import type { ExcelErrorValue } from "../functions/errors";
-import { isErrorValue, type Outcome } from "./evaluate";
+import { isErrorValue, type Outcome } from "../functions/evaluate";
 
 type Cell = number | string | boolean | ExcelErrorValue;
 

@@ -28,7 +28,7 @@ import { readWorkbook, type ReadWorkbook } from "../workbook/xlsx/read-model";
 import { BudgetExceeded, estimateRun } from "./budget";
 import { formatStats, openConnection, type Connection } from "./connection";
 import { evaluateInWindows } from "./call-windows";
-import type { Outcome } from "./evaluate";
+import type { Outcome } from "../functions/evaluate";
 import type { RefreshOptions } from "./options";
 import { outputTarget } from "./output-target";
 import { ChangesOutput, changesSentence } from "./refresh-changes";

@@ -24,7 +24,7 @@ import {
 } from "../workbook/model";
 import { Recalculation } from "../workbook/recalculation";
 import { estimateRun } from "./budget";
-import { evaluateAll } from "./evaluate";
+import { evaluateAll } from "../functions/evaluate";
 import { FileProblem } from "../workbook/xlsx/node-files";
 import type { RefreshOptions } from "./options";
 

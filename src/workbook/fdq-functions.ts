@@ -7,7 +7,7 @@
 // computes element by element; a spilling function refuses a range of several cells with the #VALUE! message
 // Excel shows (src/functions/ranges.ts).
 import { InvalidArgumentError } from "../api";
-import type { Outcome } from "../cli/evaluate";
+import type { Outcome } from "../functions/evaluate";
 import type { FdqCall, FormulaArg } from "../functions/formula";
 import { BEYOND_RANGE, isLiftable, isMultiCell, lift, type LiftArg } from "../functions/lifting";
 import { singleCell } from "../functions/ranges";

@@ -15,7 +15,7 @@
 // evaluated yet is evaluated first, with an explicit stack: long chains must not overflow the call stack). An
 // FDQ call whose answer is not fetched yet is recorded and leaves its cell (and the cells reading it) waiting;
 // the caller fetches the recorded calls in one batch, and the next pass evaluates the waiting cells again.
-import type { Outcome } from "../cli/evaluate";
+import type { Outcome } from "../functions/evaluate";
 import { FormulaSyntaxError, type FdqCall } from "../functions/formula";
 import { intersect, toArr, type Host } from "./engine/context";
 import { Evaluator } from "./engine/evaluator";

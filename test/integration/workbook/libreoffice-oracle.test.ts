@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Outcome } from "../../../src/cli/evaluate";
+import type { Outcome } from "../../../src/functions/evaluate";
 import type { FdqCall } from "../../../src/functions/formula";
 import { addressOfCell, rectOf } from "../../../src/workbook/engine/references";
 import { ExcelError, type Scalar, type Table } from "../../../src/workbook/model";

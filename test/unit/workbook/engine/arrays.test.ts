@@ -1,6 +1,6 @@
 // Array arithmetic: SUMPRODUCT's arguments, legacy array formulas ({=...}), dynamic arrays and their spills,
 // and implicit intersection in plain formulas.
-import type { Outcome } from "../../../../src/cli/evaluate";
+import type { Outcome } from "../../../../src/functions/evaluate";
 import { ExcelError } from "../../../../src/workbook/model";
 import { compute, plain, valueOf } from "./compute";
 

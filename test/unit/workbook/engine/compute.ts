@@ -1,6 +1,6 @@
 // Runs the recalculation over a small workbook for the engine's unit tests: formulas written "=..." have no
 // cached value, so each is computed; FDQ calls are answered by `answer` (by default #N/A "no data").
-import type { Outcome } from "../../../../src/cli/evaluate";
+import type { Outcome } from "../../../../src/functions/evaluate";
 import type { FdqCall } from "../../../../src/functions/formula";
 import { addressOfCell } from "../../../../src/workbook/engine/references";
 import type { Scalar } from "../../../../src/workbook/model";

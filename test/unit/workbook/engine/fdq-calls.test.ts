@@ -1,6 +1,6 @@
 // FDQ calls inside formulas: recorded and fetched in batches, lifted over ranges element by element, in
 // every form Excel saves them.
-import type { Outcome } from "../../../../src/cli/evaluate";
+import type { Outcome } from "../../../../src/functions/evaluate";
 import type { FdqCall } from "../../../../src/functions/formula";
 import { compute, plain } from "./compute";
 

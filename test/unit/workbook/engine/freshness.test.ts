@@ -1,6 +1,6 @@
 // Which cells get new values: FDQ cells, formulas without a cached value, and what reads them, transitively.
 // Everything else keeps its cached value; what cannot be computed is kept and reported, never guessed.
-import type { Outcome } from "../../../../src/cli/evaluate";
+import type { Outcome } from "../../../../src/functions/evaluate";
 import { compute } from "./compute";
 
 const answer = (): Outcome => ({ ok: true, value: 0.25 }) as Outcome;

@@ -1,8 +1,8 @@
-// evaluateAll (src/cli/evaluate.ts): how `fdq eval` and `fdq refresh` evaluate their cells, as one Excel
+// evaluateAll (src/functions/evaluate.ts): how `fdq eval` and `fdq refresh` evaluate their cells, as one Excel
 // recalculation. It pauses every few hundred calls for the cached ones to settle; these rules say what the
 // pauses must not change.
 import type { DatapointRequest, DatapointResult } from "../../../src/api";
-import { evaluateAll, type Outcome } from "../../../src/cli/evaluate";
+import { evaluateAll, type Outcome } from "../../../src/functions/evaluate";
 import { parseFormula } from "../../../src/functions/formula";
 import type { FdqApi } from "../../../src/functions/impl";
 

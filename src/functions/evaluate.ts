@@ -1,8 +1,8 @@
 // Evaluates parsed FDQ calls the way one Excel recalculation does: every call is started before any is
 // awaited, so the request module can coalesce them; each outcome is a value or an Excel error.
-import { describeFailure, isNoAnswer, type ExcelErrorValue } from "../functions/errors";
-import type { FdqCall } from "../functions/formula";
-import { evaluateCall, type FdqApi, type FunctionResult } from "../functions/impl";
+import { describeFailure, isNoAnswer, type ExcelErrorValue } from "./errors";
+import type { FdqCall } from "./formula";
+import { evaluateCall, type FdqApi, type FunctionResult } from "./impl";
 import type {
   DatapointRecord,
   DatapointRequest,
