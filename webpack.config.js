@@ -16,9 +16,9 @@ const MinimizerPlugin = require("minimizer-webpack-plugin");
 // compiles them on require.
 const tsx = require("tsx/cjs/api");
 const addin = tsx.require(path.join(__dirname, "src/manifest/index.ts"), __dirname);
-// The task pane's Content-Security-Policy (src/taskpane/content-security-policy.ts explains it; the gateway sends
+// The task pane's Content-Security-Policy (src/manifest/content-security-policy.ts explains it; the gateway sends
 // the same policy as a header), joined as policyText() joins it.
-const CSP = Object.entries(require("./src/taskpane/content-security-policy.json"))
+const CSP = Object.entries(require("./src/manifest/content-security-policy.json"))
   .map(([directive, sources]) => [directive, ...sources].join(" "))
   .join("; ");
 

@@ -3,14 +3,19 @@
 // - X-Content-Type-Options: nosniff on every answer: a browser never guesses HTML or script from a body;
 // - Strict-Transport-Security over https: browsers that met the gateway over https stay on https;
 // - on hosted pages (text/html), the add-in pane's Content-Security-Policy: the very policy of the pane's
-//   own <meta> (one owner: src/taskpane/content-security-policy.ts), so the browser applies one policy;
+//   own <meta> (one owner: src/manifest/content-security-policy.ts), so the browser applies one policy;
 // - on every other answer, a policy that runs nothing (an answer read as a page could not run a script).
+// Written here rather than with hono's secure-headers middleware: that middleware fixes its headers before the
+// answer exists, so it cannot give a page one policy and every other answer another by content type; its defaults
+// would have to be turned off one by one (its X-Frame-Options SAMEORIGIN would stop Excel on the web from framing
+// the pane); and it sets headers in
+// place, which throws on an answer whose headers are immutable (a redirect), where this middleware copies it.
 import type { MiddlewareHandler } from "hono";
-import { TASKPANE_CSP } from "../taskpane/content-security-policy";
+import { TASKPANE_CSP } from "../manifest/content-security-policy";
 import type { GatewayEnv } from "./env";
 
 /**
- * The policy of the hosted pages: the task pane's own, from its one owner (src/taskpane/content-security-
+ * The policy of the hosted pages: the task pane's own, from its one owner (src/manifest/content-security-
  * policy.json, which webpack also writes into the pane's <meta>), so that header and meta never disagree.
  */
 export const HOSTED_PAGE_CSP: string = TASKPANE_CSP;

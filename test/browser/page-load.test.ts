@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, normalize } from "node:path";
 import type { Page } from "playwright-core";
-import { TASKPANE_CSP } from "../../src/taskpane/content-security-policy";
+import { TASKPANE_CSP } from "../../src/manifest/content-security-policy";
 import {
   NO_OFFICE_JS_TITLE,
   OUTSIDE_EXCEL_TITLE,

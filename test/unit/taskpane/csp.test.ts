@@ -1,11 +1,11 @@
-// The pane's Content-Security-Policy (src/taskpane/content-security-policy.json, written into taskpane.html's
+// The pane's Content-Security-Policy (src/manifest/content-security-policy.json, written into taskpane.html's
 // <meta> by webpack.config.js) lets it reach the base URLs the settings accept, and load office.js from both of
 // Microsoft's hosts (office-platform notes: the newer onecdn host). The one exception is http on the IPv6
 // loopback: browsers reject IPv6 literals in CSP source lists (a console warning on every load, and the
 // source is ignored), so http://[::1] is accepted by the settings but cannot be listed; docs/command-line.md
 // says to use localhost or 127.0.0.1 in the pane.
 import { checkBaseUrl, LOCAL_HOSTS } from "../../../src/api";
-import { TASKPANE_CSP } from "../../../src/taskpane/content-security-policy";
+import { TASKPANE_CSP } from "../../../src/manifest/content-security-policy";
 
 const directive = (name: string): string[] =>
   TASKPANE_CSP.split(";")
