@@ -72,12 +72,12 @@ module.exports = tseslint.config(
   },
   {
     // Who calls fetch (docs/architecture.md): the request module (src/api), the gateway's requests upstream
-    // (upstream.ts, usage-reset.ts) and the sandbox. Anywhere else in src/ a request goes through src/api or calls
+    // (upstream.ts) and the sandbox. Anywhere else in src/ a request goes through src/api or calls
     // a fetch it was given: the platform's fetch is not read there under any name (the global, a property of the
     // global object, an alias of either, a destructured or computed property). test/unit/api/fetch-boundary.test.ts
     // proves each form is caught.
     files: ["src/**/*.ts", "src/**/*.tsx"],
-    ignores: ["src/api/**", "src/sandbox/**", "src/gateway/upstream.ts", "src/gateway/usage-reset.ts"],
+    ignores: ["src/api/**", "src/sandbox/**", "src/gateway/upstream.ts"],
     rules: {
       "no-restricted-globals": ["error", { name: "fetch", message: FETCH_BOUNDARY }],
       "no-restricted-properties": [

@@ -42,6 +42,7 @@ export { RefreshDayClock } from "./refresh-day";
 export { accountTag } from "./account-tag";
 export { COVERAGE_FIELDS, SECURITY_FIELDS, toValue } from "./decode";
 export { answersGatewayHealth, probeReachable, type HealthProbe } from "./probe";
+export { resetGatewayUsage, type GatewayResetOutcome } from "./gateway-usage";
 
 // What the gateway shares with the client: how answers are decoded, priced, redacted and counted.
 export { UsageLedger, usageGroupOf, type UsageReport } from "./usage-ledger";

@@ -3,11 +3,9 @@
 // answered "Limit Exceeded" this month and when the quota resets. --plan-raised clears a "Limit Exceeded"
 // stop, so requests are sent again. Sends no request, except --reset: the same for the account's stop at the
 // FDQ gateway at --base-url (POST /usage/reset with the key; docs/gateway.md), then what fdq counted here.
-import { formatUnits as count, standingText, type UsageReport } from "../api";
+import { formatUnits as count, resetGatewayUsage, standingText, type UsageReport } from "../api";
 import { openConnection } from "./connection";
 import { EXIT } from "./exit-codes";
-import { GatewaySetupError } from "../gateway/errors";
-import { resetAtGateway } from "../gateway/usage-reset";
 import type { UsageOptions } from "./options";
 
 /** Rows of two columns, the numbers right-aligned. */
@@ -42,6 +40,28 @@ export function formatUsage(report: UsageReport, plan: number, where: string): s
   return `${lines.join("\n")}\n`;
 }
 
+/** `fdq usage --reset`'s request to the gateway, and the sentence that says how it went. */
+export async function resetAtGateway(
+  baseUrl: string,
+  apiKey: string,
+): Promise<{ ok: boolean; message: string }> {
+  const outcome = await resetGatewayUsage(baseUrl, apiKey);
+  if (outcome.ok) {
+    return {
+      ok: true,
+      message: 'fdq: the FDQ gateway lifted the account\'s "Limit Exceeded" stop: requests are sent again.',
+    };
+  }
+  const { url } = outcome;
+  const message =
+    outcome.problem === "not-a-gateway"
+      ? `fdq: --reset: ${url} answered ${outcome.status}: it is not an FDQ gateway that knows this key (give --base-url https://GATEWAY/v1).`
+      : outcome.problem === "timeout"
+        ? `fdq: --reset: the FDQ gateway at ${url} did not answer within 10 s.`
+        : `fdq: --reset: the FDQ gateway at ${url} could not be reached.`;
+  return { ok: false, message };
+}
+
 export async function runUsage(options: UsageOptions): Promise<number> {
   if (options.reset && options.baseUrl === undefined) {
     process.stderr.write(
@@ -50,13 +70,9 @@ export async function runUsage(options: UsageOptions): Promise<number> {
     return EXIT.usage.code;
   }
   if (options.reset) {
-    try {
-      process.stderr.write(`${await resetAtGateway(options.baseUrl!, options.apiKey ?? "")}\n`);
-    } catch (e) {
-      if (!(e instanceof GatewaySetupError)) throw e;
-      process.stderr.write(`${e.message}\n`);
-      return EXIT.failure.code;
-    }
+    const said = await resetAtGateway(options.baseUrl!, options.apiKey ?? "");
+    process.stderr.write(`${said.message}\n`);
+    if (!said.ok) return EXIT.failure.code;
   }
   const connection = await openConnection(options);
   try {

@@ -2,7 +2,7 @@
 // the key or claim HTML, a 429 that only sounds like a spent quota, huge bodies to many keys at once, and a
 // body built to make redaction slow. Each rule is asserted with a figure, printed at the end.
 import { quotaResetsOn } from "../../../src/api";
-import { resetAtGateway } from "../../../src/gateway/usage-reset";
+import { resetAtGateway } from "../../../src/cli/usage-command";
 import { startGateway, type GatewayOptions, type RunningGateway } from "../../../src/gateway";
 import { envelope, record, startHostile, type HostileServer, type Reply } from "../../support/hostile-server";
 import { figure, mib, printFigures } from "./figures";
@@ -164,10 +164,14 @@ describe("Limit Exceeded: the vendor's answer exactly", () => {
     // The plan was raised: the reset lifts the stop at once.
     spent = false;
     // `fdq usage --reset --base-url GATEWAY/v1` sends this POST; a wrong key or a non-gateway says so.
-    await expect(resetAtGateway(`${gateway!.url}/v1`, KEY)).resolves.toBe(
-      'fdq: the FDQ gateway lifted the account\'s "Limit Exceeded" stop: requests are sent again.',
-    );
-    await expect(resetAtGateway(`${hostile!.baseUrl}`, KEY)).rejects.toThrow(/it is not an FDQ gateway/);
+    await expect(resetAtGateway(`${gateway!.url}/v1`, KEY)).resolves.toEqual({
+      ok: true,
+      message: 'fdq: the FDQ gateway lifted the account\'s "Limit Exceeded" stop: requests are sent again.',
+    });
+    await expect(resetAtGateway(`${hostile!.baseUrl}`, KEY)).resolves.toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/it is not an FDQ gateway/) as unknown,
+    });
     hostile!.seen.pop(); // that POST went to the upstream itself, as a test of the message
     expect(await (await c.get("/usage")).json()).toMatchObject({ exhausted: false });
     expect((await c.get("/v1/metrics/roic/MSFT?datapoint=ROIC&year=2023")).status).toBe(200);

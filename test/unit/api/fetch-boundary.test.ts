@@ -84,7 +84,6 @@ describe("the fetch boundary (lint)", () => {
       "src/api/transport.ts",
       "src/api/probe.ts",
       "src/gateway/upstream.ts",
-      "src/gateway/usage-reset.ts",
       "src/sandbox/index.ts",
     ]) {
       expect({ file, findings: await lint(file, text) }).toEqual({ file, findings: [] });
