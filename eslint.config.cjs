@@ -65,6 +65,85 @@ module.exports = tseslint.config(
               message:
                 "src/api depends on src/catalog only: pass host wording (hints) and stores in as options.",
             },
+            // The layers below and above the request module (docs/architecture.md, "Layers"): catalog; api;
+            // functions, host, manifest and the sandbox; workbook; the surfaces (taskpane, commands, gateway, cli);
+            // then tests, benchmarks and scripts. A layer imports only from the layers under it.
+            {
+              target: "./src/catalog/**",
+              from: "./src/!(catalog)/**",
+              message: "src/catalog is the bottom layer: the contract as data imports nothing of the add-in.",
+            },
+            {
+              target: ["./src/functions/**", "./src/host/**"],
+              from: [
+                "./src/workbook",
+                "./src/taskpane",
+                "./src/commands",
+                "./src/gateway",
+                "./src/cli",
+                "./src/sandbox",
+                "./src/manifest",
+              ],
+              message:
+                "src/functions and src/host sit on src/api: they import no workbook, surface or sandbox.",
+            },
+            {
+              target: "./src/manifest/**",
+              from: "./src/!(manifest)/**",
+              message: "src/manifest is the add-in's description: it imports nothing of the add-in's code.",
+            },
+            {
+              target: "./src/sandbox/**",
+              from: "./src/!(sandbox|api|catalog)/**",
+              message: "src/sandbox serves the contract: it imports src/catalog and src/api only.",
+            },
+            {
+              target: "./src/workbook/**",
+              from: [
+                "./src/taskpane",
+                "./src/commands",
+                "./src/gateway",
+                "./src/cli",
+                "./src/sandbox",
+                "./src/manifest",
+              ],
+              message:
+                "src/workbook sits under the surfaces: the pane, the gateway and the CLI use it, not the reverse.",
+            },
+            {
+              target: "./src/taskpane/**",
+              from: ["./src/commands", "./src/gateway", "./src/cli", "./src/sandbox"],
+              message: "src/taskpane is a surface: it does not import another surface or the sandbox.",
+            },
+            {
+              target: "./src/gateway/**",
+              from: [
+                "./src/functions",
+                "./src/host",
+                "./src/workbook",
+                "./src/taskpane",
+                "./src/commands",
+                "./src/cli",
+                "./src/sandbox",
+              ],
+              message: "src/gateway relays requests: it imports src/api, src/catalog and src/manifest only.",
+            },
+            {
+              target: "./src/cli/**",
+              from: ["./src/host", "./src/taskpane", "./src/commands"],
+              message:
+                "src/cli runs outside Excel: it imports nothing of Office (host, task pane, commands).",
+            },
+            {
+              target: "./src/commands/**",
+              from: ["./src/gateway", "./src/cli", "./src/sandbox"],
+              message: "src/commands runs in Excel: it imports no gateway, CLI or sandbox.",
+            },
+            {
+              target: "./src/**",
+              from: ["./test", "./bench", "./scripts"],
+              message: "src/ ships: it imports nothing from the tests, the benchmarks or the scripts.",
+            },
           ],
         },
       ],

@@ -1,0 +1,68 @@
+// The layers of src/ (docs/architecture.md, "Layers"): each layer imports only from the layers under it, and lint
+// enforces it (eslint.config.cjs, import-x/no-restricted-paths, over the whole of src/ in `npm run lint`). Here the
+// project's own config, through ESLint's Node API, is shown one import that breaks each rule, in a file of the layer
+// it names, and must refuse it with that rule's words; imports the order allows must pass.
+import path from "node:path";
+import { ESLint } from "eslint";
+
+const ROOT = path.join(__dirname, "../../..");
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the config is CommonJS for this very load
+const CONFIG = require(path.join(ROOT, "eslint.config.cjs")) as ESLint.Options["overrideConfig"];
+const eslint = new ESLint({ cwd: ROOT, overrideConfigFile: true, overrideConfig: CONFIG });
+
+/** The layer rules' findings for `source` as the file `file` (relative to the repository): their messages. */
+async function layerFindings(file: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`import * as probe from "${source}";\nexport { probe };\n`, {
+    filePath: path.join(ROOT, file),
+  });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === "import-x/no-restricted-paths")
+    .map((m) => m.message);
+}
+
+/** One import per rule: the file that makes it, what it imports, and the words of the rule that must refuse it. */
+const VIOLATIONS: ReadonlyArray<readonly [string, string, string]> = [
+  ["src/catalog/probe.ts", "../api", "src/catalog is the bottom layer"],
+  ["src/api/probe.ts", "../functions/formula", "src/api depends on src/catalog only"],
+  ["src/functions/probe.ts", "../workbook/recalculation", "src/functions and src/host sit on src/api"],
+  ["src/host/probe.ts", "../cli/usage-command", "src/functions and src/host sit on src/api"],
+  ["src/manifest/probe.ts", "../api", "src/manifest is the add-in's description"],
+  ["src/sandbox/probe.ts", "../functions/formula", "src/sandbox serves the contract"],
+  ["src/workbook/probe.ts", "../cli/usage-command", "src/workbook sits under the surfaces"],
+  ["src/taskpane/probe.ts", "../gateway", "src/taskpane is a surface"],
+  ["src/gateway/probe.ts", "../host/shared-client", "src/gateway relays requests"],
+  ["src/cli/probe.ts", "../host/shared-client", "src/cli runs outside Excel"],
+  ["src/commands/probe.ts", "../sandbox", "src/commands runs in Excel"],
+  ["src/workbook/probe.ts", "../../test/integration/gateway/helpers", "src/ ships"],
+  ["src/cli/probe.ts", "../api/transport", "Import src/api through its surface"],
+];
+
+describe("the layers of src/", () => {
+  it.each(VIOLATIONS)("refuses, in %s, an import of %s (%s)", async (file, source, words) => {
+    const findings = await layerFindings(file, source);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toContain(words);
+  });
+
+  it("lets each layer import the layers under it", async () => {
+    const allowed: ReadonlyArray<readonly [string, string]> = [
+      ["src/api/probe.ts", "../catalog"],
+      ["src/functions/probe.ts", "../api"],
+      ["src/functions/probe.ts", "../host/shared-client"],
+      ["src/sandbox/probe.ts", "../api"],
+      ["src/workbook/probe.ts", "../functions/formula"],
+      ["src/taskpane/probe.ts", "../workbook/model"],
+      ["src/gateway/probe.ts", "../manifest/addin"],
+      ["src/cli/probe.ts", "../gateway"],
+      ["src/cli/probe.ts", "../sandbox"],
+      ["src/commands/probe.ts", "../taskpane/runtime-services"],
+    ];
+    for (const [file, source] of allowed) {
+      expect({ file, source, findings: await layerFindings(file, source) }).toEqual({
+        file,
+        source,
+        findings: [],
+      });
+    }
+  });
+});
