@@ -110,6 +110,48 @@ module.exports = tseslint.config(
               message:
                 "src/workbook sits under the surfaces: the pane, the gateway and the CLI use it, not the reverse.",
             },
+            // Inside src/workbook, by concern (docs/architecture.md, "src/workbook by concern"): the base (model,
+            // formula text, index, own parts, engine, xlsx) serves refresh, freeze, share, changes and repair;
+            // share freezes a copy and changes re-reads calls, so they sit on freeze and on refresh.
+            {
+              target: ["./src/workbook/*.ts", "./src/workbook/engine/**", "./src/workbook/xlsx/**"],
+              from: [
+                "./src/workbook/refresh",
+                "./src/workbook/freeze",
+                "./src/workbook/share",
+                "./src/workbook/changes",
+                "./src/workbook/repair",
+              ],
+              message:
+                "src/workbook's base (model, engine, xlsx, own parts) imports none of the concerns above it.",
+            },
+            {
+              target: ["./src/workbook/refresh/**", "./src/workbook/freeze/**", "./src/workbook/repair/**"],
+              from: ["./src/workbook/share", "./src/workbook/changes"],
+              message:
+                "refresh, freeze and repair stand side by side on the workbook base: none imports share or changes.",
+            },
+            {
+              target: "./src/workbook/refresh/**",
+              from: ["./src/workbook/freeze", "./src/workbook/repair"],
+              message: "refresh stands beside freeze and repair: it imports neither.",
+            },
+            {
+              target: ["./src/workbook/freeze/**", "./src/workbook/repair/**"],
+              from: "./src/workbook/refresh",
+              message: "freeze and repair stand beside refresh: they import none of it.",
+            },
+            {
+              target: "./src/workbook/share/**",
+              from: ["./src/workbook/refresh", "./src/workbook/changes", "./src/workbook/repair"],
+              message: "share freezes a copy: it sits on freeze and the workbook base only.",
+            },
+            {
+              target: "./src/workbook/changes/**",
+              from: ["./src/workbook/freeze", "./src/workbook/share", "./src/workbook/repair"],
+              message:
+                "changes re-reads calls through refresh: it sits on refresh and the workbook base only.",
+            },
             {
               target: "./src/taskpane/**",
               from: ["./src/commands", "./src/gateway", "./src/cli", "./src/sandbox"],

@@ -2,19 +2,19 @@
 // (the add-in's Restore formulas and `fdq thaw` bring them back); `fdq thaw WORKBOOK -o OUT` restores them.
 // `fdq freeze --share` writes a copy for a colleague without the add-in: the FDQ cells as values, dependents
 // intact, and an "FDQ sources" sheet saying where each number came from. Each works on the file as the refresh
-// does (src/workbook/freeze.ts): the cells concerned and the parts that list parts change, every other part is
+// does (src/workbook/freeze/freeze.ts): the cells concerned and the parts that list parts change, every other part is
 // copied byte for byte; -o or --in-place is required, the output is checked before any work and written
 // atomically. Exit status as fdq refresh's table: 0 done, 1 the write failed, 2 a usage error or a file fdq
 // cannot use, 4 some cells were left as they were (listed).
 import path from "node:path";
-import { sourcesRows, sourcesSheetName } from "../workbook/fdq-sources";
-import { freezePackage, thawPackage } from "../workbook/freeze";
-import { FrozenFormatError } from "../workbook/frozen-formulas";
+import { sourcesRows, sourcesSheetName } from "../workbook/share/fdq-sources";
+import { freezePackage, thawPackage } from "../workbook/freeze/freeze";
+import { FrozenFormatError } from "../workbook/freeze/frozen-formulas";
 import { sheetKey } from "../workbook/model";
 import { AtomicOutput, FileProblem, OutputWriteError, readInput } from "../workbook/xlsx/node-files";
 import { openPackage, PackageError, type WorkbookPackage } from "../workbook/xlsx/package";
 import { readWorkbook, type ReadWorkbook } from "../workbook/xlsx/read-model";
-import { addSourcesSheet } from "../workbook/sources-sheet";
+import { addSourcesSheet } from "../workbook/share/sources-sheet";
 import { openConnection } from "./connection";
 import { UsageError, type FreezeOptions } from "./options";
 import { outputTarget } from "./output-target";

@@ -1,6 +1,6 @@
 // `fdq refresh --changes FILE`: what the refresh changed, for the analyst to read. Every FDQ cell the refresh
 // gave a value is compared with the value the workbook held before (its cached value), by the change report's
-// rules (src/workbook/changes.ts: kinds, 15 significant digits, sort by size), and the changes are written as
+// rules (src/workbook/changes/changes.ts: kinds, 15 significant digits, sort by size), and the changes are written as
 // JSON or CSV by FILE's extension. Every cell of a result of several cells (a dynamic array such as a SERIES
 // or a DATASET, a lifted range, a legacy array formula's range) is compared on its own: its value before (what
 // the workbook held in that cell) and after (what the refresh wrote there, or emptied); a cell of an earlier,
@@ -18,12 +18,12 @@ import {
   serializeChanges,
   type CellObservation,
   type Change,
-} from "../workbook/changes";
+} from "../workbook/changes/changes";
 import { addressOfCell, rectOf, type Rect } from "../workbook/engine/references";
 import { sheetKey, type FormulaCell, type Scalar, type WorkbookModel } from "../workbook/model";
-import type { CellResult } from "../workbook/recalculation";
+import type { CellResult } from "../workbook/refresh/recalculation";
 import { isFormulaCell } from "../workbook/workbook-index";
-import type { CellWrites } from "../workbook/xlsx/cell-writes";
+import type { CellWrites } from "../workbook/xlsx/patch";
 import { AtomicOutput, FileProblem, sameFile } from "../workbook/xlsx/node-files";
 import type { CellPeriods } from "./refresh-periods";
 import { reportOf } from "./refresh-scope";

@@ -3,7 +3,7 @@
 //
 // The file is patched, never re-serialised (src/workbook/xlsx): every part is copied byte for byte except the
 // worksheets holding recalculated cells, and in those only the cached values change. The formulas stay; the
-// recalculation (src/workbook/recalculation.ts) fetches FDQ calls in one batch per level of dependency; a
+// recalculation (src/workbook/refresh/recalculation.ts) fetches FDQ calls in one batch per level of dependency; a
 // formula it cannot compute keeps its old value and is reported. Where the result is written is checked before
 // the first request, and it is written atomically; the input is only replaced with --in-place.
 //
@@ -13,13 +13,13 @@
 import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import type { FdqCall } from "../functions/formula";
-import { calcOnLoadWarning, recalculatesOnLoad } from "../workbook/calc-on-load";
-import { sameValue } from "../workbook/changes";
+import { calcOnLoadWarning, recalculatesOnLoad } from "../workbook/refresh/calc-on-load";
+import { sameValue } from "../workbook/changes/changes";
 import { addressOf } from "../workbook/engine/references";
 import { engineFormula } from "../workbook/formula-text";
 import { ExcelError } from "../workbook/model";
-import { Recalculation, type CellResult } from "../workbook/recalculation";
-import { writesOf } from "../workbook/xlsx/cell-writes";
+import { Recalculation, type CellResult } from "../workbook/refresh/recalculation";
+import { writesOf } from "../workbook/refresh/cell-writes";
 import { AtomicOutput, FileProblem, OutputWriteError, readInput } from "../workbook/xlsx/node-files";
 import { openPackage, PackageError, type WorkbookPackage } from "../workbook/xlsx/package";
 import { fdqElsewhere } from "../workbook/xlsx/fdq-elsewhere";

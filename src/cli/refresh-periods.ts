@@ -2,8 +2,8 @@
 // key), on which refresh day, and what a relative period (FY0, FQ-1, LTM) resolved to. All of it is noted while
 // the refresh evaluates (the request module's answers say it: `url`, `refreshDay`, `resolved`), never derived
 // later from a day cache, and kept in the workbook's own custom XML parts: what each relative period resolved to
-// (src/workbook/resolved-periods.ts), which the next refresh reads as the "before" side of the change report
-// ("new period" when a relative period moved), and every FDQ cell's sources (src/workbook/cell-sources.ts), from
+// (src/workbook/refresh/resolved-periods.ts), which the next refresh reads as the "before" side of the change report
+// ("new period" when a relative period moved), and every FDQ cell's sources (src/workbook/refresh/cell-sources.ts), from
 // which `fdq freeze --share` names each value's request, period and refresh day on any machine, with or without
 // a day cache.
 import {
@@ -24,7 +24,7 @@ import {
   requestId,
   requestPeriod,
   resolvedLabel,
-} from "../workbook/call-periods";
+} from "../workbook/changes/call-periods";
 import {
   positionFree,
   mergeCellSources,
@@ -33,11 +33,11 @@ import {
   SOURCES_NAMESPACE,
   SOURCES_ROOT,
   type CellSourceRecord,
-} from "../workbook/cell-sources";
+} from "../workbook/refresh/cell-sources";
 import { addressOfCell } from "../workbook/engine/references";
-import { ownParts, replaceOwnParts, type OwnPart } from "../workbook/frozen-parts";
+import { ownParts, replaceOwnParts, type OwnPart } from "../workbook/own-parts";
 import type { FormulaCell, WorkbookModel } from "../workbook/model";
-import type { CellResult } from "../workbook/recalculation";
+import type { CellResult } from "../workbook/refresh/recalculation";
 import {
   mergeResolvedPeriods,
   parseResolvedPeriods,
@@ -46,8 +46,8 @@ import {
   periodsCellId,
   serializeResolvedPeriods,
   type ResolvedCellPeriods,
-} from "../workbook/resolved-periods";
-import type { CellWrites } from "../workbook/xlsx/cell-writes";
+} from "../workbook/refresh/resolved-periods";
+import type { CellWrites } from "../workbook/xlsx/patch";
 import { openPackage } from "../workbook/xlsx/package";
 import { PackageEditor } from "../workbook/xlsx/structure";
 
@@ -238,7 +238,7 @@ function periodsLabel(
 /**
  * The periods of each FDQ cell the refresh gave a value, and the records the workbook keeps of them. A
  * fixed period comes from its calls' arguments with the workbook's values and with the written ones
- * (src/workbook/call-periods.ts); a relative one from the kept record (before; unknown without one, or when
+ * (src/workbook/changes/call-periods.ts); a relative one from the kept record (before; unknown without one, or when
  * the formula changed) and the request module's resolution (after). Each cell's sources record says the
  * requests that answered (a FDQ.SECURITY call: the one security type that did), their refresh day, and what the
  * cell asked, a relative period with what it resolved to ("FY0 = fiscal 2026").

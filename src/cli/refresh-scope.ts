@@ -12,7 +12,7 @@
 // cache of another machine) nothing is known to be current, so every FDQ cell is stale.
 import type { FdqClient } from "../api";
 import type { FdqCall } from "../functions/formula";
-import { classify, reportValue } from "../workbook/changes";
+import { classify, reportValue } from "../workbook/changes/changes";
 import { engineFormula } from "../workbook/formula-text";
 import {
   ExcelError,
@@ -22,7 +22,7 @@ import {
   type Sheet,
   type WorkbookModel,
 } from "../workbook/model";
-import { Recalculation } from "../workbook/recalculation";
+import { Recalculation } from "../workbook/refresh/recalculation";
 import { estimateRun } from "./budget";
 import { evaluateAll } from "../functions/evaluate";
 import { FileProblem } from "../workbook/xlsx/node-files";

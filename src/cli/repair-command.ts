@@ -1,11 +1,11 @@
 // `fdq repair WORKBOOK -o OUT` stores every FDQ formula Excel no longer recognises (#NAME? after the workbook
 // was saved without the add-in, or beside a COM add-in: _xludf.FDQ., [2]!_xldudf_FDQ_, 'C:\...\x.xla'!, lower
 // case) the way Excel stores a loaded add-in's function, and drops the external links only those formulas used
-// (src/workbook/repair.ts). As fdq refresh does, it changes only those formulas and the parts that list parts,
+// (src/workbook/repair/repair.ts). As fdq refresh does, it changes only those formulas and the parts that list parts,
 // copies every other part byte for byte, needs -o or --in-place, checks the output before any work and writes it
 // atomically. It sends nothing. Exit status as fdq refresh's table: 0 done (nothing to repair included), 1 the
 // write failed, 2 a usage error or a file fdq cannot use, 4 some calls were left as they were (listed).
-import { repairPackage, type RepairOutcome } from "../workbook/repair";
+import { repairPackage, type RepairOutcome } from "../workbook/repair/repair";
 import { AtomicOutput, FileProblem, OutputWriteError, readInput } from "../workbook/xlsx/node-files";
 import { openPackage, PackageError, type WorkbookPackage } from "../workbook/xlsx/package";
 import type { RepairOptions } from "./options";

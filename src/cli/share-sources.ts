@@ -1,20 +1,20 @@
 // What makes each frozen cell of a shared copy traceable, for its "FDQ sources" sheet: the period it asked and
 // what that resolved to ("FY0 = fiscal 2026"), the service request that answered (path and query, never the
 // key) and its refresh day. First from the record `fdq refresh` kept in the workbook while it evaluated
-// (src/workbook/cell-sources.ts: the requests that answered, a FDQ.SECURITY call's one security type, the
+// (src/workbook/refresh/cell-sources.ts: the requests that answered, a FDQ.SECURITY call's one security type, the
 // resolved year, quarter or ttm), which needs no day cache. A cell without such a record (refreshed by the task
 // pane, or by an older fdq, or edited since) falls back to what its formula asks with the workbook's values
-// (src/workbook/call-periods.ts) and the refresh day the day cache fetched it on: the cache is only read,
+// (src/workbook/changes/call-periods.ts) and the refresh day the day cache fetched it on: the cache is only read,
 // nothing is sent, and a request today's cache does not hold leaves the refresh day empty (unknown).
 import type { FdqClient, FdqRequest } from "../api";
 import { requestsOf } from "../functions/requests";
-import { callsOf, requestPeriod } from "../workbook/call-periods";
+import { callsOf, requestPeriod } from "../workbook/changes/call-periods";
 import { engineFormula } from "../workbook/formula-text";
-import type { SourcedCell } from "../workbook/fdq-sources";
-import type { FrozenCell } from "../workbook/frozen-formulas";
+import type { SourcedCell } from "../workbook/share/fdq-sources";
+import type { FrozenCell } from "../workbook/freeze/frozen-formulas";
 import { sheetKey, type FormulaCell, type WorkbookModel } from "../workbook/model";
 import { addressOfCell, rectOf } from "../workbook/engine/references";
-import { positionFree, sourceCellId, type CellSourceRecord } from "../workbook/cell-sources";
+import { positionFree, sourceCellId, type CellSourceRecord } from "../workbook/refresh/cell-sources";
 
 const joined = (items: readonly (string | undefined)[]): string | undefined => {
   const distinct = [...new Set(items.filter((s): s is string => s !== undefined && s !== ""))];

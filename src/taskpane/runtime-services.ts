@@ -9,7 +9,7 @@ import { officeDoctorOffers, officeDocumentSettings } from "./office/document-se
 import { officePlatform } from "./office/platform";
 import { excelWorkbook } from "./office/workbook";
 import type { PaneServices } from "./services";
-import { packageShareWriter } from "../workbook/share-copy-writer";
+import { packageShareWriter } from "../workbook/share/share-copy-writer";
 
 let services: Promise<PaneServices> | undefined;
 

@@ -8,7 +8,7 @@ import type { WorkbookAccess } from "./office/workbook";
 import type { PanePrefs } from "./logic/pane-prefs";
 import type { RefreshService } from "./logic/refresh-service";
 import type { ChangeHistory } from "./logic/change-history";
-import type { ShareCopyWriter } from "../workbook/fdq-sources";
+import type { ShareCopyWriter } from "../workbook/share/fdq-sources";
 
 export interface PaneServices {
   readonly platform: OfficePlatform;

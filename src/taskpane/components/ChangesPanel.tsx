@@ -20,7 +20,7 @@ import {
   type Change,
   type ChangeKind,
   type ReportValue,
-} from "../../workbook/changes";
+} from "../../workbook/changes/changes";
 import type { ChangeReport } from "../logic/change-history";
 import { SCOPE_LABELS } from "../logic/refresh-scope";
 import { quoteSheetName } from "../office/a1";

@@ -16,7 +16,7 @@ import {
   tokens,
 } from "@fluentui/react-components";
 import { useState } from "react";
-import { SOURCES_SHEET } from "../../workbook/fdq-sources";
+import { SOURCES_SHEET } from "../../workbook/share/fdq-sources";
 import { messageOf } from "../logic/message";
 import { copyName, planShare, shareAsValues, type SharePlan } from "../logic/share-copy";
 import { useServices } from "../services";

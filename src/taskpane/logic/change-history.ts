@@ -4,7 +4,7 @@
 // MAX_LISTED changes (its counts stay whole), all together under MAX_CHARS characters, older reports dropped
 // first. Reports name the workbook they belong to (its URL, when Office knows it).
 import type { KeyValueStore } from "../../api";
-import { CHANGE_KINDS, countByKind, type Change, type KindCounts } from "../../workbook/changes";
+import { CHANGE_KINDS, countByKind, type Change, type KindCounts } from "../../workbook/changes/changes";
 import type { RefreshScope } from "./refresh-scope";
 
 export const HISTORY_KEY = "fdq.pane.changeReports";

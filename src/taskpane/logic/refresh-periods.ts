@@ -1,15 +1,15 @@
 // The pane's refresh and relative periods (FY0, FQ-1, LTM): before the refresh, what each cell's relative
-// period resolved to at the last refresh (the record kept in the workbook: src/workbook/resolved-periods.ts,
+// period resolved to at the last refresh (the record kept in the workbook: src/workbook/refresh/resolved-periods.ts,
 // the same part `fdq refresh` writes); after it, what it resolved to now, read from the answers the refresh
 // left in the client's cache (nothing is sent). The change report says "new period" when the two differ, and
 // the workbook keeps the new records for the next refresh, on any machine.
 import type { FdqRequest } from "../../api";
-import { isRelativeRequest, resolvedLabel } from "../../workbook/call-periods";
+import { isRelativeRequest, resolvedLabel } from "../../workbook/changes/call-periods";
 import {
   mergeResolvedPeriods,
   periodsCellId,
   type ResolvedCellPeriods,
-} from "../../workbook/resolved-periods";
+} from "../../workbook/refresh/resolved-periods";
 import { parseAddress } from "../office/a1";
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
 import { cellRequests, requestPeriod } from "./cell-requests";

@@ -9,12 +9,12 @@
 // refresh for a new refresh day keeps the cache: the day change already dropped every answer of earlier days
 // except those the quota saver keeps, and dropping those too would fetch them every day, saver or not.
 import { type ClientStats, FdqError, sleep } from "../../api";
-import { compareCells, reportValue, type CellObservation, type Change } from "../../workbook/changes";
+import { compareCells, reportValue, type CellObservation, type Change } from "../../workbook/changes/changes";
 import {
   periodsCellId,
   serializeResolvedPeriods,
   type ResolvedCellPeriods,
-} from "../../workbook/resolved-periods";
+} from "../../workbook/refresh/resolved-periods";
 import { periodBefore, periodsNow, recordsAfter } from "./refresh-periods";
 import { chunks } from "../office/batched-read";
 import { parseAddress } from "../office/a1";

@@ -6,14 +6,14 @@
 // (src/workbook's patcher, which keeps every other part byte for byte) is a ShareCopyWriter handed in.
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
 import { parseAddress } from "../office/a1";
-import { reportValue } from "../../workbook/changes";
+import { reportValue } from "../../workbook/changes/changes";
 import {
   SOURCES_SHEET,
   sourcesRows,
   type ShareCopyWriter,
   type SourcedCell,
   type SourcesCell,
-} from "../../workbook/fdq-sources";
+} from "../../workbook/share/fdq-sources";
 import { cellRequests, sourceOf } from "./cell-requests";
 import type { PaneClient } from "./pane-client";
 import type { CopyHandOff } from "../office/share-file";

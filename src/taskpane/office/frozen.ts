@@ -1,9 +1,9 @@
 // Reversible freeze through Excel's JavaScript API: the frozen formulas are kept inside the workbook, as
 // custom XML parts in our namespace (workbook.customXmlParts, ExcelApi 1.5; the format is
-// src/workbook/frozen-formulas.ts), so "Restore formulas" brings each back exactly on any machine with the
+// src/workbook/freeze/frozen-formulas.ts), so "Restore formulas" brings each back exactly on any machine with the
 // add-in. The records are written before the values: a freeze cut short leaves a record of a cell that still
 // holds its formula, which a restore recognises and drops, never a formula that is lost.
-import { reportValue, sameNumber } from "../../workbook/changes";
+import { reportValue, sameNumber } from "../../workbook/changes/changes";
 import {
   FROZEN_NAMESPACE,
   mergeFrozen,
@@ -12,7 +12,7 @@ import {
   withoutCells,
   type FrozenCell,
   type FrozenValue,
-} from "../../workbook/frozen-formulas";
+} from "../../workbook/freeze/frozen-formulas";
 import { parseAddress, quoteSheetName } from "./a1";
 import { chunks, isPayloadTooLarge } from "./batched-read";
 import { asLiteral, literalRows } from "./literal";

@@ -1,13 +1,13 @@
 // What each FDQ cell's relative period (FY0, FQ-1, LTM) resolved to at its last refresh, kept in the workbook
 // as a custom XML part in its own namespace (workbook.customXmlParts, ExcelApi 1.5; the format is
-// src/workbook/resolved-periods.ts, the same part `fdq refresh` writes), so the next refresh on any machine can
+// src/workbook/refresh/resolved-periods.ts, the same part `fdq refresh` writes), so the next refresh on any machine can
 // say "new period" when FY0 rolled to the next fiscal year.
 import {
   parseResolvedPeriods,
   PERIODS_NAMESPACE,
   serializeResolvedPeriods,
   type ResolvedCellPeriods,
-} from "../../workbook/resolved-periods";
+} from "../../workbook/refresh/resolved-periods";
 
 /** The kept records (none without the part). */
 export async function readResolvedPeriods(context: Excel.RequestContext): Promise<ResolvedCellPeriods[]> {

@@ -1,7 +1,7 @@
 // Everything the task pane does to the workbook, through Excel's JavaScript API. Components receive a
 // WorkbookAccess, so they can be exercised with a fake one and this file is the only one that calls
 // Excel.run.
-import type { FrozenCell } from "../../workbook/frozen-formulas";
+import type { FrozenCell } from "../../workbook/freeze/frozen-formulas";
 import { parseAddress } from "./a1";
 import { chunks } from "./batched-read";
 import {
@@ -13,7 +13,7 @@ import {
 import { freezeCells, readFrozen, restoreCells, type RestoreOutcome } from "./frozen";
 import { handOverCopy, workbookFileBytes, type CopyHandOff } from "./share-file";
 import { readResolvedPeriods, writeResolvedPeriods } from "./resolved-periods";
-import type { ResolvedCellPeriods } from "../../workbook/resolved-periods";
+import type { ResolvedCellPeriods } from "../../workbook/refresh/resolved-periods";
 import {
   asCellValue,
   fdqCellsOfBlock,

@@ -9,7 +9,6 @@
 // inline string (t="inlineStr"), which Excel reads and turns into a shared string when it next saves.
 import { addressOfCell, cellPosition, rectOf, refOf } from "../engine/references";
 import { ExcelError, sheetKey, type Scalar } from "../model";
-import type { CellWrite, CellWrites } from "./cell-writes";
 import { dynamicArrayMark } from "./metadata";
 import type { WorkbookPackage } from "./package";
 import {
@@ -23,6 +22,21 @@ import {
 } from "./sheet-scan";
 import { writeZip } from "./zip";
 import { bytesOf, escapeAttribute, escapeText } from "./xml";
+
+/** What the refresh writes to one cell (src/workbook/refresh/cell-writes.ts makes them from its results). */
+export interface CellWrite {
+  /** The new cached value; undefined empties the cell's value (a cell an old spill no longer covers). */
+  readonly value: Scalar | undefined;
+  /** Whether the cell holds a formula (its string values are then stored as t="str"). */
+  readonly formula: boolean;
+  /** For an array formula's anchor: the range its `ref` now covers. */
+  readonly arrayRef?: string;
+  /** A formula that spills for the first time: its <f> becomes a dynamic array formula. */
+  readonly newDynamicArray?: boolean;
+}
+
+/** Sheet name (as in the model) -> row -> column -> what to write. */
+export type CellWrites = Map<string, Map<number, Map<number, CellWrite>>>;
 
 export interface Patched {
   readonly bytes: Uint8Array;

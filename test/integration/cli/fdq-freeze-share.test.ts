@@ -9,7 +9,7 @@ import path from "node:path";
 import { unzipSync } from "fflate";
 import { DEFAULTS, RefreshDayClock } from "../../../src/api";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
-import { parseFrozenParts, FROZEN_NAMESPACE } from "../../../src/workbook/frozen-formulas";
+import { parseFrozenParts, FROZEN_NAMESPACE } from "../../../src/workbook/freeze/frozen-formulas";
 import { readZip } from "../../../src/workbook/xlsx/zip";
 import { fidelityBook, SHEET_PARTS } from "../../support/xlsx-corpus/fidelity-book";
 import { serviceNumber } from "../functions/sandbox-oracle";

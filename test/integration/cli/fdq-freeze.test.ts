@@ -12,9 +12,9 @@ import {
   parseKeptChain,
   serializeFrozen,
   FROZEN_NAMESPACE,
-} from "../../../src/workbook/frozen-formulas";
-import { frozenParts } from "../../../src/workbook/frozen-parts";
-import { freezePackage, thawPackage } from "../../../src/workbook/freeze";
+} from "../../../src/workbook/freeze/frozen-formulas";
+import { frozenParts } from "../../../src/workbook/freeze/frozen-parts";
+import { freezePackage, thawPackage } from "../../../src/workbook/freeze/freeze";
 import { addressOfCell } from "../../../src/workbook/engine/references";
 import { openPackage } from "../../../src/workbook/xlsx/package";
 import { readWorkbook } from "../../../src/workbook/xlsx/read-model";

@@ -7,8 +7,15 @@ import path from "node:path";
 import { unzipSync } from "fflate";
 import { DEFAULTS, RefreshDayClock } from "../../../src/api";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
-import { positionFree, parseCellSources, type CellSourceRecord } from "../../../src/workbook/cell-sources";
-import { parseResolvedPeriods, type ResolvedCellPeriods } from "../../../src/workbook/resolved-periods";
+import {
+  positionFree,
+  parseCellSources,
+  type CellSourceRecord,
+} from "../../../src/workbook/refresh/cell-sources";
+import {
+  parseResolvedPeriods,
+  type ResolvedCellPeriods,
+} from "../../../src/workbook/refresh/resolved-periods";
 import { smallBook } from "../../support/small-book";
 import { serviceNumber } from "../functions/sandbox-oracle";
 import { runFdq, type Run } from "./run-fdq";

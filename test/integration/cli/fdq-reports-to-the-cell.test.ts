@@ -17,7 +17,7 @@ import path from "node:path";
 import { unzipSync } from "fflate";
 import { DEFAULTS, RefreshDayClock } from "../../../src/api";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
-import { sameNumber } from "../../../src/workbook/changes";
+import { sameNumber } from "../../../src/workbook/changes/changes";
 import { libreOfficeProfile, readOracleValues, type OracleValue } from "../../support/oracle-xlsx";
 import { smallBook } from "../../support/small-book";
 import { serviceNumber, serviceRecords } from "../functions/sandbox-oracle";

@@ -1,6 +1,6 @@
 // Share as values in the pane: the plan lists every FDQ cell with its period, refresh day and source; the copy
 // is built from the workbook's file by the package writer and opened as a new workbook.
-import type { ShareCopyRequest } from "../../../src/workbook/fdq-sources";
+import type { ShareCopyRequest } from "../../../src/workbook/share/fdq-sources";
 import { planShare, shareAsValues } from "../../../src/taskpane/logic/share-copy";
 import { useSandboxClient, today } from "./sandbox-client";
 import { fakeWorkbook } from "../../unit/taskpane/workbook-fake";

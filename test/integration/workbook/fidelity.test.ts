@@ -81,7 +81,7 @@ describe.each([false, true])("the fidelity corpus (macros: %s)", (macros) => {
     const parts = Object.keys(unzipSync(result.input)).length;
     expect([0, 4]).toContain(result.run.code);
     // The two worksheets, the two lists of parts, and the record of each FDQ cell's request (its part, its
-    // properties, its relationships: src/workbook/cell-sources.ts) added.
+    // properties, its relationships: src/workbook/refresh/cell-sources.ts) added.
     expect(result.run.stdout).toMatch(
       new RegExp(
         `; changed 7 parts, kept ${parts - 4} other parts byte for byte\\. Wrote ${result.out.replace(/[.\\]/g, "\\$&")}\\.\\n$`,

@@ -14,7 +14,7 @@ import type { Outcome } from "../../../src/functions/evaluate";
 import type { FdqCall } from "../../../src/functions/formula";
 import { addressOfCell, rectOf } from "../../../src/workbook/engine/references";
 import { ExcelError, type Scalar, type Table } from "../../../src/workbook/model";
-import { Recalculation } from "../../../src/workbook/recalculation";
+import { Recalculation } from "../../../src/workbook/refresh/recalculation";
 import {
   libreOfficeProfile,
   readOracleValues,

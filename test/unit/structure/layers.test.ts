@@ -24,7 +24,11 @@ async function layerFindings(file: string, source: string): Promise<string[]> {
 const VIOLATIONS: ReadonlyArray<readonly [string, string, string]> = [
   ["src/catalog/probe.ts", "../api", "src/catalog is the bottom layer"],
   ["src/api/probe.ts", "../functions/formula", "src/api depends on src/catalog only"],
-  ["src/functions/probe.ts", "../workbook/recalculation", "src/functions and src/host sit on src/api"],
+  [
+    "src/functions/probe.ts",
+    "../workbook/refresh/recalculation",
+    "src/functions and src/host sit on src/api",
+  ],
   ["src/host/probe.ts", "../cli/usage-command", "src/functions and src/host sit on src/api"],
   ["src/manifest/probe.ts", "../api", "src/manifest is the add-in's description"],
   ["src/sandbox/probe.ts", "../functions/formula", "src/sandbox serves the contract"],
@@ -35,6 +39,13 @@ const VIOLATIONS: ReadonlyArray<readonly [string, string, string]> = [
   ["src/commands/probe.ts", "../sandbox", "src/commands runs in Excel"],
   ["src/workbook/probe.ts", "../../test/integration/gateway/helpers", "src/ ships"],
   ["src/cli/probe.ts", "../api/transport", "Import src/api through its surface"],
+  ["src/workbook/xlsx/probe.ts", "../refresh/recalculation", "src/workbook's base"],
+  ["src/workbook/engine/probe.ts", "../freeze/freeze", "src/workbook's base"],
+  ["src/workbook/refresh/probe.ts", "../share/fdq-sources", "refresh, freeze and repair stand side by side"],
+  ["src/workbook/refresh/probe.ts", "../freeze/freeze", "refresh stands beside freeze and repair"],
+  ["src/workbook/freeze/probe.ts", "../refresh/recalculation", "freeze and repair stand beside refresh"],
+  ["src/workbook/share/probe.ts", "../refresh/cell-sources", "share freezes a copy"],
+  ["src/workbook/changes/probe.ts", "../freeze/freeze", "changes re-reads calls through refresh"],
 ];
 
 describe("the layers of src/", () => {
@@ -56,6 +67,9 @@ describe("the layers of src/", () => {
       ["src/cli/probe.ts", "../gateway"],
       ["src/cli/probe.ts", "../sandbox"],
       ["src/commands/probe.ts", "../taskpane/runtime-services"],
+      ["src/workbook/refresh/probe.ts", "../engine/parser"],
+      ["src/workbook/share/probe.ts", "../freeze/freeze"],
+      ["src/workbook/changes/probe.ts", "../refresh/fdq-functions"],
     ];
     for (const [file, source] of allowed) {
       expect({ file, source, findings: await layerFindings(file, source) }).toEqual({

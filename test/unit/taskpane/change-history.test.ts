@@ -1,5 +1,5 @@
 import { MemoryStorage } from "../../../src/api";
-import type { Change } from "../../../src/workbook/changes";
+import type { Change } from "../../../src/workbook/changes/changes";
 import {
   ChangeHistory,
   HISTORY_KEY,

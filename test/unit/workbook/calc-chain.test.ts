@@ -1,7 +1,7 @@
 // Freezing takes the frozen cells out of Excel's calculation chain, handing an entry's sheet and level marks to
 // the next entry; a chain left empty goes with its relationship and content type.
 import { unzipSync } from "fflate";
-import { freezePackage } from "../../../src/workbook/freeze";
+import { freezePackage } from "../../../src/workbook/freeze/freeze";
 import { openPackage } from "../../../src/workbook/xlsx/package";
 import { readWorkbook } from "../../../src/workbook/xlsx/read-model";
 import { fidelityParts } from "../../support/xlsx-corpus/fidelity-book";

@@ -1,6 +1,6 @@
 import type { FdqRequest } from "../../../src/api";
 import { parseRelativePeriod } from "../../../src/catalog";
-import { requestPeriod } from "../../../src/workbook/call-periods";
+import { requestPeriod } from "../../../src/workbook/changes/call-periods";
 
 const datapoint = (year: unknown, extra: object = {}): FdqRequest =>
   ({

@@ -1,4 +1,4 @@
-// The cell-sources part (src/workbook/cell-sources.ts): the requests behind each FDQ cell, kept compact in the
+// The cell-sources part (src/workbook/refresh/cell-sources.ts): the requests behind each FDQ cell, kept compact in the
 // workbook for fdq freeze --share's sources sheet.
 import {
   mergeCellSources,
@@ -7,7 +7,7 @@ import {
   serializeCellSources,
   SOURCES_NAMESPACE,
   type CellSourceRecord,
-} from "../../../src/workbook/cell-sources";
+} from "../../../src/workbook/refresh/cell-sources";
 
 const record = (cell: string, formula: string, extra: Partial<CellSourceRecord> = {}): CellSourceRecord => ({
   sheet: 'Model & "Co"',

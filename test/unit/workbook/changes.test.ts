@@ -11,7 +11,7 @@ import {
   sameNumber,
   serializeChanges,
   type CellObservation,
-} from "../../../src/workbook/changes";
+} from "../../../src/workbook/changes/changes";
 
 const at = (
   cell: string,

@@ -1,4 +1,4 @@
-import { SOURCES_HEADER, sourcesRows, sourcesSheetName } from "../../../src/workbook/fdq-sources";
+import { SOURCES_HEADER, sourcesRows, sourcesSheetName } from "../../../src/workbook/share/fdq-sources";
 
 describe('the "FDQ sources" sheet of a shared copy', () => {
   it("lists each frozen cell's formula, value, period, refresh day and source under a header", () => {

@@ -8,7 +8,7 @@ import {
   serializeFrozenParts,
   withoutCells,
   type FrozenCell,
-} from "../../../src/workbook/frozen-formulas";
+} from "../../../src/workbook/freeze/frozen-formulas";
 
 const cell = (
   address: string,

@@ -1,9 +1,9 @@
-// `fdq repair` on the package (src/workbook/repair.ts), on the hand-built corrupted book: every form of an FDQ
+// `fdq repair` on the package (src/workbook/repair/repair.ts), on the hand-built corrupted book: every form of an FDQ
 // call Excel no longer recognises is stored again as _xldudf_FDQ_NAME, only the call's head changes, the
 // external link only those calls used goes, and every other part is copied byte for byte. Contents are read
 // back with fflate's own unzip, independently of the patcher.
 import { unzipSync } from "fflate";
-import { repairPackage } from "../../../src/workbook/repair";
+import { repairPackage } from "../../../src/workbook/repair/repair";
 import { openPackage } from "../../../src/workbook/xlsx/package";
 import { readWorkbook } from "../../../src/workbook/xlsx/read-model";
 import { readZip } from "../../../src/workbook/xlsx/zip";

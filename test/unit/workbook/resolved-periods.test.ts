@@ -1,4 +1,4 @@
-// The resolved-periods part (src/workbook/resolved-periods.ts): what each relative period resolved to at the
+// The resolved-periods part (src/workbook/refresh/resolved-periods.ts): what each relative period resolved to at the
 // last refresh, kept in the workbook for the next refresh's "new period".
 import {
   mergeResolvedPeriods,
@@ -6,7 +6,7 @@ import {
   PERIODS_NAMESPACE,
   serializeResolvedPeriods,
   type ResolvedCellPeriods,
-} from "../../../src/workbook/resolved-periods";
+} from "../../../src/workbook/refresh/resolved-periods";
 import { copyName } from "../../../src/taskpane/logic/share-copy";
 
 const FY0 = '=FDQ.DATAPOINT("AAPL","roic","ROIC","FY0")&"<x>"';

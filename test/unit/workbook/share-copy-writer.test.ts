@@ -1,9 +1,9 @@
 // The package step of Share as values (pane and `fdq freeze --share`): the cells asked for become values, the
 // sources sheet is added with every list of parts updated, and every other part is kept.
 import { unzipSync } from "fflate";
-import { sourcesRows } from "../../../src/workbook/fdq-sources";
-import { parseFrozenParts } from "../../../src/workbook/frozen-formulas";
-import { writeShareCopy } from "../../../src/workbook/share-copy-writer";
+import { sourcesRows } from "../../../src/workbook/share/fdq-sources";
+import { parseFrozenParts } from "../../../src/workbook/freeze/frozen-formulas";
+import { writeShareCopy } from "../../../src/workbook/share/share-copy-writer";
 import { fidelityParts } from "../../support/xlsx-corpus/fidelity-book";
 import { DECLARATION, zipParts } from "../../support/xlsx-corpus/zip-parts";
 

@@ -2,7 +2,7 @@
 // from the parts, and the value patcher (values, types, spills, new cells and rows), on hand-written parts.
 import { unzipSync, zipSync } from "fflate";
 import { ExcelError, type FormulaCell } from "../../../src/workbook/model";
-import type { CellWrite, CellWrites } from "../../../src/workbook/xlsx/cell-writes";
+import type { CellWrite, CellWrites } from "../../../src/workbook/xlsx/patch";
 import { openPackage, PackageError } from "../../../src/workbook/xlsx/package";
 import { patchPackage } from "../../../src/workbook/xlsx/patch";
 import { readWorkbook } from "../../../src/workbook/xlsx/read-model";

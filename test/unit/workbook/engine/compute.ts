@@ -4,7 +4,7 @@ import type { Outcome } from "../../../../src/functions/evaluate";
 import type { FdqCall } from "../../../../src/functions/formula";
 import { addressOfCell } from "../../../../src/workbook/engine/references";
 import type { Scalar } from "../../../../src/workbook/model";
-import { Recalculation, type CellResult } from "../../../../src/workbook/recalculation";
+import { Recalculation, type CellResult } from "../../../../src/workbook/refresh/recalculation";
 import { buildModel, type ModelSpec } from "../build-model";
 
 export interface Computed {

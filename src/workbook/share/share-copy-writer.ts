@@ -1,13 +1,13 @@
-// The package step of "Share as values" (the ShareCopyWriter of src/workbook/fdq-sources.ts), host-neutral so
+// The package step of "Share as values" (the ShareCopyWriter of src/workbook/share/fdq-sources.ts), host-neutral so
 // the task pane can hand it the bytes of Office's getFileAsync: the FDQ cells asked for become their values with
-// their formulas kept in the frozen-formulas part (src/workbook/freeze.ts), and the "FDQ sources" sheet is added
-// (src/workbook/sources-sheet.ts); every other part is copied byte for byte. `fdq freeze --share` does the same.
+// their formulas kept in the frozen-formulas part (src/workbook/freeze/freeze.ts), and the "FDQ sources" sheet is added
+// (src/workbook/share/sources-sheet.ts); every other part is copied byte for byte. `fdq freeze --share` does the same.
 import { sourcesSheetName, type ShareCopyRequest, type ShareCopyWriter } from "./fdq-sources";
-import { freezePackage } from "./freeze";
-import { sheetKey } from "./model";
+import { freezePackage } from "../freeze/freeze";
+import { sheetKey } from "../model";
 import { addSourcesSheet } from "./sources-sheet";
-import { openPackage } from "./xlsx/package";
-import { readWorkbook } from "./xlsx/read-model";
+import { openPackage } from "../xlsx/package";
+import { readWorkbook } from "../xlsx/read-model";
 
 export function writeShareCopy(request: ShareCopyRequest, now = new Date()): Uint8Array {
   const pkg = openPackage(request.bytes);

@@ -5,7 +5,7 @@
 // value and loses its formula: its <f> goes, a dynamic array's cm mark goes (the cells it spilled into already
 // hold values), a formula's text result (t="str", which only a formula may have) becomes an inline string.
 // Dependents keep their formulas and cached values. The cell as it was stored is kept in the frozen-formulas
-// part (src/workbook/frozen-parts.ts) with the formula as the task pane restores it. A shared formula is only
+// part (src/workbook/freeze/frozen-parts.ts) with the formula as the task pane restores it. A shared formula is only
 // frozen with its whole group (a group mixing FDQ and other cells is left, and said). The calculation chain
 // (calcChain.xml) loses the frozen cells, as Excel would refuse a chain naming cells without formulas; the chain
 // as it was is kept with the frozen formulas, and thaw gives it back once every formula is back.
@@ -13,16 +13,16 @@
 // Thaw: each frozen cell gets back the <c> element it had when it is as freeze left it (so freeze then thaw
 // gives back every worksheet character for character), else its formula is put back around its present value.
 // The part goes when no frozen cell is left in it.
-import { engineFormula } from "./formula-text";
+import { engineFormula } from "../formula-text";
 import { mergeFrozen, withoutCells, type FrozenCell, type FrozenValue } from "./frozen-formulas";
 import { readFrozenCells, readKeptChain, writeFrozenCells } from "./frozen-parts";
-import { ExcelError, sheetKey, type FormulaCell, type Scalar, type WorkbookModel } from "./model";
-import { addressOfCell } from "./engine/references";
-import type { WorkbookPackage } from "./xlsx/package";
-import { withAttribute } from "./xlsx/patch";
-import { attributeIn, cellParts, layoutOf, parseAddress, scanSheet, type CellSpan } from "./xlsx/sheet-scan";
-import { PackageEditor } from "./xlsx/structure";
-import { escapeText } from "./xlsx/xml";
+import { ExcelError, sheetKey, type FormulaCell, type Scalar, type WorkbookModel } from "../model";
+import { addressOfCell } from "../engine/references";
+import type { WorkbookPackage } from "../xlsx/package";
+import { withAttribute } from "../xlsx/patch";
+import { attributeIn, cellParts, layoutOf, parseAddress, scanSheet, type CellSpan } from "../xlsx/sheet-scan";
+import { PackageEditor } from "../xlsx/structure";
+import { escapeText } from "../xlsx/xml";
 import { dropFromCalcChain, restoreCalcChain } from "./calc-chain";
 
 export interface FreezeOutcome {

@@ -4,7 +4,7 @@
 // the task pane and `fdq freeze --share` build the same sheet. The byte-level step (the package patcher of
 // src/workbook, which edits cell values inside the xlsx and keeps every other part) implements
 // ShareCopyWriter.
-import type { FrozenCell } from "./frozen-formulas";
+import type { FrozenCell } from "../freeze/frozen-formulas";
 
 /** The name of the added sheet; a workbook that already has one gets "FDQ sources (2)" and so on. */
 export const SOURCES_SHEET = "FDQ sources";

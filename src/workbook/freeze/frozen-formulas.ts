@@ -7,8 +7,8 @@
 // fast-xml-parser (MIT, maintained, no dependencies, runs in the browser and in Node) parses a part: XML's
 // entities and character references are its business; writing is ours (a handful of escapes), so the text
 // is exactly what we mean it to be.
-import { XMLParser } from "fast-xml-parser";
 import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
+import { escapeXml, isNode, partParser, type Node } from "../own-parts";
 
 /** The namespace of our parts: Office finds them with `customXmlParts.getByNamespace(FROZEN_NAMESPACE)`. */
 export const FROZEN_NAMESPACE = "urn:fdq-excel:frozen-formulas";
@@ -96,18 +96,6 @@ export function withoutCells(
 
 // ---- writing ---------------------------------------------------------------------------------------------
 
-/** Text as XML character data or an attribute value: markup escaped, and CR and tab kept as references. */
-export function escapeXml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/\r/g, "&#13;")
-    .replace(/\n/g, "&#10;")
-    .replace(/\t/g, "&#9;");
-}
-
 /** Characters XML 1.0 cannot carry at all (control characters): a formula with one cannot be kept. */
 // eslint-disable-next-line no-control-regex -- these are exactly the characters XML 1.0 refuses
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
@@ -183,21 +171,6 @@ export function withKeptChain(part: string, chain: KeptCalcChain): string {
 
 // ---- reading ---------------------------------------------------------------------------------------------
 
-/** The parser of our custom XML parts (frozen formulas, resolved periods): <cell> elements always a list. */
-export const partParser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "",
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  // Decodes numeric character references (&#13;) as well as XML's five entities.
-  htmlEntities: true,
-  isArray: (name: string, _path: unknown, _leaf: unknown, isAttribute: boolean) =>
-    !isAttribute && name === "cell",
-});
-
-export type Node = Record<string, unknown>;
-export const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
 const textOf = (v: unknown): string =>
   typeof v === "string" ? v : isNode(v) && typeof v["#text"] === "string" ? v["#text"] : "";
 

@@ -4,18 +4,18 @@
 // formula engine over a view of the workbook: once with the values the workbook held (before), once with the
 // values the refresh wrote (after). No call is made: the FDQ functions only record their resolved arguments,
 // and the period of each is read from the requests it makes (src/functions/requests.ts).
-import type { FdqRequest, ResolvedPeriod } from "../api";
-import { ANNUAL, isRelativePeriod, periodLabel as labelOf, relativeText } from "../catalog";
-import type { FdqCall } from "../functions/formula";
-import { requestsOf } from "../functions/requests";
-import type { Host } from "./engine/context";
-import { Evaluator } from "./engine/evaluator";
-import { parseFormula } from "./engine/parser";
-import { callFdq } from "./fdq-functions";
-import { engineFormula } from "./formula-text";
-import { ExcelError, sheetKey, type FormulaCell, type Scalar, type WorkbookModel } from "./model";
-import { isFormulaCell, WorkbookIndex } from "./workbook-index";
-import type { CellWrites } from "./xlsx/cell-writes";
+import type { FdqRequest, ResolvedPeriod } from "../../api";
+import { ANNUAL, isRelativePeriod, periodLabel as labelOf, relativeText } from "../../catalog";
+import type { FdqCall } from "../../functions/formula";
+import { requestsOf } from "../../functions/requests";
+import type { Host } from "../engine/context";
+import { Evaluator } from "../engine/evaluator";
+import { parseFormula } from "../engine/parser";
+import { callFdq } from "../refresh/fdq-functions";
+import { engineFormula } from "../formula-text";
+import { ExcelError, sheetKey, type FormulaCell, type Scalar, type WorkbookModel } from "../model";
+import { isFormulaCell, WorkbookIndex } from "../workbook-index";
+import type { CellWrites } from "../xlsx/patch";
 
 /** "FY2023", "Q2 FY2023", "TTM to Q2 FY2023": how an analyst names a fiscal period (the catalog's words). */
 export function periodLabel(p: { year: number; quarter?: number | null; ttm?: number | null }): string {

@@ -9,11 +9,11 @@
 // left as it is: a formula missing from the chain is added when Excel next calculates (the Open XML SDK team's
 // findings, dotnet/Open-XML-SDK#1491).
 import type { KeptCalcChain } from "./frozen-formulas";
-import { sheetKey } from "./model";
-import { relationshipsPartOf } from "./xlsx/package";
-import type { PackageEditor } from "./xlsx/structure";
-import { attributeIn } from "./xlsx/sheet-scan";
-import { withAttribute } from "./xlsx/patch";
+import { sheetKey } from "../model";
+import { relationshipsPartOf } from "../xlsx/package";
+import type { PackageEditor } from "../xlsx/structure";
+import { attributeIn } from "../xlsx/sheet-scan";
+import { withAttribute } from "../xlsx/patch";
 
 const CALC_CHAIN_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/calcChain";
 

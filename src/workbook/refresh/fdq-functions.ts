@@ -6,20 +6,20 @@
 // (one call per cell, an array result, src/functions/lifting.ts), so IFERROR(FDQ.DATAPOINT(A2:A4,...)/1e6,"n/a")
 // computes element by element; a spilling function refuses a range of several cells with the #VALUE! message
 // Excel shows (src/functions/ranges.ts).
-import { InvalidArgumentError } from "../api";
-import type { Outcome } from "../functions/evaluate";
-import type { FdqCall, FormulaArg } from "../functions/formula";
-import { BEYOND_RANGE, isLiftable, isMultiCell, lift, type LiftArg } from "../functions/lifting";
-import { singleCell } from "../functions/ranges";
+import { InvalidArgumentError } from "../../api";
+import type { Outcome } from "../../functions/evaluate";
+import type { FdqCall, FormulaArg } from "../../functions/formula";
+import { BEYOND_RANGE, isLiftable, isMultiCell, lift, type LiftArg } from "../../functions/lifting";
+import { singleCell } from "../../functions/ranges";
 import {
   describeSignature,
   FUNCTION_SPECS,
   isFunctionName,
   type FunctionName,
-} from "../functions/signatures";
-import { toArr, type Args, type Context } from "./engine/context";
-import { Arr, Ref, type Value } from "./engine/values";
-import { ExcelError, type ErrorCode, type Scalar } from "./model";
+} from "../../functions/signatures";
+import { toArr, type Args, type Context } from "../engine/context";
+import { Arr, Ref, type Value } from "../engine/values";
+import { ExcelError, type ErrorCode, type Scalar } from "../model";
 
 export interface FdqCallSite {
   /** True when an argument could not be read yet: the call must not be made with it. */

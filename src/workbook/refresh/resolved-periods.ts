@@ -1,13 +1,13 @@
 // What each FDQ cell with a relative period (FY0, FQ-1, LTM) resolved to at its last refresh, kept inside the
 // workbook so the next refresh, on any machine, can tell a relative period that moved (FY0: FY2024 -> FY2025,
 // the change report's "new period") from a restatement of the same period. One custom XML part of the
-// workbook in its own namespace, as the frozen formulas are kept (src/workbook/frozen-formulas.ts): `fdq
-// refresh` writes it in the package (src/workbook/frozen-parts.ts), the task pane with Office's customXmlParts.
+// workbook in its own namespace, as the frozen formulas are kept (src/workbook/freeze/frozen-formulas.ts): `fdq
+// refresh` writes it in the package (src/workbook/freeze/frozen-parts.ts), the task pane with Office's customXmlParts.
 // Host-neutral: no Office, no Node. Only cells with a relative period have a record; a workbook without one
 // gets no part.
 //
 // Read with the frozen-formulas part's parser (fast-xml-parser), written with its escapes.
-import { escapeXml, isNode, partParser, type Node } from "./frozen-formulas";
+import { escapeXml, isNode, partParser, type Node } from "../own-parts";
 
 /** The namespace of the part: Office finds it with `customXmlParts.getByNamespace(PERIODS_NAMESPACE)`. */
 export const PERIODS_NAMESPACE = "urn:fdq-excel:resolved-periods";

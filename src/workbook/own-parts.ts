@@ -1,23 +1,15 @@
-// Where the frozen formulas live in the package: custom XML parts (customXml/itemN.xml) in the namespace of
-// src/workbook/frozen-formulas.ts, each with its properties part (customXml/itemPropsN.xml, naming the
-// namespace, as Office writes a part added with customXmlParts.add), linked from workbook.xml as Office links
-// them. The task pane finds the same parts with customXmlParts.getByNamespace.
-import {
-  FROZEN_NAMESPACE,
-  parseFrozenParts,
-  parseKeptChain,
-  serializeFrozenParts,
-  withKeptChain,
-  type FrozenCell,
-  type KeptCalcChain,
-} from "./frozen-formulas";
+// fdq's own custom XML parts in a package (customXml/itemN.xml): the frozen formulas, the resolved periods and
+// the cell sources each live in parts of their own namespace, each part with its properties part
+// (customXml/itemPropsN.xml, naming the namespace, as Office writes a part added with customXmlParts.add),
+// linked from workbook.xml as Office links them, so the task pane finds them with customXmlParts.getByNamespace.
+import { XMLParser } from "fast-xml-parser";
 import type { PackageEditor } from "./xlsx/structure";
 
 const CUSTOM_XML_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/customXml";
 const PROPS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/customXmlProps";
 const PROPS_TYPE = "application/vnd.openxmlformats-officedocument.customXmlProperties+xml";
 
-export interface FrozenPart {
+export interface OwnPartFile {
   /** customXml/itemN.xml */
   readonly item: string;
   /** The relationship's Target as workbook.xml.rels writes it. */
@@ -38,24 +30,17 @@ export interface OwnPart {
   readonly namespace: string;
 }
 
-const FROZEN: OwnPart = { root: "frozenFormulas", namespace: FROZEN_NAMESPACE };
-
 const isOfKind = (xml: string, kind: OwnPart): boolean =>
   new RegExp(
     `^(?:\\uFEFF)?(?:<\\?xml[^>]*\\?>\\s*)?<(?:[\\w.-]+:)?${kind.root}\\s[^>]*xmlns(?::[\\w.-]+)?="${kind.namespace}"`,
   ).test(xml);
 
-/** Our frozen-formulas parts in the package, in the order workbook.xml.rels lists them. */
-export function frozenParts(editor: PackageEditor): FrozenPart[] {
-  return ownParts(editor, FROZEN);
-}
-
 /** Our parts of `kind` in the package, in the order workbook.xml.rels lists them. */
-export function ownParts(editor: PackageEditor, kind: OwnPart): FrozenPart[] {
+export function ownParts(editor: PackageEditor, kind: OwnPart): OwnPartFile[] {
   const { pkg } = editor;
   const relsPart = `${pkg.workbookPart.slice(0, pkg.workbookPart.lastIndexOf("/") + 1)}_rels/${pkg.workbookPart.slice(pkg.workbookPart.lastIndexOf("/") + 1)}.rels`;
   if (!editor.has(relsPart)) return [];
-  const parts: FrozenPart[] = [];
+  const parts: OwnPartFile[] = [];
   for (const m of editor.text(relsPart).matchAll(/<Relationship\s[^>]*\/>/g)) {
     const rel = m[0];
     if (!rel.includes(`Type="${CUSTOM_XML_REL}"`)) continue;
@@ -76,20 +61,10 @@ function resolve(source: string, target: string): string {
   return out.join("/");
 }
 
-/** The frozen cells the package holds. */
-export function readFrozenCells(editor: PackageEditor): FrozenCell[] {
-  return parseFrozenParts(frozenParts(editor).map((p) => editor.text(p.item)));
-}
-
-/** The calculation chain freeze kept, if any. */
-export function readKeptChain(editor: PackageEditor): KeptCalcChain | undefined {
-  return parseKeptChain(frozenParts(editor).map((p) => editor.text(p.item)));
-}
-
 const propsOf = (item: string): string => item.replace(/item(\d+)\.xml$/, "itemProps$1.xml");
 const itemRelsOf = (item: string): string => item.replace(/([^/]+)$/, "_rels/$1.rels");
 
-function removePart(editor: PackageEditor, part: FrozenPart): void {
+export function removePart(editor: PackageEditor, part: OwnPartFile): void {
   const props = propsOf(part.item);
   editor.remove(part.item);
   if (editor.has(props)) {
@@ -118,7 +93,7 @@ function guid(namespace: string, item: string): string {
   return `{${g.slice(0, 8)}-${g.slice(8, 12)}-${g.slice(12, 16)}-${g.slice(16, 20)}-${g.slice(20, 32)}}`;
 }
 
-function addPart(editor: PackageEditor, xml: string, namespace = FROZEN_NAMESPACE): void {
+export function addPart(editor: PackageEditor, xml: string, namespace: string): void {
   const item = editor.freeName("customXml/item", ".xml");
   const props = propsOf(item);
   editor.add(item, xml);
@@ -139,23 +114,36 @@ function addPart(editor: PackageEditor, xml: string, namespace = FROZEN_NAMESPAC
   editor.addRelationship(editor.pkg.workbookPart, CUSTOM_XML_REL, targetFrom(editor.pkg.workbookPart, item));
 }
 
-/**
- * Replaces our parts with ones holding `cells` and the kept calculation chain (none when there are no cells:
- * the chain is only kept while cells are frozen).
- */
-export function writeFrozenCells(
-  editor: PackageEditor,
-  cells: readonly FrozenCell[],
-  chain?: KeptCalcChain,
-): void {
-  for (const part of frozenParts(editor)) removePart(editor, part);
-  serializeFrozenParts(cells).forEach((xml, i) =>
-    addPart(editor, i === 0 && chain ? withKeptChain(xml, chain) : xml),
-  );
-}
-
 /** Replaces our parts of `kind` with `xmls` (each a part of that kind). */
 export function replaceOwnParts(editor: PackageEditor, kind: OwnPart, xmls: readonly string[]): void {
   for (const part of ownParts(editor, kind)) removePart(editor, part);
   for (const xml of xmls) addPart(editor, xml, kind.namespace);
 }
+
+/** Text as XML character data or an attribute value: markup escaped, and CR and tab kept as references. */
+export function escapeXml(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/\r/g, "&#13;")
+    .replace(/\n/g, "&#10;")
+    .replace(/\t/g, "&#9;");
+}
+
+/** The parser of our custom XML parts (frozen formulas, resolved periods): <cell> elements always a list. */
+export const partParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "",
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  // Decodes numeric character references (&#13;) as well as XML's five entities.
+  htmlEntities: true,
+  isArray: (name: string, _path: unknown, _leaf: unknown, isAttribute: boolean) =>
+    !isAttribute && name === "cell",
+});
+
+export type Node = Record<string, unknown>;
+export const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -1,5 +1,5 @@
 // What the recalculation answers for each formula it gave a new value to or had to leave.
-import type { FormulaCell, Scalar } from "./model";
+import type { FormulaCell, Scalar } from "../model";
 import type { Placement } from "./spill-layout";
 
 export type CellResult =

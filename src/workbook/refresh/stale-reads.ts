@@ -2,7 +2,7 @@
 // readers see the spill, but a formula evaluated before an anchor (one the anchor itself reads, say) may have
 // read such a cell as empty. This remembers who read which empty cell (near a possible spill only) and who read
 // whom, so that such a reader, and everything computed from it, is reported instead of written wrong.
-import { sheetKey, type FormulaCell } from "./model";
+import { sheetKey, type FormulaCell } from "../model";
 
 const key = (sheet: string, row: number, col: number): string => `${sheetKey(sheet)}!${row}!${col}`;
 

@@ -10,13 +10,13 @@
 // <externalReferences>, so a link is only removed when every link after it goes too; otherwise it is kept, and
 // said. Cached values are not touched: a repaired cell shows its saved value (often #NAME?) until Excel or
 // `fdq refresh` calculates it.
-import { applyEdits, repairEdits, type HeadEdit } from "../functions/formula-repair";
-import { addressOfCell } from "./engine/references";
-import { translateFormula } from "./engine/translate";
-import { relationshipsPartOf, type WorkbookPackage } from "./xlsx/package";
-import { attributeIn, cellParts, layoutOf, scanSheet, tagEndAt, type CellSpan } from "./xlsx/sheet-scan";
-import { PackageEditor } from "./xlsx/structure";
-import { escapeText, unescapeXml } from "./xlsx/xml";
+import { applyEdits, repairEdits, type HeadEdit } from "../../functions/formula-repair";
+import { addressOfCell } from "../engine/references";
+import { translateFormula } from "../engine/translate";
+import { relationshipsPartOf, type WorkbookPackage } from "../xlsx/package";
+import { attributeIn, cellParts, layoutOf, scanSheet, tagEndAt, type CellSpan } from "../xlsx/sheet-scan";
+import { PackageEditor } from "../xlsx/structure";
+import { escapeText, unescapeXml } from "../xlsx/xml";
 
 export interface RepairedCell {
   readonly sheet: string;

@@ -2,8 +2,8 @@
 // answered (path and query, never the key), their refresh day, and the period the cell asked ("FY2023", or a
 // relative one with what it resolved to, "FY0 = fiscal 2026"). Kept inside the workbook so that `fdq freeze
 // --share` names each value's source on any machine, with or without a day cache. One custom XML part of the
-// workbook in its own namespace, beside the resolved periods (src/workbook/resolved-periods.ts) and the frozen
-// formulas; written and read in the package by src/workbook/frozen-parts.ts. Host-neutral: no Office, no Node.
+// workbook in its own namespace, beside the resolved periods (src/workbook/refresh/resolved-periods.ts) and the frozen
+// formulas; written and read in the package by src/workbook/freeze/frozen-parts.ts. Host-neutral: no Office, no Node.
 //
 // The part is compact, because a refresh records every FDQ cell (50,000 in a large model): every text (a request,
 // a period, a day, a formula) is written once in a table, and each cell is one empty element naming its entries
@@ -11,9 +11,9 @@
 // (its relative references moved, as Excel moves them when it copies a formula): the formulas of a filled-down
 // block are then one entry. About 45 bytes a cell (2.25 MB for 50,000). Read by a scan of its own elements (the part is ours and
 // written by this module).
-import { cellPosition } from "./engine/references";
-import { translateFormula } from "./engine/translate";
-import { escapeXml } from "./frozen-formulas";
+import { cellPosition } from "../engine/references";
+import { translateFormula } from "../engine/translate";
+import { escapeXml } from "../own-parts";
 
 export const SOURCES_NAMESPACE = "urn:fdq-excel:cell-sources";
 export const SOURCES_ROOT = "cellSources";

@@ -3,22 +3,9 @@
 // spills into; for a dynamic array whose spill shrank, moved or was blocked, the cells of its old spill emptied
 // (never a formula, never a cell another spill of this run now covers). Skipped cells are not written at all.
 import { addressOfCell, rectOf } from "../engine/references";
-import { ExcelError, sheetKey, type FormulaCell, type Scalar, type WorkbookModel } from "../model";
-import type { CellResult } from "../recalculation";
-
-export interface CellWrite {
-  /** The new cached value; undefined empties the cell's value (a cell an old spill no longer covers). */
-  readonly value: Scalar | undefined;
-  /** Whether the cell holds a formula (its string values are then stored as t="str"). */
-  readonly formula: boolean;
-  /** For an array formula's anchor: the range its `ref` now covers. */
-  readonly arrayRef?: string;
-  /** A formula that spills for the first time: its <f> becomes a dynamic array formula. */
-  readonly newDynamicArray?: boolean;
-}
-
-/** Sheet name (as in the model) -> row -> column -> what to write. */
-export type CellWrites = Map<string, Map<number, Map<number, CellWrite>>>;
+import type { CellWrite, CellWrites } from "../xlsx/patch";
+import { ExcelError, sheetKey, type FormulaCell, type WorkbookModel } from "../model";
+import type { CellResult } from "./recalculation";
 
 const isFormulaCell = (v: unknown): v is FormulaCell =>
   typeof v === "object" && v !== null && "formula" in v && "sheet" in v;

@@ -1,14 +1,14 @@
-// The "FDQ sources" sheet of a shared copy (its rows from src/workbook/fdq-sources.ts) added to the package:
+// The "FDQ sources" sheet of a shared copy (its rows from src/workbook/share/fdq-sources.ts) added to the package:
 // a worksheet part holding only constants (text as inline strings, so no shared string table is touched;
 // Excel turns them into shared strings when it next saves), its content type, its relationship, its <sheet>
 // at the end of workbook.xml's <sheets> (so no localSheetId of a defined name moves), and its title in
 // docProps/app.xml when that lists the sheets.
 import type { SourcesCell } from "./fdq-sources";
-import { addressOfCell } from "./engine/references";
-import { targetFrom } from "./frozen-parts";
-import { insertBefore, type PackageEditor } from "./xlsx/structure";
-import { attributeIn } from "./xlsx/sheet-scan";
-import { escapeAttribute, escapeText } from "./xlsx/xml";
+import { addressOfCell } from "../engine/references";
+import { targetFrom } from "../own-parts";
+import { insertBefore, type PackageEditor } from "../xlsx/structure";
+import { attributeIn } from "../xlsx/sheet-scan";
+import { escapeAttribute, escapeText } from "../xlsx/xml";
 
 const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
 const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";

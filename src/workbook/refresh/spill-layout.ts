@@ -3,8 +3,8 @@
 // whose range holds the user's data (a value, a formula, or another spill of this run) is #SPILL! and
 // places nothing, as in Excel. The cells a dynamic array spilled into last time (its `ref` in the file) are
 // the array's own, not the user's data.
-import { ExcelError, sheetKey, type FormulaCell, type Scalar, type WorkbookModel } from "./model";
-import { addressOfCell, rectOf, refOf, type Rect } from "./engine/references";
+import { ExcelError, sheetKey, type FormulaCell, type Scalar, type WorkbookModel } from "../model";
+import { addressOfCell, rectOf, refOf, type Rect } from "../engine/references";
 
 const key = (sheet: string, row: number, col: number): string => `${sheetKey(sheet)}!${row}!${col}`;
 

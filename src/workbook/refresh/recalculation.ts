@@ -15,22 +15,22 @@
 // evaluated yet is evaluated first, with an explicit stack: long chains must not overflow the call stack). An
 // FDQ call whose answer is not fetched yet is recorded and leaves its cell (and the cells reading it) waiting;
 // the caller fetches the recorded calls in one batch, and the next pass evaluates the waiting cells again.
-import type { Outcome } from "../functions/evaluate";
-import { FormulaSyntaxError, type FdqCall } from "../functions/formula";
-import { intersect, toArr, type Host } from "./engine/context";
-import { Evaluator } from "./engine/evaluator";
-import { parseFormula, type Node as Tree } from "./engine/parser";
-import { addressOf, addressOfCell, rectOf } from "./engine/references";
-import { scanReferences, scanText, volatileCall } from "./engine/scan";
-import { Arr, Ref, Unsupported, type Value } from "./engine/values";
+import type { Outcome } from "../../functions/evaluate";
+import { FormulaSyntaxError, type FdqCall } from "../../functions/formula";
+import { intersect, toArr, type Host } from "../engine/context";
+import { Evaluator } from "../engine/evaluator";
+import { parseFormula, type Node as Tree } from "../engine/parser";
+import { addressOf, addressOfCell, rectOf } from "../engine/references";
+import { scanReferences, scanText, volatileCall } from "../engine/scan";
+import { Arr, Ref, Unsupported, type Value } from "../engine/values";
 import { callFdq, callKey, valueOfOutcome } from "./fdq-functions";
-import { engineFormula } from "./formula-text";
-import { ExcelError, sheetKey, type FormulaCell, type Scalar, type WorkbookModel } from "./model";
+import { engineFormula } from "../formula-text";
+import { ExcelError, sheetKey, type FormulaCell, type Scalar, type WorkbookModel } from "../model";
 import type { CellResult } from "./cell-result";
 import { previousSpills, SpillLayout } from "./spill-layout";
 import { PENDING, Precedent, SkippedPrecedent, type Attempt, type Node } from "./recalculation-node";
 import { StaleReads } from "./stale-reads";
-import { isFormulaCell, WorkbookIndex } from "./workbook-index";
+import { isFormulaCell, WorkbookIndex } from "../workbook-index";
 
 export type { CellResult } from "./cell-result";
 

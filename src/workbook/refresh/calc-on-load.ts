@@ -3,8 +3,8 @@
 // workbook throws away the values `fdq refresh` wrote as soon as it is opened: in Excel without the add-in every
 // FDQ cell becomes #NAME?, and with the add-in every FDQ cell is fetched again. The refresh leaves the setting as
 // it is (it is the user's, like every byte the refresh does not own) and says so: docs/refresh.md.
-import type { WorkbookPackage } from "./xlsx/package";
-import { attributeOf, childNamed } from "./xlsx/xml";
+import type { WorkbookPackage } from "../xlsx/package";
+import { attributeOf, childNamed } from "../xlsx/xml";
 
 export function recalculatesOnLoad(pkg: WorkbookPackage): boolean {
   const calcPr = childNamed(pkg.workbook, "calcPr");
