@@ -1,6 +1,6 @@
 // The Office host around the workbook: persistent storage, the Office theme, and selection events.
-import { officeStorage, partitioned, type KeyValueStore } from "../../api";
-import { officePartitionKey } from "../../host/shared-client";
+import type { KeyValueStore } from "../../api";
+import { officeRuntimeStorage } from "../../host/shared-client";
 
 export type ThemeKind = "light" | "dark";
 
@@ -54,13 +54,16 @@ function eventHub<T>(
 }
 
 export function officePlatform(): OfficePlatform {
+  // The very store the custom functions read, partitioned as they partition it.
+  const storage = officeRuntimeStorage();
+  if (!storage)
+    throw new Error("OfficeRuntime.storage is missing: the pane runs only in Excel's shared runtime.");
   const onThemeChanged = eventHub(Office.EventType.OfficeThemeChanged, (args) =>
     themeOf((args as Partial<Office.OfficeThemeChangedEventArgs>).officeTheme ?? Office.context.officeTheme),
   );
   const onSelectionChanged = eventHub(Office.EventType.DocumentSelectionChanged, () => undefined);
   return {
-    // Under Office.context.partitionKey where Office defines one, as the custom functions read it (src/host/shared-client.ts).
-    storage: partitioned(officeStorage(OfficeRuntime.storage), officePartitionKey()),
+    storage,
     theme: () => themeOf(Office.context.officeTheme),
     onThemeChanged,
     onSelectionChanged: (listener) => onSelectionChanged(() => listener()),
