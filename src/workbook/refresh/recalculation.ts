@@ -41,7 +41,8 @@ import { isFormulaCell, WorkbookIndex } from "../workbook-index";
 export type { CellResult } from "./cell-result";
 
 /** Why a cell holding a rich value is left: the report's words. */
-export const RICH_VALUE_LEFT = "holds a data type (an FDQ card or a number with its source): refreshed in Excel only";
+export const RICH_VALUE_LEFT =
+  "holds a data type (an FDQ card or a number with its source): refreshed in Excel only";
 
 export class Recalculation {
   private readonly nodes: Node[];

@@ -58,7 +58,10 @@ const METADATA =
   'assign="1" coerce="1"/></metadataTypes>' +
   '<futureMetadata name="XLRICHVALUE" count="3">' +
   [0, 1, 2]
-    .map((i) => `<bk><extLst><ext uri="{3e2802c4-a4d2-4d8b-9148-e3be6c30e623}"><xlrd:rvb i="${i}"/></ext></extLst></bk>`)
+    .map(
+      (i) =>
+        `<bk><extLst><ext uri="{3e2802c4-a4d2-4d8b-9148-e3be6c30e623}"><xlrd:rvb i="${i}"/></ext></extLst></bk>`,
+    )
     .join("") +
   "</futureMetadata>" +
   '<valueMetadata count="3"><bk><rc t="1" v="0"/></bk><bk><rc t="1" v="1"/></bk><bk><rc t="1" v="2"/></bk></valueMetadata>' +
@@ -96,7 +99,8 @@ const RELS_OF_RICH_VALUES =
 
 /** The workbook, as Excel saves it with an FDQ card, a number with its source and a linked data type. */
 export function richValuesBook(): Uint8Array {
-  const override = (part: string, type: string): string => `<Override PartName="/${part}" ContentType="${type}"/>`;
+  const override = (part: string, type: string): string =>
+    `<Override PartName="/${part}" ContentType="${type}"/>`;
   return zipParts({
     "[Content_Types].xml":
       DECLARATION +
