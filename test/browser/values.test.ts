@@ -9,8 +9,9 @@ import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { RATING_FIELDS } from "../../src/catalog/ratings";
+import { evaluateCall } from "../../src/functions/impl";
 import { VALUE_OPTIONS_KEY } from "../../src/functions/value-options";
-import { ARTIFACTS, callDouble, enterCells, useBrowserRig } from "./harness";
+import { ARTIFACTS, callDouble, enterCells, todayLabel, useBrowserRig } from "./harness";
 import { search, tab } from "./pane-steps";
 
 jest.setTimeout(90_000);
@@ -85,6 +86,7 @@ describe("the Values card", () => {
     const roic =
       "ROIC FY0 (metrics/roic) adds 1 unit per card per refresh day; the card's metrics then cost 1 unit per card per refresh day.";
     await page.getByTestId("metric-price").getByText(roic).waitFor();
+    await photograph(page.getByLabel("Values"), "values-metric-price.png");
     await page.getByTestId("add-metric").click();
     await page.getByTestId("card-metric").first().waitFor();
     expect(await text(page, "card-metrics-total")).toBe("1 metric: 1 unit per card per refresh day.");
@@ -163,10 +165,20 @@ describe("the picture of a card (docs/functions.md)", () => {
     const security = (await ref.security("stock", "AAPL")).data;
     const ratings = (await ref.ratings("AAPL")).data.ratings;
     const words = ["Very Attractive", "Attractive", "Neutral", "Unattractive", "Very Unattractive"];
-    const metric = async (dataset: string, name: string, year: number): Promise<number> =>
-      (await ref.datapoint({ ticker: "AAPL", dataset, name, year })).value as number;
-    const roic = await metric("metrics/roic", "ROIC", 2023);
-    const nopat = await metric("metrics/roic", "NOPAT", 2023);
+    // The key metrics as FDQ.DATAPOINT answers them at FY0, by the functions' own code.
+    const metric = async (dataset: string, name: string): Promise<number> => {
+      const value = await evaluateCall(
+        ref,
+        { name: "DATAPOINT", args: ["AAPL", dataset, name, "FY0"] },
+        (e) => {
+          throw e;
+        },
+      );
+      if (typeof value !== "number") throw new Error(`${name} FY0 is not a number: ${String(value)}`);
+      return value;
+    };
+    const roic = await metric("metrics/roic", "ROIC");
+    const nopat = await metric("metrics/roic", "NOPAT");
     const rated = RATING_FIELDS.filter((f) => ratings[f.field] !== undefined);
     const card = {
       type: "Entity",
@@ -189,7 +201,7 @@ describe("the picture of a card (docs/functions.md)", () => {
         "NOPAT FY0": { type: "Double", basicValue: nopat, numberFormat: "#,##0" },
         Source: {
           type: "String",
-          basicValue: `FDQ, refresh day of ${new Date().toISOString().slice(0, 10)}`,
+          basicValue: `FDQ, refresh day of ${todayLabel()}`,
         },
       },
       layouts: {

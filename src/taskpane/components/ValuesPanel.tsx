@@ -42,7 +42,8 @@ import { DatapointSearch } from "./DatapointSearch";
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: tokens.spacingVerticalS },
   list: { margin: 0, paddingLeft: tokens.spacingHorizontalL, display: "flex", flexDirection: "column" },
-  item: { display: "flex", alignItems: "center", gap: tokens.spacingHorizontalXS, flexWrap: "wrap" },
+  item: { display: "flex", alignItems: "center", gap: tokens.spacingHorizontalXXS },
+  move: { minWidth: "0", paddingLeft: tokens.spacingHorizontalXS, paddingRight: tokens.spacingHorizontalXS },
   label: { flexGrow: 1, minWidth: 0, overflowWrap: "anywhere", fontFamily: tokens.fontFamilyMonospace },
   actions: { display: "flex", gap: tokens.spacingHorizontalS, flexWrap: "wrap", alignItems: "flex-end" },
 });
@@ -222,6 +223,7 @@ export function ValuesPanel({ index }: ValuesPanelProps) {
                   {metricLabel(m)}
                 </span>
                 <Button
+                  className={styles.move}
                   size="small"
                   appearance="subtle"
                   disabled={disabled || i === 0}
@@ -231,6 +233,7 @@ export function ValuesPanel({ index }: ValuesPanelProps) {
                   Up
                 </Button>
                 <Button
+                  className={styles.move}
                   size="small"
                   appearance="subtle"
                   disabled={disabled || i === metrics.length - 1}
@@ -240,6 +243,7 @@ export function ValuesPanel({ index }: ValuesPanelProps) {
                   Down
                 </Button>
                 <Button
+                  className={styles.move}
                   size="small"
                   appearance="subtle"
                   disabled={disabled}
