@@ -35,7 +35,7 @@ import {
   type MetricOffer,
 } from "../logic/card-metrics";
 import { messageOf } from "../logic/message";
-import { estimateRefresh } from "../logic/refresh-estimate";
+import { recalculateForm } from "../logic/value-form";
 import { useServices } from "../services";
 import { DatapointSearch } from "./DatapointSearch";
 
@@ -47,26 +47,6 @@ const useStyles = makeStyles({
   label: { flexGrow: 1, minWidth: 0, overflowWrap: "anywhere", fontFamily: tokens.fontFamilyMonospace },
   actions: { display: "flex", gap: tokens.spacingHorizontalS, flexWrap: "wrap", alignItems: "flex-end" },
 });
-
-/** What the switch's change did to the workbook, in a sentence. */
-async function recalculateForm(services: ReturnType<typeof useServices>, on: boolean): Promise<string> {
-  const { api, workbook } = services;
-  const form = on ? "numbers with their source" : "plain numbers";
-  const client = await api.readyClient();
-  if (!client) return `Saved. FDQ cells return ${form} once the pane is connected and they are calculated.`;
-  const cells = await workbook.fdqCells();
-  if (cells.length === 0) return `Saved. FDQ cells will return ${form}.`;
-  // Values fetched today come from the day cache: a full calculation then sends nothing. A cell whose request
-  // is not in today's cache would be fetched, which is a refresh's decision (priced and confirmed there).
-  const estimate = await estimateRefresh(cells, { client, workbook });
-  const needed = estimate.requestsNeeded + estimate.otherRequests;
-  if (needed > 0) {
-    return `Saved. FDQ cells return ${form} at the next refresh: ${needed} of their ${needed === 1 ? "request is" : "requests are"} not in today's cache, so calculating them now would spend units.`;
-  }
-  await workbook.calculateFull();
-  const n = cells.length;
-  return `Saved. Excel calculated ${n} FDQ ${n === 1 ? "cell" : "cells"} again to return ${form}, from today's cache (no request).`;
-}
 
 export interface ValuesPanelProps {
   /** The catalog search the card metrics are picked from. */
@@ -160,7 +140,10 @@ export function ValuesPanel({ index }: ValuesPanelProps) {
     setBusy(true);
     setMessage("");
     try {
-      if (await save({ ...options, withSource: on })) setMessage(await recalculateForm(services, on));
+      if (await save({ ...options, withSource: on })) {
+        const client = await api.readyClient();
+        setMessage(await recalculateForm({ client, workbook: services.workbook }, on));
+      }
     } catch (err) {
       setMessage(`Saved, but the FDQ cells were not calculated again: ${messageOf(err)}`);
     } finally {
