@@ -10,6 +10,7 @@ import { officePlatform } from "./office/platform";
 import { excelWorkbook } from "./office/workbook";
 import type { PaneServices } from "./services";
 import { packageShareWriter } from "../workbook/share/share-copy-writer";
+import { richValueSupport } from "../host/rich-value-support";
 
 let services: Promise<PaneServices> | undefined;
 
@@ -41,6 +42,7 @@ async function build(): Promise<PaneServices> {
     workbookId,
     doctorOffers: officeDoctorOffers(),
     shareWriter: packageShareWriter,
+    richValueSupport,
   };
 }
 

@@ -9,6 +9,7 @@ import type { PanePrefs } from "./logic/pane-prefs";
 import type { RefreshService } from "./logic/refresh-service";
 import type { ChangeHistory } from "./logic/change-history";
 import type { ShareCopyWriter } from "../workbook/share/fdq-sources";
+import type { RichValueSupport } from "../host/rich-value-support";
 
 export interface PaneServices {
   readonly platform: OfficePlatform;
@@ -25,6 +26,11 @@ export interface PaneServices {
   readonly doctorOffers?: DoctorOffers;
   /** The package step of Share as values; undefined where this build has none (the pane says so). */
   readonly shareWriter?: ShareCopyWriter;
+  /**
+   * Whether this Excel shows data types (cards, numbers with their source), and why not; optional for tests:
+   * without it the pane offers neither.
+   */
+  readonly richValueSupport?: () => RichValueSupport;
 }
 
 export const ServicesContext = createContext<PaneServices | undefined>(undefined);

@@ -73,6 +73,11 @@ export interface FormulaCell {
   readonly kind?: "dataTable";
   /** A data table's anchor: the range it fills ("C13:E15", its `ref`); the cells after the first hold values. */
   readonly tableRange?: string;
+  /**
+   * The cell holds a rich value (`vm`: a card, a number with its source, a linked data type): Excel shows it from
+   * xl/metadata.xml and xl/richData/, and `cached` is only its plain fallback.
+   */
+  readonly richValue?: true;
 }
 
 export interface Sheet {
@@ -83,6 +88,8 @@ export interface Sheet {
   readonly rows: Map<number, Map<number, Scalar | FormulaCell>>;
   /** The rows the sheet hides (`<row hidden="1">`: by hand, by a filter or a collapsed outline), if any. */
   readonly hiddenRows?: ReadonlySet<number>;
+  /** The constants holding a rich value (`vm`), as "row!col", if any: their `<v>` is only a plain fallback. */
+  readonly richValues?: ReadonlySet<string>;
 }
 
 export interface DefinedName {

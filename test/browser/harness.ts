@@ -104,6 +104,8 @@ export interface OpenedWorkbook {
   readonly customXmlParts?: readonly string[];
   /** Office.context.document.url. */
   readonly url?: string;
+  /** The highest version of each requirement set named, as an older Excel supports (null: none); others all. */
+  readonly requirementSets?: Record<string, string | null>;
 }
 
 export interface WorkbookOptions {

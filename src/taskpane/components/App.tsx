@@ -27,6 +27,7 @@ import { HealthPanel } from "./HealthPanel";
 import { RefreshPanel } from "./RefreshPanel";
 import { SharePanel } from "./SharePanel";
 import { StatusPanel } from "./StatusPanel";
+import { ValuesPanel } from "./ValuesPanel";
 import { useQuotaSettings } from "./useQuotaSettings";
 import { useRefresh } from "./useRefresh";
 import { useDoctor } from "./useDoctor";
@@ -146,6 +147,7 @@ export function App() {
         {tab === "connect" && (
           <div className={styles.panel} role="tabpanel" aria-label="Connect">
             <ConnectPanel onSaved={bump} />
+            <ValuesPanel index={index} />
           </div>
         )}
       </main>

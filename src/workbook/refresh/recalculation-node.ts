@@ -52,6 +52,8 @@ export interface Attempt {
   volatile: Volatile | undefined;
   /** Whether it called FDQ. */
   calledFdq: boolean;
+  /** The first cell holding a rich value (a data type) it read, "Model!B2": its `<v>` is only a fallback. */
+  richRead: string | undefined;
 }
 
 /** Thrown to evaluate a precedent first. */

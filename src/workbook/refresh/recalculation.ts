@@ -11,6 +11,12 @@
 // from a value Excel recomputes and fdq does not: a cell of a what-if data table, or a cached value that comes
 // from a volatile function (TODAY, NOW, RAND...).
 //
+// A cell holding a rich value (`vm`: an FDQ card, a number carrying its source, a linked data type) is Excel's
+// to refresh: its value lives in xl/richData/, which the refresh keeps byte for byte, and its `<v>` is only a
+// fallback. Writing a plain number there would lose the card, and writing one while keeping `vm` would leave
+// the card saying something else than the cell. So such a cell is left and reported when it would change (an
+// FDQ call always would, and is left without a request), and so is a formula given a new value that reads one.
+//
 // How: passes over the formulas. A formula is evaluated once the formulas it reads are known (a precedent not
 // evaluated yet is evaluated first, with an explicit stack: long chains must not overflow the call stack). An
 // FDQ call whose answer is not fetched yet is recorded and leaves its cell (and the cells reading it) waiting;
@@ -33,6 +39,10 @@ import { StaleReads } from "./stale-reads";
 import { isFormulaCell, WorkbookIndex } from "../workbook-index";
 
 export type { CellResult } from "./cell-result";
+
+/** Why a cell holding a rich value is left: the report's words. */
+export const RICH_VALUE_LEFT =
+  "holds a data type (an FDQ card or a number with its source): refreshed in Excel only";
 
 export class Recalculation {
   private readonly nodes: Node[];
@@ -272,7 +282,12 @@ export class Recalculation {
       waits: 0,
       volatile: undefined,
       calledFdq: false,
+      richRead: undefined,
     };
+    if (cell.richValue && node.callsFdq) {
+      this.skip(node, RICH_VALUE_LEFT);
+      return undefined;
+    }
     this.attempt = attempt;
     const ctx = this.evaluator.context(cell.sheet, cell.row, cell.col, cell.array !== undefined);
     let value: Value = null;
@@ -293,7 +308,9 @@ export class Recalculation {
           node,
           err.dataTable
             ? `reads ${addressOf(err.node.cell)}, a cell of a what-if data table, which fdq refresh does not compute`
-            : `reads ${addressOf(err.node.cell)}, which was not evaluated${functions.length > 0 ? ` (it uses ${functions.join(", ")})` : ""}`,
+            : err.node.reason === RICH_VALUE_LEFT
+              ? `reads ${addressOf(err.node.cell)}, which holds a data type: refreshed in Excel only`
+              : `reads ${addressOf(err.node.cell)}, which was not evaluated${functions.length > 0 ? ` (it uses ${functions.join(", ")})` : ""}`,
           [...functions],
         );
         return this.stop(undefined);
@@ -326,6 +343,10 @@ export class Recalculation {
       return undefined;
     }
     node.calledFdq = attempt.calledFdq;
+    if (cell.richValue && attempt.fresh) {
+      this.skip(node, RICH_VALUE_LEFT);
+      return undefined;
+    }
     if (failure !== undefined || attempt.refused !== undefined) {
       // A formula nothing fresh flows into keeps its cached result: whether fdq can compute it does not matter.
       if (attempt.fresh) {
@@ -335,6 +356,8 @@ export class Recalculation {
         this.finish(node, false, cell.cached ?? null);
         node.volatile ??= attempt.volatile;
       }
+    } else if (attempt.richRead !== undefined && attempt.fresh) {
+      this.skip(node, `reads ${attempt.richRead}, which holds a data type: refreshed in Excel only`);
     } else if (attempt.volatile !== undefined && attempt.fresh) {
       const { fn, cell: where } = attempt.volatile;
       this.skip(
@@ -417,6 +440,7 @@ export class Recalculation {
     switch (node.state) {
       case "done":
         this.stale.read(attempt.node, node);
+        if (node.cell.richValue) attempt.richRead ??= addressOf(node.cell);
         if (node.fresh) attempt.fresh = true;
         if (node.volatile) attempt.volatile ??= node.volatile;
         return node.value;
@@ -459,6 +483,8 @@ export class Recalculation {
       return node ? this.precedent(node, attempt) : (held.cached ?? null);
     }
     if (held === undefined || held === null) this.stale.readEmpty(attempt.node, sheetName, row, col);
+    else if (this.index.sheet(sheetName)?.richValues?.has(`${row}!${col}`))
+      attempt.richRead ??= addressOf({ sheet: this.index.sheet(sheetName)?.name ?? sheetName, row, col });
     return held ?? null;
   }
 

@@ -68,6 +68,7 @@ function readSheet(xml: string, context: SheetContext, index: number, formulas: 
   const masters = new Map<string, { text: string; row: number; col: number }>();
   const layout = layoutOf(xml);
   const hidden = new Set<number>();
+  const rich = new Set<string>();
   scanSheet(
     xml,
     layout,
@@ -93,7 +94,9 @@ function readSheet(xml: string, context: SheetContext, index: number, formulas: 
       if (typeof cached === "number" && Number.isNaN(cached)) cached = undefined;
 
       let row = rows.get(span.row);
+      const richValue = attributeIn(parts.tag, "vm") !== undefined;
       if (parts.formulaTag === undefined) {
+        if (richValue) rich.add(`${span.row}!${span.col}`);
         if (cached === undefined) return;
         if (!row) rows.set(span.row, (row = new Map()));
         row.set(span.col, cached);
@@ -132,15 +135,20 @@ function readSheet(xml: string, context: SheetContext, index: number, formulas: 
         ...(array ? { array } : {}),
         ...(kind ? { kind } : {}),
         ...(tableRange ? { tableRange } : {}),
+        ...(richValue ? { richValue: true as const } : {}),
       };
       if (!row) rows.set(span.row, (row = new Map()));
       row.set(span.col, cell);
       formulas.push(cell);
     },
   );
-  return hidden.size > 0
-    ? { name: context.name, index, rows, hiddenRows: hidden }
-    : { name: context.name, index, rows };
+  return {
+    name: context.name,
+    index,
+    rows,
+    ...(hidden.size > 0 ? { hiddenRows: hidden } : {}),
+    ...(rich.size > 0 ? { richValues: rich } : {}),
+  };
 }
 
 function tablesOf(pkg: WorkbookPackage, sheet: string, part: string): Table[] {

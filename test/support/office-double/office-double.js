@@ -19,7 +19,8 @@
 //   window.__officeDoubleWorkbook = { platform: "web" | "desktop" (default "web"),
 //     cells: { "Sheet1!A1": { formula, value } } (saved values, not recalculated at open),
 //     documentSettings: { name: value }, partitionKey: "..." (Office.context.partitionKey, web only),
-//     customXmlParts: ["<xml .../>"] (saved in the file), url: "https://.../Book.xlsx" (document.url) }
+//     customXmlParts: ["<xml .../>"] (saved in the file), url: "https://.../Book.xlsx" (document.url),
+//     requirementSets: { CustomFunctionsRuntime: "1.3" } (the highest version of each set named; others all) }
 //   window.__officeDoubleTheme = "light" | "dark"
 // The tests' handle, window.__officeDouble:
 //   seed({ "Sheet1!A1": "=FDQ...", "Sheet2!B3": 42 }) types cells (creates sheets); addSheet(name);
@@ -213,7 +214,23 @@
       platform: platformType,
       // Excel on the web partitions add-in storage; elsewhere the key is undefined (docs: persisting state).
       partitionKey: state.platform === "web" ? opened.partitionKey : undefined,
-      requirements: { isSetSupported: () => true },
+      // Every set, unless the opened workbook names the highest version of some (requirementSets: { name:
+      // "1.3" }, or null for none of it), as an older Excel answers.
+      requirements: {
+        isSetSupported: (name, version) => {
+          const sets = opened.requirementSets || {};
+          if (!Object.prototype.hasOwnProperty.call(sets, name)) return true;
+          if (sets[name] === null) return false;
+          const asked = String(version || "1.1")
+            .split(".")
+            .map(Number);
+          const highest = String(sets[name]).split(".").map(Number);
+          for (let i = 0; i < Math.max(asked.length, highest.length); i++) {
+            if ((asked[i] || 0) !== (highest[i] || 0)) return (asked[i] || 0) < (highest[i] || 0);
+          }
+          return true;
+        },
+      },
       document: {
         // Document settings live in the workbook file; here, in memory for the page's life.
         settings: {
