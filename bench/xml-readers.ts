@@ -4,8 +4,9 @@
 //   each cell's formula and value: by the hand scanner of src/workbook/xlsx/sheet-scan.ts (which also gives every
 //   cell's offsets, so the patcher can copy every other byte), by saxes as a stream of events (values, no offsets),
 //   and by saxes and fast-xml-parser into a tree.
-// - One of fdq's own custom XML parts (frozen formulas, 1,000 cells), read into a tree by saxes (parseXml of
-//   src/workbook/xlsx/xml.ts) and by fast-xml-parser.
+// - fdq's own custom XML parts: the cell sources of a 50,000-cell refresh, read by the scan of
+//   src/workbook/cell-sources.ts and by saxes into a tree; a frozen-formulas part of 1,000 cells, read into a tree by
+//   saxes (parseXml of src/workbook/xlsx/xml.ts, what fdq uses) and by fast-xml-parser.
 //
 // Each reader runs in a child process of its own (`--reader NAME`), so its peak RSS is its own: the figure is the
 // peak resident size of that process over the part alone (made and held before the timer starts), and the time the
@@ -14,6 +15,7 @@ import { spawnSync } from "node:child_process";
 import os from "node:os";
 import { XMLParser } from "fast-xml-parser";
 import { SaxesParser } from "saxes";
+import { parseCellSources, serializeCellSources, type CellSourceRecord } from "../src/workbook/cell-sources";
 import { serializeFrozen, type FrozenCell } from "../src/workbook/frozen-formulas";
 import { cellParts, layoutOf, scanSheet } from "../src/workbook/xlsx/sheet-scan";
 import { parseXml, type XmlNode } from "../src/workbook/xlsx/xml";
@@ -63,6 +65,24 @@ function frozenPart(): string {
       refreshDay: "2026-11-28",
     });
   return serializeFrozen(cells);
+}
+
+/** The cell-sources part of a 50,000-cell refresh: one record per FDQ cell, its texts in a table. */
+function sourcesPart(): string {
+  const records: CellSourceRecord[] = [];
+  for (let i = 0; i < SHEET_CELLS; i++) {
+    const row = Math.floor(i / COLUMNS) + 1;
+    const year = 2014 + (i % 10);
+    records.push({
+      sheet: "Model",
+      cell: `${column((i % COLUMNS) + 1)}${row}`,
+      formula: `=FDQ.DATAPOINT("T${row % 2_700}","metrics/roic","ROIC",${year})`,
+      day: "2026-11-28",
+      period: `FY${year}`,
+      sources: [`/metrics/roic/T${row % 2_700}?year=${year}`],
+    });
+  }
+  return serializeCellSources(records);
 }
 
 type Reader = (xml: string) => number;
@@ -123,11 +143,17 @@ const fxpTree: Reader = (xml) => {
   return JSON.stringify(doc).length > 0 ? 1 : 0;
 };
 
-const READERS: Record<string, { part: "sheet" | "frozen"; read: Reader; label: string }> = {
+const READERS: Record<string, { part: "sheet" | "sources" | "frozen"; read: Reader; label: string }> = {
   "sheet:hand-scanner": { part: "sheet", read: handScanner, label: "hand scanner (sheet-scan.ts), offsets" },
   "sheet:saxes-stream": { part: "sheet", read: saxesStream, label: "saxes, events only, no offsets" },
   "sheet:saxes-tree": { part: "sheet", read: saxesTree, label: "saxes into a tree (parseXml)" },
   "sheet:fast-xml-parser": { part: "sheet", read: fxpTree, label: "fast-xml-parser into a tree" },
+  "sources:scan": {
+    part: "sources",
+    read: (xml) => parseCellSources(xml).length,
+    label: "its own scan (cell-sources.ts)",
+  },
+  "sources:saxes-tree": { part: "sources", read: saxesTree, label: "saxes into a tree (parseXml)" },
   "frozen:saxes-tree": { part: "frozen", read: saxesTree, label: "saxes into a tree (parseXml)" },
   "frozen:fast-xml-parser": { part: "frozen", read: fxpTree, label: "fast-xml-parser into a tree" },
 };
@@ -142,7 +168,8 @@ interface Measured {
 
 function child(name: string): void {
   const reader = READERS[name]!;
-  const xml = reader.part === "sheet" ? worksheet() : frozenPart();
+  const xml =
+    reader.part === "sheet" ? worksheet() : reader.part === "sources" ? sourcesPart() : frozenPart();
   const baseRssMb = process.memoryUsage().rss / 2 ** 20;
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -186,7 +213,9 @@ function main(): void {
     const what =
       part === "sheet"
         ? `worksheet, ${SHEET_CELLS.toLocaleString("en-US")} cells`
-        : `frozen formulas, ${PART_CELLS} cells`;
+        : part === "sources"
+          ? `cell sources, ${SHEET_CELLS.toLocaleString("en-US")} cells`
+          : `frozen formulas, ${PART_CELLS.toLocaleString("en-US")} cells`;
     console.log(
       `| ${what} | ${READERS[r.reader]!.label} | ${r.chars.toLocaleString("en-US")} | ${r.medianMs.toFixed(1)} | ` +
         `${r.peakRssMb.toFixed(0)} | ${r.baseRssMb.toFixed(0)} |`,
