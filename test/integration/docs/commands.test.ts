@@ -272,40 +272,59 @@ describe("installing the fdq command, as the pages say", () => {
     expect(new Set(where)).toEqual(new Set(["README.md", "docs/command-line.md"]));
   });
 
-  // In a prefix of its own (nothing of this machine's npm changes) and with the registry at a closed port of
-  // 127.0.0.1: the install must need no network, and `npx --no-install fdq` outside the clone must find it there.
+  // In a prefix of its own (nothing of this machine's npm changes), with the registry at a closed port of 127.0.0.1
+  // and none of the npm_* variables an `npm test` run passes down (npm_config_local_prefix would point npx at the
+  // clone from anywhere): the install must need no network, and `npx --no-install fdq` outside the clone must find
+  // it there, where before the install it finds nothing.
+  async function npmEnvironment(prefix: string): Promise<NodeJS.ProcessEnv> {
+    const own = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== "INIT_CWD"),
+    );
+    return {
+      ...own,
+      npm_config_prefix: prefix,
+      npm_config_registry: `http://127.0.0.1:${await freePort()}/`,
+      npm_config_fetch_retries: "0",
+      npm_config_audit: "false",
+      npm_config_fund: "false",
+      npm_config_update_notifier: "false",
+    };
+  }
+
+  function npxHelp(cwd: string, env: NodeJS.ProcessEnv): Promise<Finished> {
+    return new Promise((resolve) =>
+      execFile(
+        "bash",
+        ["-c", "npx --no-install fdq --help"],
+        { cwd, env, timeout: 60_000 },
+        (err, stdout, stderr) =>
+          resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, stdout, stderr }),
+      ),
+    );
+  }
+
   it.each(installs)(
     "%s works with no registry, and then npx --no-install fdq runs outside the clone",
     async (install) => {
       const prefix = mkdtempSync(path.join(scratch, "prefix-"));
       const elsewhere = mkdtempSync(path.join(tmpdir(), "fdq-elsewhere-"));
-      const env = {
-        ...process.env,
-        npm_config_prefix: prefix,
-        npm_config_registry: `http://127.0.0.1:${await freePort()}/`,
-        npm_config_fetch_retries: "0",
-        npm_config_audit: "false",
-        npm_config_fund: "false",
-        npm_config_update_notifier: "false",
-      };
-      const installed = await runToEnd(install, env);
-      expect({ install, code: installed.code, stderr: installed.stderr }).toEqual({
-        install,
-        code: 0,
-        stderr: "",
-      });
-      const help = await new Promise<Finished>((resolve) =>
-        execFile(
-          "bash",
-          ["-c", "npx --no-install fdq --help"],
-          { cwd: elsewhere, env, timeout: 60_000 },
-          (err, stdout, stderr) =>
-            resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, stdout, stderr }),
-        ),
-      );
-      rmSync(elsewhere, { recursive: true, force: true });
-      expect({ code: help.code, stderr: help.stderr }).toEqual({ code: 0, stderr: "" });
-      expect(help.stdout).toMatch(/^Usage:\n {2}fdq eval \[options\] FORMULA\.\.\./);
+      const env = await npmEnvironment(prefix);
+      try {
+        const before = await npxHelp(elsewhere, env);
+        expect(before.code).not.toBe(0);
+        expect(before.stdout).toBe("");
+        const installed = await runToEnd(install, env);
+        expect({ install, code: installed.code, stderr: installed.stderr }).toEqual({
+          install,
+          code: 0,
+          stderr: "",
+        });
+        const help = await npxHelp(elsewhere, env);
+        expect({ code: help.code, stderr: help.stderr }).toEqual({ code: 0, stderr: "" });
+        expect(help.stdout).toMatch(/^Usage:\n {2}fdq eval \[options\] FORMULA\.\.\./);
+      } finally {
+        rmSync(elsewhere, { recursive: true, force: true });
+      }
     },
     120_000,
   );
