@@ -1,4 +1,5 @@
-// Every default of the request module in one place; docs/architecture.md "The request module" explains each.
+// The request client's defaults in one place (the quota saver's keep days live with its policy in
+// refresh-policy.ts, `fdq usage --reset`'s timeout in gateway-usage.ts); docs/architecture.md explains each.
 import type { RetryOptions } from "./types";
 import { UPSTREAM_POLICY } from "./upstream-policy";
 import { VENDOR_REFRESH_DAY } from "./vendor-clock";

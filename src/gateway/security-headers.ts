@@ -5,11 +5,14 @@
 // - on hosted pages (text/html), the add-in pane's Content-Security-Policy: the very policy of the pane's
 //   own <meta> (one owner: src/manifest/content-security-policy.ts), so the browser applies one policy;
 // - on every other answer, a policy that runs nothing (an answer read as a page could not run a script).
-// Written here rather than with hono's secure-headers middleware: that middleware fixes its headers before the
-// answer exists, so it cannot give a page one policy and every other answer another by content type; its defaults
-// would have to be turned off one by one (its X-Frame-Options SAMEORIGIN would stop Excel on the web from framing
-// the pane); and it sets headers in
-// place, which throws on an answer whose headers are immutable (a redirect), where this middleware copies it.
+// Written here rather than with hono's secure-headers middleware (hono 4.13): that middleware computes its headers
+// before the route runs (its policy callbacks see the request, not the answer), so it cannot choose the policy by
+// the answer's content type, which is what this middleware is for. Using it would still need this middleware for
+// the Content-Security-Policy and leave it only nosniff and HSTS, while each of its other defaults would have to be
+// turned off: X-Frame-Options SAMEORIGIN would stop Excel on the web from framing the pane, and its HSTS adds
+// includeSubDomains, which would speak for hosts the gateway does not serve. It also sets headers in place, which
+// throws on an answer whose headers are immutable (Response.redirect); no route answers one today, and this
+// middleware copies such an answer rather than fail.
 import type { MiddlewareHandler } from "hono";
 import { TASKPANE_CSP } from "../manifest/content-security-policy";
 import type { GatewayEnv } from "./env";

@@ -2,8 +2,8 @@
 // the cell sources each live in parts of their own namespace, each part with its properties part
 // (customXml/itemPropsN.xml, naming the namespace, as Office writes a part added with customXmlParts.add),
 // linked from workbook.xml as Office links them, so the task pane finds them with customXmlParts.getByNamespace.
-import { XMLParser } from "fast-xml-parser";
 import type { PackageEditor } from "./xlsx/structure";
+import { documentElement, parseXml, withoutBom, type XmlNode } from "./xlsx/xml";
 
 const CUSTOM_XML_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/customXml";
 const PROPS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/customXmlProps";
@@ -132,18 +132,11 @@ export function escapeXml(text: string): string {
     .replace(/\t/g, "&#9;");
 }
 
-/** The parser of our custom XML parts (frozen formulas, resolved periods): <cell> elements always a list. */
-export const partParser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "",
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  // Decodes numeric character references (&#13;) as well as XML's five entities.
-  htmlEntities: true,
-  isArray: (name: string, _path: unknown, _leaf: unknown, isAttribute: boolean) =>
-    !isAttribute && name === "cell",
-});
-
-export type Node = Record<string, unknown>;
-export const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
+/**
+ * The document element of one of our custom XML parts (frozen formulas, resolved periods) when it is
+ * `root` in `namespace`; throws the parser's error when the part is not well-formed XML.
+ */
+export function ourPartRoot(xml: string, root: string, namespace: string): XmlNode | undefined {
+  const element = documentElement(parseXml(withoutBom(xml)));
+  return element?.name === root && element.attributes.xmlns === namespace ? element : undefined;
+}

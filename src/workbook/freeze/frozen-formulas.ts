@@ -4,11 +4,12 @@
 // package (customXml/itemN.xml). Host-neutral: no Office, no Node. The format is documented in
 // docs/taskpane.md ("How frozen formulas are kept").
 //
-// fast-xml-parser (MIT, maintained, no dependencies, runs in the browser and in Node) parses a part: XML's
-// entities and character references are its business; writing is ours (a handful of escapes), so the text
-// is exactly what we mean it to be.
+// A part is read with the package's one XML parser, saxes (parseXml of xlsx/xml.ts: conforming, it decodes XML's
+// entities and character references and refuses a part that is not well formed; docs/architecture.md, "Libraries
+// and why"); writing is ours (a handful of escapes), so the text is exactly what we mean it to be.
 import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
-import { escapeXml, isNode, partParser, type Node } from "../own-parts";
+import { escapeXml } from "../own-parts";
+import { childNamed, childrenNamed, documentElement, parseXml, withoutBom, type XmlNode } from "../xlsx/xml";
 
 /** The namespace of our parts: Office finds them with `customXmlParts.getByNamespace(FROZEN_NAMESPACE)`. */
 export const FROZEN_NAMESPACE = "urn:fdq-excel:frozen-formulas";
@@ -171,12 +172,9 @@ export function withKeptChain(part: string, chain: KeptCalcChain): string {
 
 // ---- reading ---------------------------------------------------------------------------------------------
 
-const textOf = (v: unknown): string =>
-  typeof v === "string" ? v : isNode(v) && typeof v["#text"] === "string" ? v["#text"] : "";
-
-function parseValue(node: unknown, where: string): FrozenValue {
-  const type = isNode(node) ? node.type : undefined;
-  const text = textOf(node);
+function parseValue(node: XmlNode | undefined, where: string): FrozenValue {
+  const type = node?.attributes.type;
+  const text = node?.text ?? "";
   switch (type) {
     case "empty":
       return null;
@@ -199,21 +197,20 @@ function parseValue(node: unknown, where: string): FrozenValue {
   }
 }
 
-function parseCell(node: unknown, i: number): FrozenCell {
+function parseCell(node: XmlNode, i: number): FrozenCell {
   const where = `frozen cell ${i + 1}`;
-  if (!isNode(node)) throw new FrozenFormatError(`${where} is not an element.`);
-  const { sheet, cell, spill, frozenAt, refreshDay } = node;
+  const { sheet, cell, spill, frozenAt, refreshDay } = node.attributes;
   if (typeof sheet !== "string" || sheet === "") throw new FrozenFormatError(`${where} has no sheet.`);
   if (typeof cell !== "string" || !/^[A-Z]{1,3}[1-9]\d*$/.test(cell))
     throw new FrozenFormatError(`${where} has no cell address.`);
-  const formula = textOf(node.formula);
-  const stored = textOf(node.stored);
+  const formula = childNamed(node, "formula")?.text ?? "";
+  const stored = childNamed(node, "stored")?.text ?? "";
   if (!formula.startsWith("=")) throw new FrozenFormatError(`${where} (${sheet}!${cell}) has no formula.`);
   return {
     sheet,
     cell,
     formula,
-    value: parseValue(node.value, `${where} (${sheet}!${cell})`),
+    value: parseValue(childNamed(node, "value"), `${where} (${sheet}!${cell})`),
     ...(typeof spill === "string" && spill !== "" ? { spill } : {}),
     ...(typeof frozenAt === "string" ? { frozenAt } : {}),
     ...(typeof refreshDay === "string" ? { refreshDay } : {}),
@@ -223,51 +220,56 @@ function parseCell(node: unknown, i: number): FrozenCell {
 
 /** The cells of one part; throws FrozenFormatError for a part that is not ours or from a newer version. */
 export function parseFrozen(xml: string): FrozenCell[] {
-  let doc: unknown;
+  let node: XmlNode | undefined;
   try {
-    doc = partParser.parse(xml, true);
+    node = documentElement(parseXml(withoutBom(xml)));
   } catch (err) {
     throw new FrozenFormatError(`The frozen formulas part is not well-formed XML (${String(err)}).`);
   }
-  const root = isNode(doc) ? doc.frozenFormulas : undefined;
-  if (!isNode(root) && root !== "") throw new FrozenFormatError("Not a frozen formulas part.");
-  const node: Node = isNode(root) ? root : {};
-  if (node.xmlns !== FROZEN_NAMESPACE)
+  if (node?.name !== "frozenFormulas") throw new FrozenFormatError("Not a frozen formulas part.");
+  if (node.attributes.xmlns !== FROZEN_NAMESPACE)
     throw new FrozenFormatError(`Not in the namespace ${FROZEN_NAMESPACE}.`);
-  const version = Number(node.version);
+  const version = Number(node.attributes.version);
   if (!Number.isInteger(version) || version < 1) throw new FrozenFormatError("The part has no version.");
   if (version > FROZEN_VERSION) {
     throw new FrozenFormatError(
       `These formulas were frozen by a newer FDQ for Excel (format ${version}): update the add-in to restore them.`,
     );
   }
-  const cells = node.cell;
-  return Array.isArray(cells) ? cells.map(parseCell) : [];
+  return childrenNamed(node, "cell").map(parseCell);
 }
 
 /** The kept calculation chain of several parts (the last one written), if any. */
 export function parseKeptChain(xmls: readonly string[]): KeptCalcChain | undefined {
   let kept: KeptCalcChain | undefined;
   for (const xml of xmls) {
-    const root = (partParser.parse(xml, true) as Node).frozenFormulas;
-    const node = isNode(root) ? root.calcChain : undefined;
-    if (!isNode(node) || typeof node.part !== "string" || typeof node.after !== "string") continue;
+    const root = documentElement(parseXml(withoutBom(xml)));
+    const node = root?.name === "frozenFormulas" ? childNamed(root, "calcChain") : undefined;
+    const {
+      part,
+      after,
+      rel: relElement,
+      relIndex,
+      override: overrideElement,
+      overrideIndex,
+    } = node?.attributes ?? {};
+    if (!node || typeof part !== "string" || typeof after !== "string") continue;
     let original: string;
     try {
-      original = strFromU8(inflateSync(unb64(textOf(node).trim())));
+      original = strFromU8(inflateSync(unb64(node.text.trim())));
     } catch {
       throw new FrozenFormatError("The kept calculation chain is damaged.");
     }
-    const at = (element: unknown, index: unknown) =>
+    const at = (element: string | undefined, index: string | undefined) =>
       typeof element === "string" && Number.isInteger(Number(index))
         ? { element, index: Number(index) }
         : undefined;
-    const rel = at(node.rel, node.relIndex);
-    const override = at(node.override, node.overrideIndex);
+    const rel = at(relElement, relIndex);
+    const override = at(overrideElement, overrideIndex);
     kept = {
-      part: node.part,
+      part,
       original,
-      after: node.after,
+      after,
       ...(rel && { rel }),
       ...(override && { override }),
     };

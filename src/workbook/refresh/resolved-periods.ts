@@ -6,8 +6,9 @@
 // Host-neutral: no Office, no Node. Only cells with a relative period have a record; a workbook without one
 // gets no part.
 //
-// Read with the frozen-formulas part's parser (fast-xml-parser), written with its escapes.
-import { escapeXml, isNode, partParser, type Node } from "../own-parts";
+// Read with the package's XML parser (saxes, through ourPartRoot), written with own-parts' escapes.
+import { escapeXml, ourPartRoot } from "../own-parts";
+import { childrenNamed, type XmlNode } from "../xlsx/xml";
 
 /** The namespace of the part: Office finds it with `customXmlParts.getByNamespace(PERIODS_NAMESPACE)`. */
 export const PERIODS_NAMESPACE = "urn:fdq-excel:resolved-periods";
@@ -49,19 +50,17 @@ export function serializeResolvedPeriods(records: readonly ResolvedCellPeriods[]
  * only sharpen the change report (without them a moved relative period is reported as restated).
  */
 export function parseResolvedPeriods(xml: string): ResolvedCellPeriods[] {
-  let root: unknown;
+  let root: XmlNode | undefined;
   try {
-    root = (partParser.parse(xml, true) as Node)[PERIODS_ROOT];
+    root = ourPartRoot(xml, PERIODS_ROOT, PERIODS_NAMESPACE);
   } catch {
     return [];
   }
-  if (!isNode(root) || root.xmlns !== PERIODS_NAMESPACE || Number(root.version) > PERIODS_VERSION) return [];
-  const cells = Array.isArray(root.cell) ? root.cell : [];
+  if (!root || Number(root.attributes.version) > PERIODS_VERSION) return [];
   const out: ResolvedCellPeriods[] = [];
-  for (const c of cells) {
-    if (!isNode(c)) continue;
-    const { sheet, cell, day, periods } = c;
-    const formula = typeof c["#text"] === "string" ? c["#text"] : "";
+  for (const c of childrenNamed(root, "cell")) {
+    const { sheet, cell, day, periods } = c.attributes;
+    const formula = c.text;
     if (
       typeof sheet === "string" &&
       typeof cell === "string" &&

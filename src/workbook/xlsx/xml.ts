@@ -1,5 +1,6 @@
 // XML of the small parts of a package (content types, relationships, workbook.xml, tables, metadata, shared
-// strings) read into a light tree, and the escaping rules of SpreadsheetML text.
+// strings) and of fdq's own custom XML parts (frozen formulas, resolved periods) read into a light tree, and the
+// escaping rules of SpreadsheetML text. The one XML parser of src/ (docs/architecture.md, "Reading XML").
 //
 // Why saxes: it is a conforming, non-validating streaming parser (ISC, pure JavaScript, no Node built-ins, so
 // it runs in the task pane too) that reports well-formedness errors instead of guessing, and decodes entities

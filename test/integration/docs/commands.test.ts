@@ -6,13 +6,27 @@
 // page names must exist. Nothing talks to any other address: a command naming another host must be marked as not
 // run.
 import { execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import PQueue from "p-queue";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { testBin } from "../../support/fdq-bundle";
-import { commandsOf, docFiles, foreignUrls, ROOT, type DocCommand, type PageCommands } from "./doc-commands";
+import { freePort } from "../../support/free-port";
+import {
+  commandsOf,
+  docFiles,
+  foreignUrls,
+  isFdqCommand,
+  matchOutput,
+  normaliseOutput,
+  PLACEHOLDERS,
+  ROOT,
+  uncheckedHelpListings,
+  type ConsoleExample,
+  type DocCommand,
+  type PageCommands,
+} from "./doc-commands";
 
 const BIN = testBin();
 const pages: [string, PageCommands][] = docFiles().map((file) => [
@@ -20,6 +34,7 @@ const pages: [string, PageCommands][] = docFiles().map((file) => [
   commandsOf(readFileSync(path.join(ROOT, file), "utf8"), file),
 ]);
 const commands = pages.flatMap(([, page]) => page.commands);
+const examples = pages.flatMap(([, page]) => page.examples);
 const scripts = Object.keys(
   (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> })
     .scripts,
@@ -54,7 +69,7 @@ async function environment(dir: string): Promise<NodeJS.ProcessEnv> {
 async function asRun(command: string): Promise<string> {
   const box = await shared();
   return command
-    .replace(/\bnpx fdq\b/g, 'node "$FDQ_BIN"')
+    .replace(/\bnpx (--no-install )?fdq\b/g, 'node "$FDQ_BIN"')
     .replace(/https?:\/\/(127\.0\.0\.1|localhost):4010\/v1/g, box.baseUrl);
 }
 
@@ -149,7 +164,13 @@ describe("the commands the documentation shows", () => {
     expect(missing).toEqual([]);
   });
 
-  const runnable = commands.filter((c) => c.kind.kind === "fdq" && foreignUrls(c.command).length === 0);
+  // A command that a ```console example also shows runs there, where its output is compared too: once is enough.
+  const bare = (command: string) =>
+    command.replace(/^npx --no-install fdq\b/, "npx fdq").replace(/\s+#.*$/, "");
+  const shown = new Set(examples.map((e) => bare(e.command)));
+  const runnable = commands.filter(
+    (c) => c.kind.kind === "fdq" && foreignUrls(c.command).length === 0 && !shown.has(bare(c.command)),
+  );
   it.concurrent.each(runnable.map((c) => [`${c.where}: ${c.command}`, c] as const))(
     "%s",
     async (_name, doc) => {
@@ -175,6 +196,135 @@ describe("the commands the documentation shows", () => {
       const result = await processes.add(() => serveOnce(doc, env));
       expect(result.status).toBe(200);
       expect(result.code).toBe(0);
+    },
+    120_000,
+  );
+});
+
+// FDQ_UPDATE_DOCS=1 writes what each example printed into its page instead of failing, for the examples whose
+// output has no placeholder and no `…` (those are written by hand: the test then fails as usual).
+const updating = process.env.FDQ_UPDATE_DOCS === "1";
+const printedBy = new Map<ConsoleExample, string>();
+const handWritten = (example: ConsoleExample): boolean =>
+  example.expected.some(
+    (line) => line.trim() === "…" || Object.keys(PLACEHOLDERS).some((p) => line.includes(p)),
+  );
+
+afterAll(() => {
+  if (!updating) return;
+  for (const [file, page] of pages) {
+    const lines = readFileSync(path.join(ROOT, file), "utf8").split("\n");
+    // Last example first, so the line numbers of the earlier ones stay right.
+    for (const example of [...page.examples].reverse()) {
+      const printed = printedBy.get(example);
+      if (printed === undefined || handWritten(example)) continue;
+      lines.splice(example.outputAt, example.expected.length, ...normaliseOutput(printed));
+    }
+    writeFileSync(path.join(ROOT, file), lines.join("\n"));
+  }
+});
+
+describe("the output the documentation shows (```console blocks)", () => {
+  it("finds the examples, fdq --help among them", () => {
+    expect(examples.map((e) => e.command)).toContain("npx --no-install fdq --help");
+  });
+
+  it("shows only fdq commands in ```console blocks", () => {
+    const others = examples.filter((e) => !isFdqCommand(e.command)).map((e) => `${e.where}: ${e.command}`);
+    expect(others).toEqual([]);
+  });
+
+  it("shows every fdq --help listing as a checked ```console example, never as shown text", () => {
+    const unchecked = docFiles().flatMap((file) =>
+      uncheckedHelpListings(readFileSync(path.join(ROOT, file), "utf8"), file),
+    );
+    expect(unchecked).toEqual([]);
+  });
+
+  const run = examples.filter((e) => isFdqCommand(e.command) && foreignUrls(e.command).length === 0);
+  it.concurrent.each(run.map((e) => [`${e.where}: ${e.command}`, e] as const))(
+    "%s prints what the page shows",
+    async (_name, example) => {
+      const dir = mkdtempSync(path.join(scratch, "example-"));
+      const env = await environment(dir);
+      const result = await processes.add(async () => runToEnd(await asRun(example.command), env));
+      const printed = result.stdout + result.stderr;
+      printedBy.set(example, printed);
+      expect({ where: example.where, code: result.code }).toEqual({
+        where: example.where,
+        code: example.exit,
+      });
+      if (updating && !handWritten(example)) return;
+      expect({ where: example.where, ...matchOutput(example.expected, printed) }).toEqual({
+        where: example.where,
+        ok: true,
+      });
+    },
+    120_000,
+  );
+});
+
+describe("installing the fdq command, as the pages say", () => {
+  const installs = [...new Set(commands.filter((c) => c.kind.kind === "install").map((c) => c.command))];
+
+  it("is shown on the README and on the command line's page", () => {
+    const where = commands.filter((c) => c.kind.kind === "install").map((c) => c.where.split(":")[0]);
+    expect(new Set(where)).toEqual(new Set(["README.md", "docs/command-line.md"]));
+  });
+
+  // In a prefix of its own (nothing of this machine's npm changes), with the registry at a closed port of 127.0.0.1
+  // and none of the npm_* variables an `npm test` run passes down (npm_config_local_prefix would point npx at the
+  // clone from anywhere): the install must need no network, and `npx --no-install fdq` outside the clone must find
+  // it there, where before the install it finds nothing.
+  async function npmEnvironment(prefix: string): Promise<NodeJS.ProcessEnv> {
+    const own = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== "INIT_CWD"),
+    );
+    return {
+      ...own,
+      npm_config_prefix: prefix,
+      npm_config_registry: `http://127.0.0.1:${await freePort()}/`,
+      npm_config_fetch_retries: "0",
+      npm_config_audit: "false",
+      npm_config_fund: "false",
+      npm_config_update_notifier: "false",
+    };
+  }
+
+  function npxHelp(cwd: string, env: NodeJS.ProcessEnv): Promise<Finished> {
+    return new Promise((resolve) =>
+      execFile(
+        "bash",
+        ["-c", "npx --no-install fdq --help"],
+        { cwd, env, timeout: 60_000 },
+        (err, stdout, stderr) =>
+          resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, stdout, stderr }),
+      ),
+    );
+  }
+
+  it.each(installs)(
+    "%s works with no registry, and then npx --no-install fdq runs outside the clone",
+    async (install) => {
+      const prefix = mkdtempSync(path.join(scratch, "prefix-"));
+      const elsewhere = mkdtempSync(path.join(tmpdir(), "fdq-elsewhere-"));
+      const env = await npmEnvironment(prefix);
+      try {
+        const before = await npxHelp(elsewhere, env);
+        expect(before.code).not.toBe(0);
+        expect(before.stdout).toBe("");
+        const installed = await runToEnd(install, env);
+        expect({ install, code: installed.code, stderr: installed.stderr }).toEqual({
+          install,
+          code: 0,
+          stderr: "",
+        });
+        const help = await npxHelp(elsewhere, env);
+        expect({ code: help.code, stderr: help.stderr }).toEqual({ code: 0, stderr: "" });
+        expect(help.stdout).toMatch(/^Usage:\n {2}fdq eval \[options\] FORMULA\.\.\./);
+      } finally {
+        rmSync(elsewhere, { recursive: true, force: true });
+      }
     },
     120_000,
   );
