@@ -63,7 +63,9 @@ export function parseNewArgs(args: string[], env: Env = process.env): NewOptions
   if (values.tickers === undefined || splitList(values.tickers).length === 0)
     throw new UsageError(`no tickers given: fdq new ${template} --tickers AAPL,MSFT -o model.xlsx`);
   if (values.out === undefined || values.out.trim() === "")
-    throw new UsageError(`say where to write the new workbook: fdq new ${template} --tickers ... -o model.xlsx`);
+    throw new UsageError(
+      `say where to write the new workbook: fdq new ${template} --tickers ... -o model.xlsx`,
+    );
   return {
     ...options,
     list: false,

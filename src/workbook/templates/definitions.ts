@@ -130,7 +130,11 @@ const peerComparison: TemplateDefinition = {
       const col = columnLetters(3 + i);
       g.formula(3 + i, last + 1, `=MEDIAN(${col}4:${col}${last})`, formatOf(name), true);
     });
-    g.text(1, last + 3, "Datasets: " + chosen.map(({ dataset, name }) => `${name} (${dataset.path})`).join(", "));
+    g.text(
+      1,
+      last + 3,
+      "Datasets: " + chosen.map(({ dataset, name }) => `${name} (${dataset.path})`).join(", "),
+    );
     return g.sheet(this.name, "Peers FY0", [10, 32, ...chosen.map(() => 16)]);
   },
 };
@@ -259,7 +263,14 @@ const sectorComparison: TemplateDefinition = {
     g.text(1, 4, "Industry");
     g.formula(2, 4, securityField(ticker, "industry"));
     g.formula(3, 4, securityField(ticker, "industry_name"));
-    const heads = ["Metric", `${ticker} FY0`, "Sector average", "Sector median", "Industry average", "Industry median"];
+    const heads = [
+      "Metric",
+      `${ticker} FY0`,
+      "Sector average",
+      "Sector median",
+      "Industry average",
+      "Industry median",
+    ];
     heads.forEach((h, i) => g.text(1 + i, 6, h, true));
     SECTOR_ROWS.forEach(([label, dataset, name, sector], r) => {
       const row = 7 + r;
@@ -297,7 +308,9 @@ export function checkTemplateParams(template: TemplateDefinition, params: Templa
   const tickers = params.tickers.map((t) => t.trim().toUpperCase()).filter((t) => t !== "");
   const { min, max } = template.tickers;
   if (tickers.length === 0)
-    throw new TemplateParamsError(`template ${template.name} needs ${min === 1 ? "a ticker" : `at least ${min} tickers`}`);
+    throw new TemplateParamsError(
+      `template ${template.name} needs ${min === 1 ? "a ticker" : `at least ${min} tickers`}`,
+    );
   for (const t of tickers)
     if (!TICKER.test(t))
       throw new TemplateParamsError(
@@ -305,14 +318,18 @@ export function checkTemplateParams(template: TemplateDefinition, params: Templa
       );
   const distinct = [...new Set(tickers)];
   if (distinct.length < min)
-    throw new TemplateParamsError(`template ${template.name} needs at least ${min} different tickers, not ${distinct.length}`);
+    throw new TemplateParamsError(
+      `template ${template.name} needs at least ${min} different tickers, not ${distinct.length}`,
+    );
   if (distinct.length > max)
     throw new TemplateParamsError(
       `template ${template.name} takes ${max === 1 ? "one ticker" : `at most ${max} tickers`}, not ${distinct.length}`,
     );
   const datapoints = (params.datapoints ?? []).map((d) => d.trim()).filter((d) => d !== "");
   if (datapoints.length > 0 && !template.datapoints)
-    throw new TemplateParamsError(`template ${template.name} has its own datapoints: leave out the datapoints`);
+    throw new TemplateParamsError(
+      `template ${template.name} has its own datapoints: leave out the datapoints`,
+    );
   datapoints.forEach(catalogDatapoint);
   return { tickers: distinct, datapoints };
 }

@@ -1,8 +1,8 @@
 // A new .xlsx holding one template's sheet (`fdq new`): text as inline strings, numbers, formulas without a
 // cached value, and a style per number format and weight. FDQ calls are stored as Excel stores an add-in's
 // JavaScript function, _xldudf_FDQ_NAME(...) (docs/functions.md, "What _xldudf_ is"), so Excel with the add-in
-// binds them when it opens the file; fdq refresh reads that form too. The workbook asks to be calculated
-// when it opens, since no formula has a value yet. The package is new, so it is zipped whole with fflate (the
+// binds them when it opens the file; fdq refresh reads that form too. The workbook does not ask to be
+// recalculated whole when it opens (fullCalcOnLoad), which would throw away the values fdq refresh writes. The package is new, so it is zipped whole with fflate (the
 // zip library of src/workbook/xlsx); editing an existing package goes through xlsx/zip.ts instead.
 import { zipSync } from "fflate";
 import { canonicalHead, fdqCallHeads } from "../../functions/formula-repair";
@@ -56,7 +56,9 @@ class Styles {
 
   xml(): string {
     const numFmts = this.formats
-      .map((code, i) => `<numFmt numFmtId="${FIRST_CUSTOM_FORMAT + i}" formatCode="${escapeAttribute(code)}"/>`)
+      .map(
+        (code, i) => `<numFmt numFmtId="${FIRST_CUSTOM_FORMAT + i}" formatCode="${escapeAttribute(code)}"/>`,
+      )
       .join("");
     return (
       DECLARATION +
@@ -89,7 +91,9 @@ function cellXml(cell: TemplateCell, style: number): string {
 }
 
 function worksheetXml(sheet: TemplateSheet, styles: Styles): string {
-  const cells = [...sheet.cells].sort((a, b) => rowOf(a.ref) - rowOf(b.ref) || columnOf(a.ref) - columnOf(b.ref));
+  const cells = [...sheet.cells].sort(
+    (a, b) => rowOf(a.ref) - rowOf(b.ref) || columnOf(a.ref) - columnOf(b.ref),
+  );
   const rows = new Map<number, string[]>();
   for (const cell of cells) {
     const r = rowOf(cell.ref);
@@ -134,7 +138,7 @@ export function templateWorkbook(sheet: TemplateSheet): Uint8Array {
       DECLARATION +
       `<workbook xmlns="${MAIN}" xmlns:r="${REL}"><bookViews><workbookView/></bookViews><sheets>` +
       `<sheet name="${escapeAttribute(sheet.sheetName)}" sheetId="1" r:id="rId1"/>` +
-      '</sheets><calcPr calcId="191029" fullCalcOnLoad="1"/></workbook>',
+      '</sheets><calcPr calcId="191029"/></workbook>',
     "xl/_rels/workbook.xml.rels":
       DECLARATION +
       `<Relationships xmlns="${PKG_REL}">` +
