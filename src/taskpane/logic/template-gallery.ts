@@ -42,10 +42,11 @@ export function previewGrid(sheet: TemplateSheet, rows = 8, columns = 4): string
     const row = Number(m[2]) - 1;
     if (row >= rows || col >= columns) continue;
     const formula = cell.formula;
-    const shown =
-      formula === undefined
-        ? (cell.text ?? String(cell.number ?? ""))
-        : (/FDQ\.([A-Z]+)\("[^"]*",(?:"[^"]*",)?"([^"]*)"/.exec(formula)?.slice(1).join(" ") ?? formula);
+    // An FDQ cell shows what it asks (its datapoint, field or rating), other formulas as written.
+    const fdq = formula === undefined ? undefined : /^=FDQ\.([A-Z]+)\((.*)\)$/.exec(formula);
+    const args = fdq ? [...(fdq[2] as string).matchAll(/"([^"]*)"/g)].map((m) => m[1] as string) : [];
+    const asked = fdq?.[1] === "DATAPOINT" ? `${args[2]} ${args[3]}` : args[1];
+    const shown = formula === undefined ? (cell.text ?? String(cell.number ?? "")) : (asked ?? formula);
     (grid[row] as string[])[col] = shown;
   }
   return grid;
