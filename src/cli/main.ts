@@ -23,7 +23,17 @@ import { parseServeArgs } from "./serve-options";
 
 export { USAGE } from "./help";
 
-export const COMMANDS = ["eval", "refresh", "repair", "freeze", "thaw", "new", "search", "usage", "serve"] as const;
+export const COMMANDS = [
+  "eval",
+  "refresh",
+  "repair",
+  "freeze",
+  "thaw",
+  "new",
+  "search",
+  "usage",
+  "serve",
+] as const;
 
 /* eslint-disable @typescript-eslint/no-require-imports -- each command's module is required when it runs (see the top) */
 type Run = (rest: string[]) => number | Promise<number>;

@@ -3,10 +3,10 @@
 // one conversion that recalculates every formula: no cell holds an error value, and the reconciliation's check
 // row, computed again by LibreOffice from the walk's values, says the signed items add up to NOPAT.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { unzipSync } from "fflate";
+import { unzipSync, zipSync } from "fflate";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { TEMPLATES } from "../../../src/workbook/templates";
 import { findComponent, LIBREOFFICE } from "../../support/components";
@@ -65,7 +65,7 @@ beforeAll(async () => {
     );
     refreshed.set(
       name,
-      await runFdq(["refresh", file(name, "new"), "-o", file(name, "filled"), ...connection]),
+      await runFdq(["refresh", file(name, "new"), "-o", file(name, "filled"), "--stats", ...connection]),
     );
     shared.set(
       name,
@@ -83,7 +83,7 @@ describe("fdq new", () => {
   });
 
   it.each(TEMPLATES.map((t) => t.name))(
-    "makes %s, says what filling it costs, and fdq refresh fills it",
+    "makes %s, says what filling it costs, and fdq refresh fills it for that",
     (name) => {
       const run = made.get(name) as Run;
       expect(run.stderr).toBe("");
@@ -97,6 +97,11 @@ describe("fdq new", () => {
       const fill = refreshed.get(name) as Run;
       expect(fill.code).toBe(0);
       expect(fill.stdout).toMatch(/left none with old values/);
+      // The price said is what the refresh then spent (the templates share one cache, as an analyst's day does).
+      const price = Number(/Filling it will cost (\d+) quota unit/.exec(run.stdout)?.[1]);
+      const spent = Number(/units spent (\d+)/.exec(fill.stderr)?.[1]);
+      expect({ price, spent }).toEqual({ price: spent, spent });
+      expect(spent).toBeGreaterThan(0);
       expect(shared.get(name)?.code).toBe(0);
     },
   );
@@ -154,7 +159,9 @@ describe("fdq new", () => {
     async () => {
       const out = path.join(dir, "lo");
       const profile = libreOfficeProfile(path.join(dir, "lo-profile"), [RECALCULATE_ON_LOAD]);
-      const copies = TEMPLATES.map((t) => file(t.name, "shared"));
+      // Beside the five, the walk's shared copy with its FY0 NOPAT raised by 1.00: the check must say so.
+      writeFileSync(path.join(dir, "walk-off.xlsx"), walkWithNopatRaised());
+      const copies = [...TEMPLATES.map((t) => file(t.name, "shared")), path.join(dir, "walk-off.xlsx")];
       execFileSync(
         SOFFICE as string,
         [profile, "--headless", "--norestore", "--convert-to", "xlsx", "--outdir", out, ...copies],
@@ -197,10 +204,33 @@ describe("fdq new", () => {
         "reconciliation/net-income-to-nopat/AAPL?datapoint=NOPAT&year=" + (await latestYear()),
       );
       expect(walk.get(`${sheet}!E${row("NOPAT")}`)).toBeCloseTo(nopat, 2);
+
+      // The same walk with a total that does not fit: the check says so, with the difference.
+      const off = readOracleValues(readFileSync(path.join(out, "walk-off.xlsx")));
+      expect([off.get(`${sheet}!D${check}`), off.get(`${sheet}!E${check}`)]).toEqual([
+        "adds up within rounding",
+        "does not add up: difference -1.00",
+      ]);
     },
     180_000,
   );
 });
+
+/** The walk's shared copy with the FY0 NOPAT cell's value raised by 1.00 (its sheet part edited). */
+function walkWithNopatRaised(): Uint8Array {
+  const parts = unzipSync(readFileSync(file("nopat-reconciliation", "shared")));
+  const values = readOracleValues(readFileSync(file("nopat-reconciliation", "shared")));
+  const label = [...values].find(([cell, v]) => /^NOPAT walk AAPL!B\d+$/.test(cell) && v === "NOPAT")?.[0];
+  const ref = `E${/\d+$/.exec(label ?? "")?.[0]}`;
+  const part = "xl/worksheets/sheet1.xml";
+  const xml = new TextDecoder().decode(parts[part]);
+  const edited = xml.replace(
+    new RegExp(`(<c r="${ref}"[^>]*><v>)([^<]*)(</v>)`),
+    (_, open: string, v: string, close: string) => `${open}${Number(v) + 1}${close}`,
+  );
+  expect(edited).not.toBe(xml);
+  return zipSync({ ...parts, [part]: new TextEncoder().encode(edited) });
+}
 
 /** AAPL's latest fiscal year, as the shared copy's sources sheet names FY0's period ("FY0 = fiscal 2025"). */
 async function latestYear(): Promise<number> {
