@@ -4,7 +4,7 @@
 // whose FDQ cells then calculate against the sandbox. Screenshots land in test/artifacts and docs/images.
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { callDouble, eventually, settled, useBrowserRig } from "./harness";
+import { callDouble, eventually, PANE_WIDTH, settled, useBrowserRig } from "./harness";
 import { artifact } from "./pane-steps";
 
 jest.setTimeout(60_000);
@@ -36,6 +36,8 @@ describe("the template gallery", () => {
     const preview = gallery.getByLabel("Template preview");
     expect(await preview.getByText("Net income to NOPAT: AAPL").count()).toBe(1);
 
+    // The preview fits the pane's width: nothing scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PANE_WIDTH);
     const file = artifact("taskpane-templates-light.png");
     await gallery.screenshot({ path: file });
     if (process.env.FDQ_UPDATE_DOCS === "1") {
@@ -61,6 +63,25 @@ describe("the template gallery", () => {
     // Inserted again: the name is taken, so the new sheet gets a number.
     await gallery.getByRole("button", { name: "Insert as new sheet" }).click();
     await gallery.getByText('Inserted the sheet "NOPAT walk AAPL (2)".', { exact: false }).waitFor();
+
+    // The peer comparison takes the analyst's datapoints, each checked against the catalog.
+    await gallery.getByRole("combobox").selectOption("peer-comparison");
+    await gallery.getByLabel("Tickers (2 to 25, separated by commas)").fill("AAPL, MSFT");
+    const datapoints = gallery.getByLabel("Datapoints (DATASET:NAME, separated by commas)");
+    await datapoints.fill("roic:ROCI");
+    await gallery.getByText('datapoint "ROCI" is not in dataset metrics/roic').waitFor();
+    await datapoints.fill("roic:ROIC, adjusted:ECONOMIC_PROFIT");
+    await preview.getByText("ROIC FY0").first().waitFor();
+    // Two tickers: two names (one coverage request each) and two datapoints each at FY0.
+    await eventually(
+      async () => /^Filling it costs \d+ quota units/.test((await cost.textContent()) ?? ""),
+      true,
+    );
+
+    // The dark theme (screenshot).
+    await callDouble(page, "setTheme", "dark");
+    await page.locator('[data-theme="dark"]').waitFor();
+    await gallery.screenshot({ path: artifact("taskpane-templates-dark.png") });
     await context.close();
   });
 });

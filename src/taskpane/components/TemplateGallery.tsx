@@ -32,6 +32,8 @@ export function TemplateGallery() {
   const [name, setName] = useState(TEMPLATES[0]!.name);
   const template = TEMPLATES.find((t) => t.name === name) ?? TEMPLATES[0]!;
   const [tickers, setTickers] = useState("");
+  // The peer comparison's datapoints, as DATASET:NAME pairs; its own choice until the analyst edits them.
+  const [datapoints, setDatapoints] = useState("");
   const [preview, setPreview] = useState<TemplatePreview>();
   const [problem, setProblem] = useState<string>();
   const [status, setStatus] = useState<string>();
@@ -44,7 +46,7 @@ export function TemplateGallery() {
       setProblem(undefined);
       return;
     }
-    previewTemplate(template, tickers, api.client()).then(
+    previewTemplate(template, tickers, api.client(), template.datapoints ? datapoints : "").then(
       (p) => {
         if (!live) return;
         setPreview(p);
@@ -59,7 +61,7 @@ export function TemplateGallery() {
     return () => {
       live = false;
     };
-  }, [template, tickers, api]);
+  }, [template, tickers, datapoints, api]);
 
   const insert = async (): Promise<void> => {
     if (!preview || !workbook.insertSheet) return;
@@ -99,6 +101,15 @@ export function TemplateGallery() {
           placeholder={max === 1 ? "AAPL" : "AAPL, MSFT"}
         />
       </Field>
+      {template.datapoints && (
+        <Field label="Datapoints (DATASET:NAME, separated by commas)">
+          <Input
+            value={datapoints}
+            onChange={(_, d) => setDatapoints(d.value)}
+            placeholder={template.datapoints.join(", ")}
+          />
+        </Field>
+      )}
       {grid && (
         <table className={styles.grid} aria-label="Template preview">
           <tbody>

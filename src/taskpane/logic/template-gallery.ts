@@ -24,8 +24,10 @@ export async function previewTemplate(
   template: TemplateDefinition,
   tickers: string,
   client: Pick<PaneClient, "estimate"> | undefined,
+  datapoints = "",
 ): Promise<TemplatePreview> {
-  const sheet = buildTemplate(template, { tickers: tickersOf(tickers) });
+  const chosen = datapoints.split(/[\s,;]+/).filter((d) => d !== "");
+  const sheet = buildTemplate(template, { tickers: tickersOf(tickers), datapoints: chosen });
   if (!client) return { sheet };
   const requests = (await Promise.all(templateCalls(sheet).map((call) => requestsOf(call)))).flat();
   const estimate = client.estimate(requests);
