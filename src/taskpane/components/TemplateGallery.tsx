@@ -131,6 +131,9 @@ export function TemplateGallery() {
           {preview.requests === 1 ? "request" : "requests"} not in today&apos;s cache).
         </Text>
       )}
+      {preview && preview.units === undefined && (
+        <Text size={200}>Connect (Connect tab) to see what filling it costs.</Text>
+      )}
       <div className={styles.actions}>
         <Button appearance="primary" disabled={!preview} onClick={() => void insert()}>
           Insert as new sheet
