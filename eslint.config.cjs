@@ -121,6 +121,7 @@ module.exports = tseslint.config(
                 "./src/workbook/share",
                 "./src/workbook/changes",
                 "./src/workbook/repair",
+                "./src/workbook/templates",
               ],
               message:
                 "src/workbook's base (model, engine, xlsx, own parts) imports none of the concerns above it.",
@@ -140,6 +141,29 @@ module.exports = tseslint.config(
               target: ["./src/workbook/freeze/**", "./src/workbook/repair/**"],
               from: "./src/workbook/refresh",
               message: "freeze and repair stand beside refresh: they import none of it.",
+            },
+            {
+              target: "./src/workbook/templates/**",
+              from: [
+                "./src/workbook/refresh",
+                "./src/workbook/freeze",
+                "./src/workbook/share",
+                "./src/workbook/changes",
+                "./src/workbook/repair",
+              ],
+              message:
+                "templates write new sheets on the workbook base: they import none of refresh, freeze, share, changes or repair.",
+            },
+            {
+              target: [
+                "./src/workbook/refresh/**",
+                "./src/workbook/freeze/**",
+                "./src/workbook/share/**",
+                "./src/workbook/changes/**",
+                "./src/workbook/repair/**",
+              ],
+              from: "./src/workbook/templates",
+              message: "templates stand beside the other concerns: none of them imports templates.",
             },
             {
               target: "./src/workbook/share/**",

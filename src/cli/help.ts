@@ -34,6 +34,12 @@ export const USAGE = `Usage:
                                        "FDQ sources" saying where each value came from)
   fdq thaw WORKBOOK.xlsx (-o OUT.xlsx | --in-place) [--sheet NAME]
                                        puts the frozen FDQ formulas back
+  fdq new TEMPLATE --tickers T1,T2,... [--datapoints DATASET:NAME,...] -o NEW.xlsx
+                                       a new workbook holding a template's sheet (FDQ formulas with
+                                       relative periods, FY0 ... FY-9), and what filling it will cost in
+                                       quota units (today's cache counted; nothing is sent); fill it with
+                                       fdq refresh NEW.xlsx --in-place (docs/templates.md)
+  fdq new --list                       the templates' names, one a line
   fdq search QUERY... [--dataset PATH] [--limit N] [--json]
                                        find datapoints by name, abbreviation or description, best first
                                        (offline, from the catalog; --limit default 20; --json: an array

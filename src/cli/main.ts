@@ -23,7 +23,17 @@ import { parseServeArgs } from "./serve-options";
 
 export { USAGE } from "./help";
 
-export const COMMANDS = ["eval", "refresh", "repair", "freeze", "thaw", "search", "usage", "serve"] as const;
+export const COMMANDS = [
+  "eval",
+  "refresh",
+  "repair",
+  "freeze",
+  "thaw",
+  "new",
+  "search",
+  "usage",
+  "serve",
+] as const;
 
 /* eslint-disable @typescript-eslint/no-require-imports -- each command's module is required when it runs (see the top) */
 type Run = (rest: string[]) => number | Promise<number>;
@@ -43,6 +53,10 @@ const RUN: Readonly<Record<(typeof COMMANDS)[number], Run>> = {
     return (require("./repair-command") as typeof import("./repair-command")).runRepair(options);
   },
   freeze: (rest) => freezeOrThaw("freeze", rest),
+  new: (rest) => {
+    const command = require("./new-command") as typeof import("./new-command");
+    return command.runNew(command.parseNewArgs(rest));
+  },
   thaw: (rest) => freezeOrThaw("thaw", rest),
   search: (rest) => {
     const options = parseSearchArgs(rest);

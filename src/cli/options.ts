@@ -121,7 +121,7 @@ export function defaultCacheDir(env: Env = process.env): string {
   return path.join(os.homedir(), ".cache", "fdq");
 }
 
-const CONNECTION_FLAGS = {
+export const CONNECTION_FLAGS = {
   "base-url": { type: "string" },
   "api-key": { type: "string" },
   "cache-dir": { type: "string" },
@@ -153,7 +153,7 @@ function concurrencyOf(text: string | undefined): number | undefined {
   return n;
 }
 
-function billingOf(flag: string | undefined, env: Env): BillingModel {
+export function billingOf(flag: string | undefined, env: Env): BillingModel {
   const [text, name] = flag !== undefined ? [flag, "--billing"] : [env.FDQ_BILLING, "FDQ_BILLING"];
   if (text === undefined || text.trim() === "") return DEFAULTS.billing;
   const billing = BILLING_MODELS.find((b) => b === text.trim().toLowerCase());
@@ -180,7 +180,7 @@ function evaluation(values: Record<string, unknown>, env: Env): ConnectionOption
   };
 }
 
-function connection(values: Record<string, unknown>, env: Env): ConnectionOptions {
+export function connection(values: Record<string, unknown>, env: Env): ConnectionOptions {
   const sandbox = values["sandbox"] === true;
   const baseUrl = (values["base-url"] as string | undefined) ?? env.FDQ_BASE_URL;
   if (sandbox && values["base-url"] !== undefined) {

@@ -27,6 +27,7 @@ import { HealthPanel } from "./HealthPanel";
 import { RefreshPanel } from "./RefreshPanel";
 import { SharePanel } from "./SharePanel";
 import { StatusPanel } from "./StatusPanel";
+import { TemplateGallery } from "./TemplateGallery";
 import { ValuesPanel } from "./ValuesPanel";
 import { useQuotaSettings } from "./useQuotaSettings";
 import { useRefresh } from "./useRefresh";
@@ -136,6 +137,7 @@ export function App() {
         {tab === "workbook" && (
           <div className={styles.panel} role="tabpanel" aria-label="Workbook">
             <RefreshPanel control={refresh} usage={usage} quota={quota} />
+            <TemplateGallery />
             <HealthPanel />
             <ChangesPanel version={version} />
             <ErrorsPanel />

@@ -1,6 +1,8 @@
 // Everything the task pane does to the workbook, through Excel's JavaScript API. Components receive a
 // WorkbookAccess, so they can be exercised with a fake one and this file is the only one that calls
 // Excel.run.
+import type { TemplateSheet } from "../../workbook/templates";
+import { insertTemplateSheet } from "./template-sheet";
 import type { FrozenCell } from "../../workbook/freeze/frozen-formulas";
 import { parseAddress } from "./a1";
 import { chunks } from "./batched-read";
@@ -87,6 +89,11 @@ export interface WorkbookAccess {
   fdqFormulaCells?(): Promise<CellSnapshot[]>;
   /** Enters one batch of formulas, each only where the cell still holds `from` (doctor.ts); optional for fakes. */
   replaceFormulas?(changes: readonly FormulaChange[]): Promise<FormulaChangeOutcome[]>;
+  /**
+   * Adds a template's sheet (template-sheet.ts) as a new worksheet, named as the template suggests or with a
+   * number after it when that name is taken, and activates it; answers its name. Optional for fakes.
+   */
+  insertSheet?(sheet: TemplateSheet): Promise<string>;
 }
 
 /** Formulas entered again per sync. */
@@ -124,6 +131,8 @@ export function excelWorkbook(): WorkbookAccess {
           value: asCellValue(cell.values[0]?.[0]),
         };
       }),
+
+    insertSheet: (sheet) => Excel.run((context) => insertTemplateSheet(context, sheet)),
 
     writeSelectedCell: (formula) =>
       Excel.run(async (context) => {

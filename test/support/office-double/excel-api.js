@@ -67,6 +67,7 @@
       "isNullObject",
       "rowIndex",
       "columnIndex",
+      "numberFormat",
     ]);
     const cells = (box) => {
       const sheet = sheetNamed(sheetName);
@@ -100,7 +101,45 @@
       state.log.push({ op: "write", address: rangeText(sheetName, box), matrix });
     };
     r.__set_formulas = write;
-    r.__set_values = write;
+    // As in Excel, a value typed with a leading apostrophe is that text (the apostrophe is not kept).
+    r.__set_values = (matrix) =>
+      write(
+        matrix.map((line) => line.map((v) => (typeof v === "string" && v.startsWith("'") ? v.slice(1) : v))),
+      );
+    // Number formats are kept by cell (state.numberFormats, "Sheet!A1"), for the tests to read; nothing shows them.
+    r.__get_numberFormat = guard((box) =>
+      cells(box).map((line, i) =>
+        line.map(
+          (_, j) =>
+            state.numberFormats.get(sheetName + "!" + D.a1.cellName(box.top + i, box.left + j)) || "General",
+        ),
+      ),
+    );
+    r.__set_numberFormat = (matrix) => {
+      const box = boxNow();
+      matrix.forEach((line, i) =>
+        line.forEach((f, j) =>
+          state.numberFormats.set(sheetName + "!" + D.a1.cellName(box.top + i, box.left + j), f),
+        ),
+      );
+    };
+    // Range.format: bold and column width are accepted and logged; the double draws nothing.
+    r.format = {
+      font: {
+        set bold(v) {
+          context.__queue.push({
+            run: () => state.log.push({ op: "bold", address: rangeText(sheetName, boxNow()), value: v }),
+            bytes: OPERATION_BYTES,
+          });
+        },
+      },
+      set columnWidth(v) {
+        context.__queue.push({
+          run: () => state.log.push({ op: "columnWidth", address: rangeText(sheetName, boxNow()), value: v }),
+          bytes: OPERATION_BYTES,
+        });
+      },
+    };
     // Range.clear(applyTo): the double keeps no formats, so every kind clears the contents.
     r.clear = () => {
       context.__queue.push({
@@ -217,6 +256,18 @@
       return makeWorksheet(context, name);
     };
     worksheets.getActiveWorksheet = () => makeWorksheet(context, state.activeSheet);
+    // Worksheets.add(name): a new sheet at the end; Excel refuses a name a sheet has (without regard to case).
+    worksheets.add = (name) => {
+      context.__queue.push({
+        run: () => {
+          if (state.sheets.some((s) => s.name.toLowerCase() === String(name).toLowerCase()))
+            throw new Error("ItemAlreadyExists: a sheet named " + name + " exists");
+          D.grid.addSheet(name);
+        },
+        bytes: OPERATION_BYTES,
+      });
+      return makeWorksheet(context, name);
+    };
     // Excel finds a sheet by its name without regard to case.
     worksheets.getItemOrNullObject = (name) => {
       const sheet = state.sheets.find((s) => s.name.toLowerCase() === String(name).toLowerCase());

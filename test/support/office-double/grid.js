@@ -18,6 +18,8 @@
 
   const state = {
     sheets: [],
+    /** Number formats set through Range.numberFormat, by "Sheet!A1". */
+    numberFormats: new Map(),
     activeSheet: "Sheet1",
     selection: { sheet: "Sheet1", top: 0, left: 0, bottom: 0, right: 0 },
     /** "web" or "desktop": how an empty cell reaches a function, and whether the 5 MB cap applies. */

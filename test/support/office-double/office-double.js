@@ -356,6 +356,9 @@
       return out;
     },
     log: () => state.log.slice(),
+    /** The number format Range.numberFormat set on "Sheet!A1" (General when none was). */
+    numberFormat: (address) => state.numberFormats.get(address) || "General",
+    sheets: () => state.sheets.map((s) => s.name),
     documentSettings: () => Object.fromEntries(state.documentSettings),
     platform: () => state.platform,
     /** How many times a formula cell has been calculated since it was typed (or opened). */

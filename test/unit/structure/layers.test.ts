@@ -46,6 +46,13 @@ const VIOLATIONS: ReadonlyArray<readonly [string, string, string]> = [
   ["src/workbook/freeze/probe.ts", "../refresh/recalculation", "freeze and repair stand beside refresh"],
   ["src/workbook/share/probe.ts", "../refresh/cell-sources", "share freezes a copy"],
   ["src/workbook/changes/probe.ts", "../freeze/freeze", "changes re-reads calls through refresh"],
+  [
+    "src/workbook/templates/probe.ts",
+    "../refresh/recalculation",
+    "templates write new sheets on the workbook base",
+  ],
+  ["src/workbook/refresh/probe.ts", "../templates/definitions", "templates stand beside the other concerns"],
+  ["src/workbook/xlsx/probe.ts", "../templates/definitions", "src/workbook's base"],
 ];
 
 describe("the layers of src/", () => {
@@ -70,6 +77,8 @@ describe("the layers of src/", () => {
       ["src/workbook/refresh/probe.ts", "../engine/parser"],
       ["src/workbook/share/probe.ts", "../freeze/freeze"],
       ["src/workbook/changes/probe.ts", "../refresh/fdq-functions"],
+      ["src/workbook/templates/probe.ts", "../xlsx/xml"],
+      ["src/taskpane/probe.ts", "../workbook/templates"],
     ];
     for (const [file, source] of allowed) {
       expect({ file, source, findings: await layerFindings(file, source) }).toEqual({
