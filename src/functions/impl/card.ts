@@ -76,6 +76,9 @@ const COVERAGE_PROPERTIES: readonly (readonly [string, keyof SecurityRecord])[] 
   ["Last trade date", "last_trade_date"],
 ];
 
+/** A coverage field that applies to the security: the service writes "NA" where one does not (an ETF's subindustry). */
+const applies = (value: string): boolean => value.trim() !== "" && !/^n\/?a$/i.test(value.trim());
+
 /** A rating as a number that shows its words: 2 with the format 0" - Attractive" shows "2 - Attractive". */
 export function ratingValue(rating: number): DoubleValue {
   const words = RATING_WORDS[rating];
@@ -178,7 +181,7 @@ export async function card(
   const coverageNames: string[] = [];
   for (const [name, field] of COVERAGE_PROPERTIES) {
     const value = record[field];
-    if (typeof value === "string" && value.trim() !== "") coverageNames.push(list.add(name, text(value)));
+    if (applies(value)) coverageNames.push(list.add(name, text(value)));
   }
   sections.push({ layout: "List", title: "Security", properties: coverageNames });
 
