@@ -138,7 +138,7 @@ export async function evaluateCalls(
   try {
     await connection.client.ready();
     if (options.budget !== undefined) {
-      const estimate = await estimateRun(connection.client, calls);
+      const estimate = await estimateRun(connection.client, calls, evaluation.values);
       if (estimate.units > options.budget) throw new BudgetExceeded(estimate, options.budget);
     }
     const outcomes = await evaluateAll(connection.client, calls, evaluation);

@@ -222,7 +222,7 @@ export function cardMetricsOf(texts: readonly string[]): CardMetric[] {
     const [dataset, name, period] = parts;
     if (parts.length !== 3 || !dataset || !name || !period || !parseRelativePeriod(period)) {
       throw new UsageError(
-        `--card-metric ${text}: give DATASET:NAME:PERIOD with a relative period, e.g. roic:ROIC:FY0 or cash-flow:FREE_CASH_FLOW:FY0.`,
+        `--card-metric ${text}: give DATASET:NAME:PERIOD with a relative period, e.g. roic:ROIC:FY0 or enhanced:FREE_CASH_FLOW:FY0.`,
       );
     }
     return { dataset, name, period };

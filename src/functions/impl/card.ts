@@ -16,7 +16,7 @@ import {
   type RatingsRecord,
   type SecurityRecord,
 } from "../../api";
-import { RATING_FIELDS, type RatingField } from "../../catalog";
+import { parseRelativePeriod, RATING_FIELDS, type RatingField } from "../../catalog";
 import { isNoAnswer } from "../errors";
 import {
   double,
@@ -83,6 +83,25 @@ const applies = (value: string): boolean => value.trim() !== "" && !/^n\/?a$/i.t
 export function ratingValue(rating: number): DoubleValue {
   const words = RATING_WORDS[rating];
   return words === undefined ? double(rating) : double(rating, `0" - ${words}"`);
+}
+
+/**
+ * Each metric's property name: the datapoint's name (`=A2.ROIC`), given to its latest period (FY0, FQ0, LTM) where
+ * the same datapoint is chosen at several periods, else to the first; the others are named with their period
+ * ("ROIC FY-1", reached as `=A2.[ROIC FY-1]`).
+ */
+export function metricNames(metrics: readonly CardMetric[]): string[] {
+  const bare = metrics.map((m) => m.name.trim().toUpperCase());
+  const latest = (m: CardMetric): boolean => parseRelativePeriod(m.period.trim())?.offset === 0;
+  const owner = new Map<string, number>();
+  metrics.forEach((m, i) => {
+    const name = bare[i]!;
+    const current = owner.get(name);
+    if (current === undefined || (latest(m) && !latest(metrics[current]!))) owner.set(name, i);
+  });
+  return metrics.map((m, i) =>
+    owner.get(bare[i]!) === i ? bare[i]! : `${bare[i]!} ${m.period.trim().toUpperCase()}`,
+  );
 }
 
 /** What the card's requests were and how each was answered, for its footer. */
@@ -202,11 +221,13 @@ export async function card(
   sections.push({ layout: "List", title: "Ratings", properties: ratingNames });
 
   if (metrics.length > 0) {
-    const metricNames: string[] = [];
+    const shownMetrics: string[] = [];
+    const names = metricNames(metrics);
     measured.forEach((settled, i) => {
       const metric = metrics[i]!;
-      const name = metric.name.trim().toUpperCase();
       const period = metric.period.trim().toUpperCase();
+      const name = names[i]!;
+      const bare = metric.name.trim().toUpperCase();
       let value: PropertyValue;
       if (settled.status === "fulfilled") {
         const request = asked[i]!;
@@ -222,9 +243,9 @@ export async function card(
         // "Does not exist" for this ticker (failureOf has thrown every other failure): Excel's #N/A.
         value = notAvailable();
       }
-      metricNames.push(list.add(name, value, `${name} ${period}`));
+      shownMetrics.push(list.add(name, value, `${bare} ${period}`));
     });
-    sections.push({ layout: "List", title: "Key metrics", properties: metricNames });
+    sections.push({ layout: "List", title: "Key metrics", properties: shownMetrics });
   }
 
   sections.push({ layout: "List", title: "Source", properties: footer(list, client, answered) });
