@@ -127,3 +127,66 @@ export function isRichValue(value: unknown): value is RichValue {
 export function shownValueOf(value: RichValue): number | string {
   return value.type === "Double" ? value.basicValue : value.text;
 }
+
+const isObject = (v: unknown): v is Readonly<Record<string, unknown>> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+function propertyProblems(properties: unknown, where: string): string[] {
+  if (properties === undefined) return [];
+  if (!isObject(properties)) return [`${where}: properties must be an object`];
+  const problems: string[] = [];
+  const seen: string[] = [];
+  for (const [name, value] of Object.entries(properties)) {
+    const problem = propertyNameProblem(name, seen);
+    if (problem !== undefined) problems.push(`${where}: ${problem}`);
+    seen.push(name);
+    problems.push(...cellValueProblems(value, `${where}.${name}`));
+  }
+  return problems;
+}
+
+/**
+ * What breaks Microsoft's documented shape of a cell value FDQ returns (an empty list when nothing does): each value
+ * has its type and a basicValue of that type, a Double a finite number, text at most MAX_TEXT characters, property
+ * names by the rules above, and a card's title and sections naming properties the entity has. `npm run validate`
+ * and the unit tests run it over the values the functions build.
+ */
+export function cellValueProblems(value: unknown, where = "value"): string[] {
+  if (!isObject(value)) return [`${where}: a cell value must be an object with a type`];
+  switch (value.type) {
+    case "String":
+      if (typeof value.basicValue !== "string") return [`${where}: a String's basicValue must be text`];
+      return value.basicValue.length > MAX_TEXT ? [`${where}: text longer than ${MAX_TEXT} characters`] : [];
+    case "Error":
+      return typeof value.basicValue === "string" ? [] : [`${where}: an Error's basicValue must be its code`];
+    case "Double": {
+      const problems: string[] = [];
+      if (typeof value.basicValue !== "number" || !Number.isFinite(value.basicValue))
+        problems.push(`${where}: a Double's basicValue must be a finite number`);
+      if (value.numberFormat !== undefined && typeof value.numberFormat !== "string")
+        problems.push(`${where}: a numberFormat must be text`);
+      return [...problems, ...propertyProblems(value.properties, where)];
+    }
+    case "Entity": {
+      const problems: string[] = [];
+      if (typeof value.text !== "string" || value.text === "" || value.text.length > MAX_TEXT)
+        problems.push(`${where}: an Entity's text must be text of 1 to ${MAX_TEXT} characters`);
+      problems.push(...propertyProblems(value.properties, where));
+      const names = new Set(Object.keys(isObject(value.properties) ? value.properties : {}));
+      const card = isObject(value.layouts) && isObject(value.layouts.card) ? value.layouts.card : undefined;
+      const title = card && isObject(card.title) ? card.title.property : undefined;
+      if (typeof title === "string" && !names.has(title))
+        problems.push(`${where}: the card's title names no property (${title})`);
+      const sections = card && Array.isArray(card.sections) ? (card.sections as unknown[]) : [];
+      for (const section of sections) {
+        const listed = isObject(section) && Array.isArray(section.properties) ? section.properties : [];
+        for (const name of listed)
+          if (typeof name !== "string" || !names.has(name))
+            problems.push(`${where}: a card section names no property (${String(name)})`);
+      }
+      return problems;
+    }
+    default:
+      return [`${where}: unknown cell value type ${String(value.type)}`];
+  }
+}

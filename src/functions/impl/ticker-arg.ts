@@ -20,7 +20,7 @@ function propertyText(properties: Json | undefined, name: string): string | unde
 }
 
 /** Microsoft's Stocks cards show "Apple Inc. (XNAS:AAPL)": the ticker after the exchange code. */
-const STOCKS_TEXT = /\((?:[A-Z0-9]+):([A-Z0-9.\-]+)\)\s*$/;
+const STOCKS_TEXT = /\((?:[A-Z0-9]+):([A-Z0-9.-]+)\)\s*$/;
 
 function entityKind(value: Json): string {
   const text = typeof value.text === "string" ? ` "${value.text}"` : "";
