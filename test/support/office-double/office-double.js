@@ -19,11 +19,13 @@
 //   window.__officeDoubleWorkbook = { platform: "web" | "desktop" (default "web"),
 //     cells: { "Sheet1!A1": { formula, value } } (saved values, not recalculated at open),
 //     documentSettings: { name: value }, partitionKey: "..." (Office.context.partitionKey, web only),
-//     customXmlParts: ["<xml .../>"] (saved in the file), url: "https://.../Book.xlsx" (document.url) }
+//     customXmlParts: ["<xml .../>"] (saved in the file), url: "https://.../Book.xlsx" (document.url),
+//     unsupportedSets: ["CustomFunctionsRuntime 1.4"] (requirement sets isSetSupported denies; default none) }
 //   window.__officeDoubleTheme = "light" | "dark"
 // The tests' handle, window.__officeDouble:
 //   seed({ "Sheet1!A1": "=FDQ...", "Sheet2!B3": 42 }) types cells (creates sheets); addSheet(name);
-//   select(address); selection(); cell(address) -> { formula, value, error, spill? } | null;
+//   select(address); selection(); cell(address) -> { formula, value, error, spill?, valueAsJson? } | null
+//   (valueAsJson: the data type a function returned, see grid.js);
 //   settled() waits for every function call; calculations() lists calculate() types; functions();
 //   platform(); runs(address) calculations of a formula cell; syncs() -> [{ request, response, failed }]
 //   bytes per sync; setTheme(kind);
@@ -143,6 +145,7 @@
   const metadataLoaded = fetch(new URL("functions.json", document.baseURI).href)
     .then((res) => (res.ok ? res.json() : { functions: [] }))
     .then((json) => {
+      state.allowCustomData = json.allowCustomDataForDataTypeAny === true;
       for (const f of json.functions || []) {
         state.metadata.set(String(f.id).toUpperCase(), {
           params: (f.parameters || []).map((p) => ({
@@ -213,7 +216,10 @@
       platform: platformType,
       // Excel on the web partitions add-in storage; elsewhere the key is undefined (docs: persisting state).
       partitionKey: state.platform === "web" ? opened.partitionKey : undefined,
-      requirements: { isSetSupported: () => true },
+      requirements: {
+        isSetSupported: (name, version) =>
+          !(opened.unsupportedSets || []).includes(String(name) + " " + String(version || "")),
+      },
       document: {
         // Document settings live in the workbook file; here, in memory for the page's life.
         settings: {
@@ -308,6 +314,7 @@
       if (!c) return null;
       const out = { formula: c.formula, value: c.value, error: c.error };
       if (c.spill) out.spill = rangeText(box.sheet || state.activeSheet, c.spill);
+      if (c.valueAsJson) out.valueAsJson = c.valueAsJson;
       return out;
     },
     /**
