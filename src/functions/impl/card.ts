@@ -109,7 +109,6 @@ interface Answered {
   readonly request: FdqRequest;
   readonly result: {
     readonly source: string;
-    readonly joined?: boolean;
     readonly refreshDay: string;
     readonly url: string;
   };
@@ -134,34 +133,37 @@ function failureOf(settled: readonly Settled<unknown>[]): unknown {
   return reasons.find((r) => isNoAnswer(r));
 }
 
+/**
+ * The card's provenance. A card is paid once per refresh day: its requests are priced by the client's planner, and
+ * each answer fetched on this refresh day (by this card, by another cell asking the same, or by the search that
+ * resolved FY0) has been paid today, so "Units spent this refresh day" is the same on every recalculation of the
+ * day; an answer the quota saver kept from an earlier day spent nothing today. "Source" says whether this
+ * calculation fetched any of them or read them all from the day cache.
+ */
 function footer(list: PropertyList, client: FdqApi, answered: readonly Answered[]): string[] {
-  const price = (request: FdqRequest): number => {
-    try {
-      return client.plan?.(request).units ?? 0;
-    } catch {
-      return 0;
-    }
-  };
   let spent = 0;
-  let perDay = 0;
   let fromService = false;
   for (const { request, result } of answered) {
-    const units = price(request);
-    perDay += units;
-    if (result.source === "network") {
-      fromService = true;
-      if (!result.joined) spent += units;
+    if (result.source === "network") fromService = true;
+    try {
+      const plan = client.plan?.(request);
+      if (plan && (plan.fetchedOn === undefined || plan.fetchedOn === result.refreshDay)) spent += plan.units;
+    } catch {
+      // A request the planner cannot price (it was answered, so this does not happen): counted as nothing.
     }
   }
   const first = answered[0]!.result;
   const host = /^[a-z]+:\/\/([^/]+)/i.exec(first.url)?.[1] ?? "the FDQ service";
   return [
     list.add("Refresh day", text(first.refreshDay)),
-    list.add("Units spent", double(spent)),
-    list.add("Units per refresh day", double(perDay)),
+    list.add("Units spent this refresh day", double(spent)),
     list.add(
       "Source",
-      text(fromService ? `FDQ service (${host})` : `FDQ service (${host}), from this refresh day's cache`),
+      text(
+        fromService
+          ? `FDQ service (${host}), fetched now`
+          : `FDQ service (${host}), from this refresh day's cache`,
+      ),
     ),
   ];
 }

@@ -82,13 +82,13 @@ describe("fdq eval --json '=FDQ.CARD(...)'", () => {
     expect(Object.keys(props(value)).filter((k) => k.endsWith(" rating"))).toHaveLength(6);
   });
 
-  it("ends with the provenance footer: refresh day, units spent, units per refresh day, source", () => {
+  it("ends with the provenance footer: refresh day, units spent this refresh day, source", () => {
     const value = cards[0]!.value;
     expect(sectionTitles(value)).toEqual(["Security", "Ratings", "Source"]);
-    expect(props(value)["Units spent"]).toEqual({ type: "Double", basicValue: 2 });
+    expect(props(value)["Units spent this refresh day"]).toEqual({ type: "Double", basicValue: 2 });
     expect(props(value)["Source"]).toEqual({
       type: "String",
-      basicValue: `FDQ service (${new URL(sandbox.baseUrl).host})`,
+      basicValue: `FDQ service (${new URL(sandbox.baseUrl).host}), fetched now`,
     });
   });
 
@@ -110,7 +110,10 @@ describe("fdq eval --json '=FDQ.CARD(...)'", () => {
     expect(again.stderr).toBe(
       "fdq stats: requests sent 0, units spent 0, cache hits 2, coalesced calls 0, retries 0, failures 0\n",
     );
-    expect(props(lines(again)[0]!.value)["Units spent"]).toEqual({ type: "Double", basicValue: 0 });
+    expect(props(lines(again)[0]!.value)["Source"]).toEqual({
+      type: "String",
+      basicValue: `FDQ service (${new URL(sandbox.baseUrl).host}), from this refresh day's cache`,
+    });
   });
 
   it("prints the card's text without --json", async () => {

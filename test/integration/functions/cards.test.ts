@@ -130,21 +130,16 @@ describe("FDQ.CARD", () => {
     const layout = (card.layouts as { card: { title: Json; sections: Json[] } }).card;
     expect(layout.title).toEqual({ property: "Name" });
     expect(layout.sections.map((s) => s.title)).toEqual(["Security", "Ratings", "Source"]);
-    expect(layout.sections[2]!.properties).toEqual([
-      "Refresh day",
-      "Units spent",
-      "Units per refresh day",
-      "Source",
-    ]);
+    expect(layout.sections[2]!.properties).toEqual(["Refresh day", "Units spent this refresh day", "Source"]);
     const props = properties(card);
     expect(props["Refresh day"]).toEqual({
       type: "String",
       basicValue: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     });
-    expect(props["Units spent"]).toEqual({ type: "Double", basicValue: 2 });
+    expect(props["Units spent this refresh day"]).toEqual({ type: "Double", basicValue: 2 });
     expect(props["Source"]).toEqual({
       type: "String",
-      basicValue: `FDQ service (${new URL(sandbox.baseUrl).host})`,
+      basicValue: `FDQ service (${new URL(sandbox.baseUrl).host}), fetched now`,
     });
     expect(card.provider).toEqual({ description: "FDQ, the Financial Data Query Service" });
   });
@@ -155,8 +150,8 @@ describe("FDQ.CARD", () => {
     const again = await measured(() => excel.cell("CARD", "AAPL"));
     expect(again.requests).toBe(0);
     const props = properties(valueOf(again.outcome));
-    expect(props["Units spent"]).toEqual({ type: "Double", basicValue: 0 });
-    expect(props["Units per refresh day"]).toEqual({ type: "Double", basicValue: 2 });
+    // The same provenance: the card was paid once this refresh day, and now comes from the day cache.
+    expect(props["Units spent this refresh day"]).toEqual({ type: "Double", basicValue: 2 });
     expect((props["Source"] as Json).basicValue).toMatch(/, from this refresh day's cache$/);
   });
 
@@ -189,6 +184,10 @@ describe("FDQ.CARD", () => {
     await options({ cardMetrics: [{ dataset: "roic", name: "ROIC", period: "FY0" }] });
     const { outcome, requests } = await measured(() => excel.cell("CARD", "AAPL"));
     expect(requests).toBe(2 + alone.requests);
+    expect(properties(valueOf(outcome))["Units spent this refresh day"]).toEqual({
+      type: "Double",
+      basicValue: 3,
+    });
     const card = valueOf(outcome);
     const roic = properties(card)["ROIC"] as Json;
     expect(roic).toMatchObject({ type: "Double", basicValue: plain, numberFormat: "0.00%" });
