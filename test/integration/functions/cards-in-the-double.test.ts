@@ -145,6 +145,48 @@ describe("FDQ.CARD in the Office double", () => {
   });
 });
 
+describe("data types the Office double refuses, as Excel does", () => {
+  it("shows #VALUE! for a card whose property names clash (names ignore case) or whose section names nothing", async () => {
+    const double = await workbook();
+    const entity = (properties: Record<string, unknown>, sections: string[]) => ({
+      type: "Entity",
+      text: "X",
+      properties,
+      layouts: { card: { sections: [{ layout: "List", properties: sections }] } },
+    });
+    double.CustomFunctions.associate("CLASH", () =>
+      entity(
+        { Sector: { type: "String", basicValue: "a" }, SECTOR: { type: "String", basicValue: "b" } },
+        [],
+      ),
+    );
+    double.CustomFunctions.associate("MISSING", () =>
+      entity({ A: { type: "String", basicValue: "a" } }, ["B"]),
+    );
+    double.CustomFunctions.associate("LONG", () => ({ type: "String", basicValue: "x".repeat(32768) }));
+    const cell = await seeded(double, { A1: "=FDQ.CLASH()", A2: "=FDQ.MISSING()", A3: "=FDQ.LONG()" });
+    expect([cell("A1")!.value, cell("A2")!.value, cell("A3")!.value]).toEqual([
+      "#VALUE!",
+      "#VALUE!",
+      "#VALUE!",
+    ]);
+    expect([cell("A1")!.error, cell("A2")!.error, cell("A3")!.error]).toEqual([
+      {
+        code: "invalidValue",
+        message: "Excel refused the data type: value: two properties are named SECTOR (names ignore case)",
+      },
+      {
+        code: "invalidValue",
+        message: "Excel refused the data type: value: a section names no property (B)",
+      },
+      {
+        code: "invalidValue",
+        message: "Excel refused the data type: value: text longer than 32767 characters",
+      },
+    ]);
+  });
+});
+
 describe("numbers with their source in the Office double", () => {
   it("compute as their basicValue and show their properties by dot notation", async () => {
     const double = await workbook();

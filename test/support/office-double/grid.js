@@ -116,10 +116,8 @@
       return { value: v.excelError, error: { code: v.code, message: v.message }, valueAsJson: null };
     if (isDataType(v)) {
       const problems = dataTypeProblems(v);
-      if (problems.length > 0) {
-        const message = "Excel refused the data type: " + problems.join("; ");
-        return { value: "#VALUE!", error: { code: "#VALUE!", message }, valueAsJson: null };
-      }
+      if (problems.length > 0)
+        return asCell(excelError("#VALUE!", "Excel refused the data type: " + problems.join("; ")));
       const basic = basicOf(v);
       return { value: basic && basic.excelError ? basic.excelError : basic, error: null, valueAsJson: v };
     }
