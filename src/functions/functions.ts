@@ -4,7 +4,7 @@
 // runtime's client and turns any failure into a CustomFunctions.Error, so every call settles.
 // Arguments typed `unknown` reach the implementation as typed in the cell, so a wrong value gets our
 // #VALUE! message naming the argument instead of Excel's silent conversion error.
-// Ranges: the scalar functions (DATAPOINT, RATING, SECTOR, SECURITY, INFO) keep scalar parameters, so
+// Ranges: the scalar functions (DATAPOINT, RATING, SECTOR, SECURITY, INFO, CARD) keep scalar parameters, so
 // Excel array-lifts a range given to them (one call per cell, the results spill). The spilling functions
 // (DATASET, SERIES, COVERAGE) cannot be lifted: their parameters are matrices (`T[][]`) so they receive a
 // range as it is and refuse it naming the argument (see ranges.ts, office-js-docs-pr#2238).
