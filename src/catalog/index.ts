@@ -16,6 +16,7 @@ export * from "./relative-period";
 export * from "./ratings";
 export { CATEGORY_LEGEND } from "./categories";
 export { describeDatapoint } from "./describe";
+export * from "./number-formats";
 export { SECTOR_DATAPOINTS } from "./data-sector";
 
 /** The 16 datasets in the order of the spec's endpoint table. */

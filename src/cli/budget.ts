@@ -5,6 +5,7 @@
 import type { FdqClient, FdqRequest, RequestEstimate } from "../api";
 import type { FdqCall } from "../functions/formula";
 import { requestsOf } from "../functions/requests";
+import type { ValueOptions } from "../functions/value-options";
 
 /** A run over its --budget (exit status 3). Its message says what the run would spend. */
 export class BudgetExceeded extends Error {
@@ -34,10 +35,14 @@ export function budgetMessage(estimate: RequestEstimate, budget: number): string
  * none (its cell shows the error). FDQ.SECURITY without a type is recorded trying stock, ETF and fund in
  * turn; only one of them answers (a "not found" costs nothing), so only the first is counted.
  */
-async function callRequests(client: FdqClient, call: FdqCall): Promise<FdqRequest[]> {
+async function callRequests(
+  client: FdqClient,
+  call: FdqCall,
+  values: ValueOptions | undefined,
+): Promise<FdqRequest[]> {
   let recorded: FdqRequest[];
   try {
-    recorded = await requestsOf(call);
+    recorded = await requestsOf(call, values);
   } catch {
     return [];
   }
@@ -54,7 +59,11 @@ async function callRequests(client: FdqClient, call: FdqCall): Promise<FdqReques
 }
 
 /** What evaluating `calls` would send and spend now. The client must be ready (its cache loaded). */
-export async function estimateRun(client: FdqClient, calls: readonly FdqCall[]): Promise<RequestEstimate> {
-  const requests = await Promise.all(calls.map((call) => callRequests(client, call)));
+export async function estimateRun(
+  client: FdqClient,
+  calls: readonly FdqCall[],
+  values?: ValueOptions,
+): Promise<RequestEstimate> {
+  const requests = await Promise.all(calls.map((call) => callRequests(client, call, values)));
   return client.estimate(requests.flat());
 }

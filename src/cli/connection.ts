@@ -9,7 +9,7 @@ import { FileRecordStore } from "../api/node";
 import type { FdqCall } from "../functions/formula";
 import { DEFAULT_SANDBOX_PORT, DEMO_API_KEY } from "../sandbox/demo";
 import { BudgetExceeded, estimateRun } from "./budget";
-import { evaluateAll, type Outcome } from "../functions/evaluate";
+import { evaluateAll, type EvaluationOptions, type Outcome } from "../functions/evaluate";
 import { cliHints } from "./hints";
 import { carryLedgerOver } from "./legacy-cache";
 import { UsageError, type ConnectionOptions } from "./options";
@@ -132,13 +132,13 @@ export interface Evaluation {
 export async function evaluateCalls(
   options: ConnectionOptions,
   calls: readonly FdqCall[],
-  evaluation: { provenance?: boolean } = {},
+  evaluation: EvaluationOptions = {},
 ): Promise<Evaluation> {
   const connection = await openConnection(options);
   try {
     await connection.client.ready();
     if (options.budget !== undefined) {
-      const estimate = await estimateRun(connection.client, calls);
+      const estimate = await estimateRun(connection.client, calls, evaluation.values);
       if (estimate.units > options.budget) throw new BudgetExceeded(estimate, options.budget);
     }
     const outcomes = await evaluateAll(connection.client, calls, evaluation);

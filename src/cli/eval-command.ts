@@ -4,6 +4,7 @@
 // other lines are evaluated; the run still ends with the usage error (exit status 2).
 import { readFile } from "node:fs/promises";
 import { FormulaSyntaxError, parseFormula, type FdqCall } from "../functions/formula";
+import type { ValueOptions } from "../functions/value-options";
 import { evaluateCalls, formatStats, type Evaluation } from "./connection";
 import { formatResults, type FormulaResult } from "./format";
 import { UsageError, type ConnectionOptions, type EvalOptions } from "./options";
@@ -101,7 +102,7 @@ async function readSource(file: string): Promise<string> {
  */
 export async function evaluateFile(
   file: string,
-  options: ConnectionOptions & { json?: boolean },
+  options: ConnectionOptions & { json?: boolean; values?: ValueOptions },
 ): Promise<EvalResults> {
   const lines = fileLines(file, await readSource(file));
   if (lines.length === 0) {
@@ -123,7 +124,10 @@ export async function evaluateFile(
       problems.push(`${source.where}: ${err.message}`);
     }
   }
-  const { outcomes, stats } = await evaluateCalls(options, calls, { provenance: options.json });
+  const { outcomes, stats } = await evaluateCalls(options, calls, {
+    provenance: options.json,
+    values: options.values,
+  });
   let next = 0;
   const results = new Array<FormulaResult>(lines.length);
   for (let i = 0; i < lines.length; i++) {
@@ -139,10 +143,13 @@ export async function evaluateFile(
 /** `fdq eval FORMULA...`: all are refused (a UsageError, nothing evaluated) when one does not parse. */
 async function evaluateArguments(
   formulas: readonly string[],
-  options: ConnectionOptions & { json?: boolean },
+  options: ConnectionOptions & { json?: boolean; values?: ValueOptions },
 ): Promise<EvalResults> {
   const calls = parseAll(formulas.map((text, i) => ({ where: `formula ${i + 1}`, text })));
-  const { outcomes, stats } = await evaluateCalls(options, calls, { provenance: options.json });
+  const { outcomes, stats } = await evaluateCalls(options, calls, {
+    provenance: options.json,
+    values: options.values,
+  });
   const results = outcomes.map((outcome, i): FormulaResult => ({
     formula: formulas[i] ?? "",
     line: undefined,

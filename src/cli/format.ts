@@ -6,11 +6,14 @@
 // - --json: one object per formula per line, {"formula": …, "value": …} or {"formula": …, "error": …, "message": …};
 //   a value from datapoint records says where it came from: the record's year, period, periodtype and filingtype,
 //   the refresh day, and what a relative period resolved to (one answer: beside the value; several: "sources").
+//   A data-type value (FDQ.CARD's card; with --with-source, a number with its source) is printed as the add-in
+//   returns it to Excel: Excel's own JSON (type, text or basicValue, properties, layouts), which carries its source.
 // A line of a formula file that could not be evaluated prints its usage error, with its line number, in its place.
 import type { ExcelErrorValue } from "../functions/errors";
+import { isRichValue, shownValueOf, type RichValue } from "../functions/cell-values";
 import { isErrorValue, type Outcome } from "../functions/evaluate";
 
-type Cell = number | string | boolean | ExcelErrorValue;
+type Cell = number | string | boolean | RichValue | ExcelErrorValue;
 
 /** One formula of `fdq eval`: what it evaluated to, or why it was not evaluated. */
 export type FormulaResult = {
@@ -33,6 +36,7 @@ export const USAGE_ERROR = "usage";
 
 function plainCell(cell: Cell): string {
   if (isErrorValue(cell)) return `${cell.error} ${cell.message}`;
+  if (isRichValue(cell)) return String(shownValueOf(cell));
   if (typeof cell === "boolean") return cell ? "TRUE" : "FALSE";
   return String(cell);
 }
@@ -79,9 +83,15 @@ export function formatJsonResult(result: FormulaResult): string {
   if (!outcome.ok) return JSON.stringify({ formula, ...(jsonCell(outcome.error) as object) });
   const head = { formula, value: jsonValue(outcome.value) };
   const { sources } = outcome;
+  // A data-type value carries its own source, as Excel holds it.
+  if (holdsRichValue(outcome.value)) return JSON.stringify(head);
   // One answer's provenance beside the value; several (SERIES) as a list in call order, null where one failed.
   if (!sources || sources.length === 0) return JSON.stringify(head);
   return JSON.stringify(sources.length === 1 ? Object.assign(head, sources[0]) : { ...head, sources });
+}
+
+function holdsRichValue(value: Extract<Outcome, { ok: true }>["value"]): boolean {
+  return Array.isArray(value) ? value.some((row) => row.some(isRichValue)) : isRichValue(value);
 }
 
 function valuesOnly(result: FormulaResult, json: boolean): string {

@@ -73,7 +73,7 @@ export const USAGE = `Usage:
                                        prints the tokens-file line of TOKEN (NAME default "analyst").
 
 Formulas: =FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023) and the other FDQ functions (DATASET, SERIES,
-RATING, SECTOR, COVERAGE, SECURITY, INFO), any case, with text, number and TRUE/FALSE literals and
+RATING, SECTOR, COVERAGE, SECURITY, INFO, CARD), any case, with text, number and TRUE/FALSE literals and
 omitted optional arguments (,,).
 
 Output: each formula (cut to 60 characters) and its value beside it; a spill's rows under each other, their
@@ -86,7 +86,14 @@ Options:
   --json              print one JSON object per formula and line: {"formula":"=FDQ...","value":...}, a spill's
                       value as rows ([[...],...]), an error as {"formula":...,"error":"#N/A","message":"..."},
                       a line not evaluated as {"formula":...,"line":N,"error":"usage","message":"..."};
-                      with --values-only, the bare JSON values
+                      with --values-only, the bare JSON values; a card (FDQ.CARD) or a number with its
+                      source as Excel's own JSON (type, text or basicValue, properties, layouts)
+  --with-source       fdq eval: numbers of DATAPOINT, SERIES, SECTOR and DATASET with their source (Excel
+                      DoubleCellValues: basicValue, number format, ticker, period asked and resolved...), as
+                      the task pane's "numbers with their source" option returns them in Excel
+  --card-metric DATASET:NAME:PERIOD
+                      fdq eval: a key metric of FDQ.CARD, e.g. roic:ROIC:FY0 (repeatable, at most 12), as
+                      the task pane's card metrics
   -o, --out FILE      fdq refresh, repair, freeze, thaw: where to write the workbook (a new file, not the
                       input)
   --in-place          fdq refresh, repair, freeze, thaw: replace the workbook itself (a temporary file beside

@@ -2,7 +2,8 @@
 import os from "node:os";
 import path from "node:path";
 import { type BillingModel, DEFAULTS } from "../api";
-import { DATASETS, findDataset } from "../catalog";
+import { DATASETS, findDataset, parseRelativePeriod } from "../catalog";
+import { MAX_CARD_METRICS, type CardMetric, type ValueOptions } from "../functions/value-options";
 import { parse, UsageError } from "./parse-args";
 
 export { UsageError } from "./parse-args";
@@ -28,6 +29,8 @@ export interface EvalOptions extends ConnectionOptions {
   json: boolean;
   /** --values-only: print the values without their formulas. */
   valuesOnly: boolean;
+  /** --with-source and --card-metric: how values return, as the task pane's options set them in Excel. */
+  values: ValueOptions;
   file: string | undefined;
   formulas: string[];
 }
@@ -209,12 +212,31 @@ export function wantsHelp(args: string[]): boolean {
   return args.includes("-h") || args.includes("--help");
 }
 
+/** --card-metric DATASET:NAME:PERIOD (repeatable): a key metric of FDQ.CARD, as the pane's card options name one. */
+export function cardMetricsOf(texts: readonly string[]): CardMetric[] {
+  if (texts.length > MAX_CARD_METRICS) {
+    throw new UsageError(`--card-metric: at most ${MAX_CARD_METRICS} metrics (got ${texts.length}).`);
+  }
+  return texts.map((text) => {
+    const parts = text.split(":").map((p) => p.trim());
+    const [dataset, name, period] = parts;
+    if (parts.length !== 3 || !dataset || !name || !period || !parseRelativePeriod(period)) {
+      throw new UsageError(
+        `--card-metric ${text}: give DATASET:NAME:PERIOD with a relative period, e.g. roic:ROIC:FY0 or enhanced:FREE_CASH_FLOW:FY0.`,
+      );
+    }
+    return { dataset, name, period };
+  });
+}
+
 export function parseEvalArgs(args: string[], env: Env = process.env): EvalOptions {
   const { values, positionals } = parse("eval", args, {
     ...EVALUATION_FLAGS,
     file: { type: "string", short: "f" },
     json: { type: "boolean", default: false },
     "values-only": { type: "boolean", default: false },
+    "with-source": { type: "boolean", default: false },
+    "card-metric": { type: "string", multiple: true },
   });
   const file = values.file;
   if (file !== undefined && positionals.length > 0) {
@@ -227,6 +249,10 @@ export function parseEvalArgs(args: string[], env: Env = process.env): EvalOptio
     ...evaluation(values, env),
     json: values.json === true,
     valuesOnly: values["values-only"] === true,
+    values: {
+      withSource: values["with-source"] === true,
+      cardMetrics: cardMetricsOf((values["card-metric"] as string[] | undefined) ?? []),
+    },
     file,
     formulas: positionals,
   };

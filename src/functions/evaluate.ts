@@ -3,6 +3,7 @@
 import { describeFailure, isNoAnswer, type ExcelErrorValue } from "./errors";
 import type { FdqCall } from "./formula";
 import { evaluateCall, type FdqApi, type FunctionResult } from "./impl";
+import type { ValueOptions } from "./value-options";
 import type {
   DatapointRecord,
   DatapointRequest,
@@ -47,9 +48,9 @@ const failed = (err: unknown): Outcome => ({
   noAnswer: isNoAnswer(err),
 });
 
-function start(client: FdqApi, call: FdqCall): Promise<Outcome> {
+function start(client: FdqApi, call: FdqCall, values?: ValueOptions): Promise<Outcome> {
   try {
-    return evaluateCall(client, call, toCellError).then(succeeded, failed);
+    return evaluateCall(client, call, toCellError, values).then(succeeded, failed);
   } catch (err) {
     return Promise.resolve(failed(err));
   }
@@ -128,11 +129,16 @@ class Noting implements FdqApi {
   ratings(ticker: string): ReturnType<FdqApi["ratings"]> {
     return this.client.ratings(ticker);
   }
+
+  get plan(): FdqApi["plan"] {
+    const { client } = this;
+    return client.plan ? (request) => client.plan!(request) : undefined;
+  }
 }
 
-function startNoting(client: FdqApi, call: FdqCall): Promise<Outcome> {
+function startNoting(client: FdqApi, call: FdqCall, values?: ValueOptions): Promise<Outcome> {
   const noting = new Noting(client, []);
-  return start(noting, call).then((outcome) => {
+  return start(noting, call, values).then((outcome) => {
     const { sources } = noting;
     if (!outcome.ok || sources.length === 0) return outcome;
     return { ok: true, value: outcome.value, sources };
@@ -154,15 +160,24 @@ const SETTLE_TURNS = 12;
  * microtasks run in those pauses, no timer and no I/O, so to the request module every call is still started
  * before any coalescing window closes or any request is sent: it groups them exactly as if started together.
  */
+export interface EvaluationOptions {
+  /** Each outcome says where its answers came from (`fdq eval --json`). */
+  readonly provenance?: boolean;
+  /** How values return (numbers with their source, a card's metrics); default plain values. */
+  readonly values?: ValueOptions | undefined;
+}
+
 export async function evaluateAll(
   client: FdqApi,
   calls: readonly FdqCall[],
-  options: { provenance?: boolean } = {},
+  options: EvaluationOptions = {},
 ): Promise<Outcome[]> {
   const started = new Array<Promise<Outcome>>(calls.length);
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]!;
-    started[i] = options.provenance ? startNoting(client, call) : start(client, call);
+    started[i] = options.provenance
+      ? startNoting(client, call, options.values)
+      : start(client, call, options.values);
     if ((i + 1) % SLICE === 0) for (let turn = 0; turn < SETTLE_TURNS; turn++) await undefined;
   }
   return Promise.all(started);

@@ -4,7 +4,7 @@
 // runtime's client and turns any failure into a CustomFunctions.Error, so every call settles.
 // Arguments typed `unknown` reach the implementation as typed in the cell, so a wrong value gets our
 // #VALUE! message naming the argument instead of Excel's silent conversion error.
-// Ranges: the scalar functions (DATAPOINT, RATING, SECTOR, SECURITY, INFO) keep scalar parameters, so
+// Ranges: the scalar functions (DATAPOINT, RATING, SECTOR, SECURITY, INFO, CARD) keep scalar parameters, so
 // Excel array-lifts a range given to them (one call per cell, the results spill). The spilling functions
 // (DATASET, SERIES, COVERAGE) cannot be lifted: their parameters are matrices (`T[][]`) so they receive a
 // range as it is and refuse it naming the argument (see ranges.ts, office-js-docs-pr#2238).
@@ -13,7 +13,16 @@
 // function to preview part of a formula being edited (CustomFunctionsRuntime 1.5) it says so in
 // `isInValuePreview`, and the function then reads today's cache only (impl.cacheOnly): a preview never sends a
 // request. A host without 1.5 passes no such property, and every call is an ordinary one.
+// Data types (CustomFunctionsRuntime 1.4): functions.json allows custom data for parameters typed `any`
+// (allowCustomDataForDataTypeAny, written by custom-functions-metadata and checked by `npm run validate`), so a
+// ticker may be an FDQ card or a Stocks entity (impl/ticker-arg.ts) and a number with its source reaches any
+// argument as its JSON, read as its basicValue (impl.basicArg). FDQ.CARD returns an Excel.EntityCellValue, and
+// with the pane's "numbers with their source" the numeric functions return Excel.DoubleCellValues; where Excel
+// lacks the requirement sets the values stay plain and FDQ.CARD is a #N/A saying why (host/rich-value-support.ts).
+import { FdqError } from "../api";
+import { richValueSupport } from "../host/rich-value-support";
 import { getSharedClient } from "../host/shared-client";
+import { currentValueOptions } from "../host/value-options-host";
 import { customFunctionsErrors, toExcelError } from "./errors";
 import * as impl from "./impl";
 import { singleCells } from "./ranges";
@@ -58,6 +67,13 @@ async function settle<T>(work: () => Promise<T>): Promise<T> {
 
 const cellError = (err: unknown): CustomFunctions.Error => toExcelError(err, customFunctionsErrors);
 
+/** Every argument as the functions read it: a data-type value other than an entity as its basicValue. */
+function plain<K extends string>(args: Readonly<Record<K, unknown>>): Record<K, unknown> {
+  const out = {} as Record<K, unknown>;
+  for (const key of Object.keys(args) as K[]) out[key] = impl.basicArg(args[key]);
+  return out;
+}
+
 /**
  * The value of one datapoint for a fiscal year, quarter or trailing twelve months.
  * @customfunction DATAPOINT
@@ -70,17 +86,19 @@ const cellError = (err: unknown): CustomFunctions.Error => toExcelError(err, cus
  * @returns The value: a number, or text for text datapoints.
  */
 export function datapoint(
-  ticker: string,
+  ticker: unknown,
   dataset: string,
   name: string,
   year: unknown,
   quarter?: unknown,
   ttm?: unknown,
   invocation?: CustomFunctions.Invocation,
-): Promise<number | string> {
-  return settle(async () =>
-    impl.datapoint(await clientFor(invocation), { ticker, dataset, name, year, quarter, ttm }),
-  );
+): Promise<number | string | Excel.DoubleCellValue> {
+  return settle(async () => {
+    const args = plain({ ticker, dataset, name, year, quarter, ttm });
+    const { withSource } = await currentValueOptions();
+    return impl.datapoint(await clientFor(invocation), args, withSource);
+  });
 }
 
 /**
@@ -95,7 +113,7 @@ export function datapoint(
  * @returns Rows of datapoint name and value (sign, name and value with with_signs).
  */
 export function dataset(
-  ticker: string[][],
+  ticker: unknown[][],
   dataset: string[][],
   year: unknown[][],
   quarter?: unknown[][],
@@ -104,8 +122,9 @@ export function dataset(
   invocation?: CustomFunctions.Invocation,
 ): Promise<unknown[][]> {
   return settle(async () => {
-    const args = singleCells("DATASET", { ticker, dataset, year, quarter, ttm, with_signs });
-    return impl.dataset(await clientFor(invocation), args);
+    const args = plain(singleCells("DATASET", { ticker, dataset, year, quarter, ttm, with_signs }));
+    const { withSource } = await currentValueOptions();
+    return impl.dataset(await clientFor(invocation), args, withSource);
   });
 }
 
@@ -121,7 +140,7 @@ export function dataset(
  * @returns One row with a value per fiscal year.
  */
 export function series(
-  ticker: string[][],
+  ticker: unknown[][],
   dataset: string[][],
   name: string[][],
   from_year: unknown[][],
@@ -130,8 +149,9 @@ export function series(
   invocation?: CustomFunctions.Invocation,
 ): Promise<unknown[][]> {
   return settle(async () => {
-    const args = singleCells("SERIES", { ticker, dataset, name, from_year, to_year, period });
-    return impl.series(await clientFor(invocation), args, cellError);
+    const args = plain(singleCells("SERIES", { ticker, dataset, name, from_year, to_year, period }));
+    const { withSource } = await currentValueOptions();
+    return impl.series(await clientFor(invocation), args, cellError, withSource);
   });
 }
 
@@ -143,11 +163,11 @@ export function series(
  * @returns The rating 1 to 5 (the security name for field name or 9).
  */
 export function rating(
-  ticker: string,
+  ticker: unknown,
   field?: unknown,
   invocation?: CustomFunctions.Invocation,
 ): Promise<number | string> {
-  return settle(async () => impl.rating(await clientFor(invocation), { ticker, field }));
+  return settle(async () => impl.rating(await clientFor(invocation), plain({ ticker, field })));
 }
 
 /**
@@ -163,8 +183,12 @@ export function sector(
   datapoint: string,
   prior_year?: unknown,
   invocation?: CustomFunctions.Invocation,
-): Promise<number | string> {
-  return settle(async () => impl.sector(await clientFor(invocation), { id, datapoint, prior_year }));
+): Promise<number | string | Excel.DoubleCellValue> {
+  return settle(async () => {
+    const args = plain({ id, datapoint, prior_year });
+    const { withSource } = await currentValueOptions();
+    return impl.sector(await clientFor(invocation), args, withSource);
+  });
 }
 
 /**
@@ -186,12 +210,12 @@ export function coverage(type: string[][], invocation?: CustomFunctions.Invocati
  * @returns The field's text.
  */
 export function security(
-  ticker: string,
+  ticker: unknown,
   field: string,
   type?: unknown,
   invocation?: CustomFunctions.Invocation,
 ): Promise<string> {
-  return settle(async () => impl.security(await clientFor(invocation), { ticker, field, type }));
+  return settle(async () => impl.security(await clientFor(invocation), plain({ ticker, field, type })));
 }
 
 /**
@@ -206,5 +230,26 @@ export function info(
   field?: unknown,
   invocation?: CustomFunctions.Invocation,
 ): Promise<string> {
-  return settle(async () => impl.info(await clientFor(invocation), { name, field }));
+  return settle(async () => impl.info(await clientFor(invocation), plain({ name, field })));
+}
+
+/**
+ * A security as a card: its name and ticker in the cell; coverage, ratings, chosen key metrics and source on the card.
+ * @customfunction CARD
+ * @param ticker Ticker of the stock, ETF, mutual fund or inactive stock ("ENRN:1"), or a Stocks data type.
+ * @param [type] stock, etf, mf or inactive; omitted: inactive for tickers with a colon, else stock, then etf, then mf.
+ * @returns A card (an Excel data type): =A2.Sector, =A2.ROIC and the other properties read it.
+ */
+export function card(
+  ticker: unknown,
+  type?: unknown,
+  invocation?: CustomFunctions.Invocation,
+): Promise<Excel.EntityCellValue> {
+  return settle(async () => {
+    const support = richValueSupport();
+    if (!support.supported)
+      throw new FdqError({ message: `FDQ.CARD cannot show a card here. ${support.reason}` });
+    const { cardMetrics } = await currentValueOptions();
+    return impl.card(await clientFor(invocation), plain({ ticker, type }), cardMetrics);
+  });
 }

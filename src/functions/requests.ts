@@ -5,6 +5,7 @@
 import { DataNotFoundError, type FdqRequest } from "../api";
 import type { FdqCall } from "./formula";
 import { evaluateCall, type FdqApi } from "./impl";
+import type { ValueOptions } from "./value-options";
 
 /** A request of a call, as the call states it; the client's `plan` names it by its RequestKey. */
 export type ServiceRequest = FdqRequest;
@@ -22,7 +23,11 @@ class Recorded extends DataNotFoundError {}
  */
 const RECORDED = new Recorded();
 
-export async function requestsOf(call: FdqCall): Promise<ServiceRequest[]> {
+/**
+ * The requests `call` makes. `values` are the value options the call runs with: FDQ.CARD asks its chosen key
+ * metrics too (Estimate and --budget pass the options in force; without them a card counts coverage and ratings).
+ */
+export async function requestsOf(call: FdqCall, values?: ValueOptions): Promise<ServiceRequest[]> {
   const recorded: ServiceRequest[] = [];
   const record = (request: ServiceRequest): Promise<never> => {
     recorded.push(request);
@@ -38,7 +43,7 @@ export async function requestsOf(call: FdqCall): Promise<ServiceRequest[]> {
     datapointInfo: (name) => record({ kind: "info", name }),
   };
   try {
-    await evaluateCall(recorder, call, (err) => err);
+    await evaluateCall(recorder, call, (err) => err, values);
   } catch (err) {
     if (!(err instanceof DataNotFoundError)) throw err;
   }

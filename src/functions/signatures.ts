@@ -12,6 +12,7 @@ export const FUNCTION_NAMES = [
   "COVERAGE",
   "SECURITY",
   "INFO",
+  "CARD",
 ] as const;
 
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
@@ -81,6 +82,7 @@ export const FUNCTION_SPECS: Readonly<Record<FunctionName, FunctionSpec>> = {
     result: "scalar",
   },
   INFO: { name: "INFO", parameters: [required("name"), optional("field")], result: "scalar" },
+  CARD: { name: "CARD", parameters: [required("ticker"), optional("type")], result: "scalar" },
 };
 
 export function isFunctionName(name: string): name is FunctionName {

@@ -1,30 +1,64 @@
-// Whether this Excel can show FDQ values as data types (cards, numbers carrying their source). Minimal version
-// for the task pane's branch: the cards work owns this module (its version is the one to keep).
-//
-// Custom functions return data types from CustomFunctionsRuntime 1.4 on, and the pane and functions read and
-// write them through the Excel data-type API of ExcelApi 1.16; where either is missing, FDQ returns plain values.
+// Whether this Excel can hold FDQ's data-type values: a card (FDQ.CARD's entity) and numbers with their source
+// (DoubleCellValue). Custom functions return and take data types from CustomFunctionsRuntime 1.4 (Excel on Windows
+// 2208, on Mac 16.64, and on the web), and a card's layout, properties and formatted numbers are ExcelApi 1.16.
+// Where either is missing the functions return today's plain values, FDQ.CARD answers #N/A saying why
+// (src/functions/functions.ts), and the task pane shows `reason` beside its option. Host code: it reads Office's
+// globals, so nothing below src/host does.
 
 export interface RichValueSupport {
   readonly supported: boolean;
-  /** Why not, in the analyst's words, when unsupported. */
+  /** Why not, in words for the analyst, when not supported. */
   readonly reason?: string;
 }
 
-const NEEDED = [
-  { set: "CustomFunctionsRuntime", version: "1.4", what: "custom functions that return data types" },
-  { set: "ExcelApi", version: "1.16", what: "data types in cells" },
+/** The requirement sets data-type values need, each with what it brings. */
+export const RICH_VALUE_REQUIREMENTS = [
+  { set: "CustomFunctionsRuntime", version: "1.4", brings: "custom functions that return data types" },
+  { set: "ExcelApi", version: "1.16", brings: "cards and formatted numbers" },
 ] as const;
 
-export function richValueSupport(): RichValueSupport {
-  const requirements = typeof Office === "undefined" ? undefined : Office.context?.requirements;
-  if (!requirements) {
-    return { supported: false, reason: "Outside Excel there are no data types: FDQ returns plain values." };
+/** What to do where the requirement sets are missing. */
+export const RICH_VALUE_ADVICE =
+  "Use Excel for Microsoft 365 (Windows version 2208 or later, Mac 16.64 or later) or Excel on the web.";
+
+interface RequirementsLike {
+  isSetSupported(name: string, minVersion?: string): boolean;
+}
+
+function officeRequirements(): RequirementsLike | undefined {
+  try {
+    return typeof Office !== "undefined"
+      ? (Office.context?.requirements as RequirementsLike | undefined)
+      : undefined;
+  } catch {
+    return undefined; // Office not initialised: nothing is known to be supported
   }
-  const missing = NEEDED.filter((n) => !requirements.isSetSupported(n.set, n.version));
+}
+
+/**
+ * Whether this host supports FDQ's data-type values, and if not why. `requirements` defaults to
+ * Office.context.requirements (tests pass their own).
+ */
+export function richValueSupport(
+  requirements: RequirementsLike | undefined = officeRequirements(),
+): RichValueSupport {
+  if (!requirements) {
+    return {
+      supported: false,
+      reason: `Cards and numbers with their source need Excel: Office is not available here. ${RICH_VALUE_ADVICE}`,
+    };
+  }
+  const missing = RICH_VALUE_REQUIREMENTS.filter((r) => {
+    try {
+      return !requirements.isSetSupported(r.set, r.version);
+    } catch {
+      return true;
+    }
+  });
   if (missing.length === 0) return { supported: true };
-  const lacks = missing.map((n) => `${n.what} (${n.set} ${n.version})`).join(" and ");
+  const named = missing.map((r) => `${r.set} ${r.version} (${r.brings})`).join(" and ");
   return {
     supported: false,
-    reason: `This version of Excel cannot show cards or numbers with their source: it lacks ${lacks}. FDQ returns plain values.`,
+    reason: `This version of Excel lacks ${named}, so FDQ returns plain values and FDQ.CARD cannot show a card. ${RICH_VALUE_ADVICE}`,
   };
 }

@@ -6,7 +6,9 @@ import type { CallOptions, FdqClient } from "../../api";
 export type FdqApi = Pick<
   FdqClient,
   "datapoint" | "dataset" | "datapointInfo" | "coverageList" | "security" | "sector" | "ratings"
->;
+> &
+  /** What a request costs (FDQ.CARD's footer); a recorder of requests has no prices. */
+  Partial<Pick<FdqClient, "plan">>;
 
 const CACHE_ONLY: CallOptions = { cacheOnly: true };
 
@@ -23,6 +25,7 @@ export function cacheOnly(client: FdqApi): FdqApi {
     security: (type, ticker) => client.security(type, ticker, CACHE_ONLY),
     sector: (request) => client.sector(request, CACHE_ONLY),
     ratings: (ticker) => client.ratings(ticker, CACHE_ONLY),
+    plan: client.plan ? (request) => client.plan!(request) : undefined,
   };
 }
 

@@ -1,7 +1,10 @@
 import { DataNotFoundError, InvalidArgumentError } from "../../api";
 import { findDatapoint, findDataset } from "../../catalog";
+import type { DoubleValue } from "../cell-values";
 import { booleanArg, periodArgs } from "./args";
 import { forwarded, type FdqApi } from "./client";
+import { sourcedRecord } from "./sourced";
+import { tickerArg } from "./ticker-arg";
 
 export interface DatasetArgs {
   ticker?: unknown;
@@ -16,7 +19,11 @@ export interface DatasetArgs {
  * FDQ.DATASET: one row per datapoint in catalog order, [name, value]; with_signs puts the walk's sign
  * ("+", "-", "=", "/" or "" for a standalone line) in front: [sign, name, value].
  */
-export async function dataset(client: FdqApi, args: DatasetArgs): Promise<(number | string)[][]> {
+export async function dataset(
+  client: FdqApi,
+  args: DatasetArgs,
+  withSource = false,
+): Promise<(number | string | DoubleValue)[][]> {
   const withSigns = booleanArg(args.with_signs, "with_signs");
   const entry = typeof args.dataset === "string" ? findDataset(args.dataset) : undefined;
   if (withSigns && entry && entry.group !== "reconciliation") {
@@ -27,7 +34,7 @@ export async function dataset(client: FdqApi, args: DatasetArgs): Promise<(numbe
   }
   const period = periodArgs(args.year, args.quarter, args.ttm);
   const result = await client.dataset({
-    ticker: forwarded(args.ticker),
+    ticker: forwarded(tickerArg(args.ticker)),
     dataset: forwarded(args.dataset),
     year: forwarded(period.year),
     quarter: forwarded(period.quarter),
@@ -36,7 +43,10 @@ export async function dataset(client: FdqApi, args: DatasetArgs): Promise<(numbe
   // Excel cannot spill an empty array; an empty answer is "no data" like any other.
   if (result.records.length === 0) throw new DataNotFoundError();
   return result.records.map((record, i) => {
-    const value = result.values[i] ?? record.datavalue;
+    const plain = result.values[i] ?? record.datavalue;
+    const value = withSource
+      ? sourcedRecord(plain, record, result, { dataset: args.dataset, ...period })
+      : plain;
     if (!withSigns || !entry) return [record.datapoint, value];
     return [findDatapoint(entry, record.datapoint)?.sign ?? "", record.datapoint, value];
   });

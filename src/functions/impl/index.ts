@@ -3,6 +3,9 @@
 import type { FdqCall } from "../formula";
 import { FUNCTION_SPECS, type FunctionName } from "../signatures";
 import type { FdqApi } from "./client";
+import type { RichValue } from "../cell-values";
+import { DEFAULT_VALUE_OPTIONS, type ValueOptions } from "../value-options";
+import { card } from "./card";
 import { coverage } from "./coverage";
 import { datapoint } from "./datapoint";
 import { dataset } from "./dataset";
@@ -14,37 +17,51 @@ import { series } from "./series";
 
 export type { FdqApi, CellValue, Matrix } from "./client";
 export { cacheOnly } from "./client";
-export { coverage, datapoint, dataset, info, rating, sector, security, series };
+export { card, coverage, datapoint, dataset, info, rating, sector, security, series };
+export { basicArg, tickerArg } from "./ticker-arg";
 
-/** A function's result: one value, or rows of values (errors allowed in place of values). */
-export type FunctionResult<E> = number | string | (number | string | E)[][];
+/**
+ * A function's result: one value, or rows of values (errors allowed in place of values). A value is a number or
+ * text, or, where the options ask for it, a data-type value (FDQ.CARD's entity, a number with its source).
+ */
+export type FunctionResult<E> = number | string | RichValue | (number | string | RichValue | E)[][];
 
 type Args = Record<string, unknown>;
 
 const RUN: Readonly<
   Record<
     FunctionName,
-    <E>(client: FdqApi, args: Args, toError: (err: unknown) => E) => Promise<FunctionResult<E>>
+    <E>(
+      client: FdqApi,
+      args: Args,
+      toError: (err: unknown) => E,
+      options: ValueOptions,
+    ) => Promise<FunctionResult<E>>
   >
 > = {
-  DATAPOINT: (client, args) => datapoint(client, args),
-  DATASET: (client, args) => dataset(client, args),
-  SERIES: (client, args, toError) => series(client, args as never, toError),
+  DATAPOINT: (client, args, _toError, options) => datapoint(client, args, options.withSource),
+  DATASET: (client, args, _toError, options) => dataset(client, args, options.withSource),
+  SERIES: (client, args, toError, options) => series(client, args as never, toError, options.withSource),
   RATING: (client, args) => rating(client, args),
-  SECTOR: (client, args) => sector(client, args),
+  SECTOR: (client, args, _toError, options) => sector(client, args, options.withSource),
+  CARD: (client, args, _toError, options) => card(client, args, options.cardMetrics),
   COVERAGE: (client, args) => coverage(client, args),
   SECURITY: (client, args) => security(client, args),
   INFO: (client, args) => info(client, args),
 };
 
-/** Runs a parsed call: its positional arguments are named by the function's signature. */
+/**
+ * Runs a parsed call: its positional arguments are named by the function's signature. `options` are the analyst's
+ * choices of how values return (numbers with their source, a card's metrics); by default plain values, no metrics.
+ */
 export function evaluateCall<E>(
   client: FdqApi,
   call: FdqCall,
   toError: (err: unknown) => E,
+  options: ValueOptions = DEFAULT_VALUE_OPTIONS,
 ): Promise<FunctionResult<E>> {
   const args: Args = {};
   const parameters = FUNCTION_SPECS[call.name].parameters;
   for (let i = 0; i < parameters.length; i++) args[parameters[i]!.name] = call.args[i] ?? null;
-  return RUN[call.name](client, args, toError);
+  return RUN[call.name](client, args, toError, options);
 }

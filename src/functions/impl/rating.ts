@@ -2,6 +2,7 @@ import { FdqError, InvalidArgumentError, type RatingsRecord } from "../../api";
 import { RATING_FIELDS, type RatedType, type RatingField } from "../../catalog";
 import { choiceArg, show } from "./args";
 import { forwarded, type FdqApi } from "./client";
+import { tickerArg } from "./ticker-arg";
 
 export interface RatingArgs {
   ticker?: unknown;
@@ -65,7 +66,7 @@ function ratingOf(field: RatingField, data: RatingsRecord): number | string {
 export function rating(client: FdqApi, args: RatingArgs): Promise<number | string> {
   try {
     const field = parseRatingField(args.field);
-    return client.ratings(forwarded(args.ticker)).then((result) => ratingOf(field, result.data));
+    return client.ratings(forwarded(tickerArg(args.ticker))).then((result) => ratingOf(field, result.data));
   } catch (err) {
     return Promise.reject(err);
   }

@@ -1,5 +1,7 @@
+import type { DoubleValue } from "../cell-values";
 import { optionalNumberArg } from "./args";
 import { forwarded, type FdqApi } from "./client";
+import { sourcedSector } from "./sourced";
 
 export interface SectorArgs {
   id?: unknown;
@@ -8,11 +10,16 @@ export interface SectorArgs {
 }
 
 /** FDQ.SECTOR: a sector or industry datapoint, for the last fiscal year or prior_year (0..5) years before it. */
-export async function sector(client: FdqApi, args: SectorArgs): Promise<number | string> {
+export async function sector(
+  client: FdqApi,
+  args: SectorArgs,
+  withSource = false,
+): Promise<number | string | DoubleValue> {
+  const priorYear = optionalNumberArg(args.prior_year);
   const result = await client.sector({
     id: forwarded(args.id),
     name: forwarded(args.datapoint),
-    priorYear: forwarded(optionalNumberArg(args.prior_year)),
+    priorYear: forwarded(priorYear),
   });
-  return result.value;
+  return withSource ? sourcedSector(result, priorYear) : result.value;
 }

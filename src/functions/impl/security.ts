@@ -1,6 +1,7 @@
 import { DataNotFoundError, InvalidArgumentError, SECURITY_FIELDS, type SecurityType } from "../../api";
 import { choiceArg, show } from "./args";
 import { forwarded, type FdqApi } from "./client";
+import { tickerArg } from "./ticker-arg";
 
 export interface SecurityArgs {
   ticker?: unknown;
@@ -39,12 +40,25 @@ export function securityTypesToTry(ticker: unknown, type: unknown): readonly unk
  */
 export async function security(client: FdqApi, args: SecurityArgs): Promise<string> {
   const field = parseSecurityField(args.field);
-  const types = securityTypesToTry(args.ticker, args.type);
+  const ticker = tickerArg(args.ticker);
+  const { data } = await findSecurity(client, ticker, args.type);
+  return data[field];
+}
+
+/**
+ * The coverage record of a security: of the given type, or (no type) the first of stock, ETF and fund that knows
+ * the ticker (FDQ.SECURITY and FDQ.CARD).
+ */
+export async function findSecurity(
+  client: FdqApi,
+  ticker: unknown,
+  type: unknown,
+): Promise<Awaited<ReturnType<FdqApi["security"]>>> {
+  const types = securityTypesToTry(ticker, type);
   let notFound: DataNotFoundError | undefined;
-  for (const type of types) {
+  for (const kind of types) {
     try {
-      const { data } = await client.security(forwarded(type), forwarded(args.ticker));
-      return data[field];
+      return await client.security(forwarded(kind), forwarded(ticker));
     } catch (err) {
       if (!(err instanceof DataNotFoundError)) throw err;
       notFound = err;
@@ -53,6 +67,6 @@ export async function security(client: FdqApi, args: SecurityArgs): Promise<stri
   if (types.length === 1 || !notFound) throw notFound;
   throw new DataNotFoundError({
     status: notFound.status,
-    message: `${notFound.message} (${show(args.ticker)} was looked up as ${types.join(", ")}.)`,
+    message: `${notFound.message} (${show(ticker)} was looked up as ${types.join(", ")}.)`,
   });
 }

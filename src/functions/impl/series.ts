@@ -3,6 +3,8 @@ import { isPeriodNumber, PERIOD_NUMBERS, relativeText, type RelativePeriod } fro
 import { choiceArg, fiscalYear, seriesBound, show } from "./args";
 import { forwarded, type FdqApi } from "./client";
 import { datapoint } from "./datapoint";
+import type { DoubleValue } from "../cell-values";
+import { tickerArg } from "./ticker-arg";
 
 export interface SeriesArgs {
   ticker?: unknown;
@@ -110,23 +112,29 @@ export async function series<E>(
   client: FdqApi,
   args: SeriesArgs,
   toError: (err: unknown) => E,
-): Promise<(number | string | E)[][]> {
+  withSource = false,
+): Promise<(number | string | DoubleValue | E)[][]> {
+  const ticker = tickerArg(args.ticker);
   const from = seriesBound(args.from_year, "from_year", 2019);
   const to = seriesBound(args.to_year, "to_year", 2023);
   const period = parseSeriesPeriod(args.period);
   const ask = (year: number | RelativePeriod) =>
-    datapoint(client, {
-      ticker: args.ticker,
-      dataset: args.dataset,
-      name: args.name,
-      year,
-      quarter: period.quarter,
-      ttm: period.ttm,
-    });
+    datapoint(
+      client,
+      {
+        ticker,
+        dataset: args.dataset,
+        name: args.name,
+        year,
+        quarter: period.quarter,
+        ttm: period.ttm,
+      },
+      withSource,
+    );
   const years = await seriesYears(from, to, async (r) => {
     // The relative bound's own value: asking it resolves the year it names (and caches the answer).
     const result = await client.datapoint({
-      ticker: forwarded(args.ticker),
+      ticker: forwarded(ticker),
       dataset: forwarded(args.dataset),
       name: forwarded(args.name),
       year: r,

@@ -33,7 +33,7 @@ export async function explainLifted(
       const own = await requestsOf(cell.call);
       // Checks the requests as the client will: a refused one makes no request.
       for (const request of own) options.client.plan(request);
-      upTo ||= own.length > 1 && call.name === "SECURITY";
+      upTo ||= own.length > 1 && (call.name === "SECURITY" || call.name === "CARD");
       requests.push(...own);
     } catch (err) {
       noRequest++;

@@ -7,6 +7,7 @@ import { DEFAULTS, RefreshDayClock, type FdqRequest, type PlannedRequest } from 
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
 import type { FdqCall } from "../../functions/formula";
 import { requestsOf } from "../../functions/requests";
+import type { ValueOptions } from "../../functions/value-options";
 import { resolveCells } from "./fdq-call";
 import { messageOf } from "./message";
 import type { PaneClient } from "./pane-client";
@@ -58,11 +59,18 @@ export interface EstimateDeps {
   readonly workbook: Pick<WorkbookAccess, "cellValues">;
   /** Today's refresh day (decides which periods are closed); the default boundary's day now when left out. */
   readonly today?: string;
+  /** The value options in force: FDQ.CARD cells ask their chosen key metrics too. */
+  readonly values?: ValueOptions;
 }
 
 export async function estimateRefresh(
   cells: readonly CellSnapshot[],
-  { client, workbook, today = new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now()) }: EstimateDeps,
+  {
+    client,
+    workbook,
+    today = new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now()),
+    values,
+  }: EstimateDeps,
 ): Promise<RefreshEstimate> {
   const requests: FdqRequest[] = [];
   const unplanned: UnplannedCell[] = [];
@@ -73,7 +81,7 @@ export async function estimateRefresh(
     // Cells of lifted calls' spills that make no request, each with its reason.
     const spilled: UnplannedCell[] = [];
     const plan = async (call: FdqCall): Promise<void> => {
-      const requests = await requestsOf(call);
+      const requests = await requestsOf(call, values);
       // Checks the requests as the client will: a refused one makes the call unplanned.
       const plans = requests.map((request) => client.plan(request));
       cached &&= plans.every((p) => p.cached);

@@ -7,6 +7,7 @@
 // computes element by element; a spilling function refuses a range of several cells with the #VALUE! message
 // Excel shows (src/functions/ranges.ts).
 import { InvalidArgumentError } from "../../api";
+import { isRichValue, type RichValue } from "../../functions/cell-values";
 import type { Outcome } from "../../functions/evaluate";
 import type { FdqCall, FormulaArg } from "../../functions/formula";
 import { BEYOND_RANGE, isLiftable, isMultiCell, lift, type LiftArg } from "../../functions/lifting";
@@ -34,12 +35,22 @@ export const callKey = (call: FdqCall): string => `${call.name}(${JSON.stringify
 const excelError = (e: { error: string; message: string }): ExcelError =>
   new ExcelError(e.error as ErrorCode, e.message || undefined);
 
+/**
+ * A data-type value as a formula computes with it: a number with its source is its number; a card (an entity) is
+ * #VALUE!, the value Excel stores for an entity's cell (its properties are read by `=A2.Name`, not computed).
+ */
+function basicOf(value: RichValue): Scalar {
+  return value.type === "Double" ? value.basicValue : new ExcelError("#VALUE!", "an FDQ card (FDQ.CARD)");
+}
+
 /** An evaluated call's outcome as a value; the error keeps its message for the report. */
 export function valueOfOutcome(outcome: Outcome): Scalar | Scalar[][] {
   if (!outcome.ok) return excelError(outcome.error);
   const { value } = outcome;
-  if (!Array.isArray(value)) return value;
-  return value.map((row) => row.map((v) => (typeof v === "object" && v !== null ? excelError(v) : v)));
+  if (!Array.isArray(value)) return isRichValue(value) ? basicOf(value) : value;
+  return value.map((row) =>
+    row.map((v) => (isRichValue(v) ? basicOf(v) : typeof v === "object" && v !== null ? excelError(v) : v)),
+  );
 }
 
 type Arg = FormulaArg | ExcelError;

@@ -61,7 +61,8 @@ describe("fdq eval", () => {
     expect(run.code).toBe(EXIT.usage.code);
     expect(run.stderr).toBe(
       "fdq: fdq eval has no option --frobnicate. Its options: --base-url, --api-key, --cache-dir, --no-cache, " +
-        "--sandbox, --stats, --concurrency, -h/--help, --billing, --budget, -f/--file, --json, --values-only.\n" +
+        "--sandbox, --stats, --concurrency, -h/--help, --billing, --budget, -f/--file, --json, --values-only, " +
+        "--with-source, --card-metric.\n" +
         HINT,
     );
   });

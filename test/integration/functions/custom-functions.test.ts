@@ -49,8 +49,9 @@ afterAll(async () => {
 });
 
 describe("registration", () => {
-  it("associates the eight FDQ functions under their ids", () => {
+  it("associates the nine FDQ functions under their ids", () => {
     expect([...registry.keys()].sort()).toEqual([
+      "CARD",
       "COVERAGE",
       "DATAPOINT",
       "DATASET",

@@ -61,14 +61,16 @@ describe("production build", () => {
     expect(scripts.slice(-3)).toEqual(["taskpane.js", "commands.js", "functions.js"]);
   });
 
-  it("emits functions.json and the associate calls for the eight functions", () => {
+  it("emits functions.json, allowing data types, and the associate calls for the nine functions", () => {
     const json = JSON.parse(readFileSync(path.join(out, "functions.json"), "utf8")) as {
+      allowCustomDataForDataTypeAny?: boolean;
       functions: { id: string }[];
     };
     expect(json.functions.map((f) => f.id)).toEqual([...FUNCTION_NAMES]);
+    expect(json.allowCustomDataForDataTypeAny).toBe(true);
     const functionsJs = readFileSync(path.join(out, "functions.js"), "utf8");
     // The generated associate calls go through the registrar of functions.ts (Excel's CustomFunctions only
-    // where it exists), whose name the minifier shortens: the eight names are what is asserted.
+    // where it exists), whose name the minifier shortens: the nine names are what is asserted.
     const associated = [...functionsJs.matchAll(/\.associate\("([A-Z]+)"/g)].map((m) => m[1]);
     expect(associated.sort()).toEqual([...FUNCTION_NAMES].sort());
     expect(readdirSync(path.join(out, "assets")).sort()).toEqual([

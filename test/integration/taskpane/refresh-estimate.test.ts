@@ -168,6 +168,18 @@ describe("refresh estimate", () => {
     });
   });
 
+  it("counts FDQ.CARD as its coverage look-ups and ratings, and its chosen key metrics as datapoint requests", async () => {
+    const workbook = fakeWorkbook(env.client, { "Sheet1!A1": '=FDQ.CARD("AAPL")' });
+    await env.client.ready();
+    const cells = await workbook.fdqCells();
+    const plain = await estimateRefresh(cells, { client: env.client, workbook });
+    // Coverage as stock, etf and mf (an upper bound: it stops at the first found) and the ratings: no datapoint.
+    expect(plain).toMatchObject({ otherRequests: 4, plannedRequests: 0, units: 0, upperBound: true });
+    const values = { withSource: false, cardMetrics: [{ dataset: "roic", name: "ROIC", period: "FY0" }] };
+    const withMetric = await estimateRefresh(cells, { client: env.client, workbook, values });
+    expect(withMetric).toMatchObject({ otherRequests: 4, plannedRequests: 1, units: 1 });
+  });
+
   it("counts a lifted call once per cell of its spill: $A2:$A4 against B$1, and a column against a row", async () => {
     const { result, workbook } = await estimate({
       "Sheet1!A2": "AAPL",

@@ -62,6 +62,7 @@
       "address",
       "formulas",
       "values",
+      "valuesAsJson",
       "rowCount",
       "columnCount",
       "isNullObject",
@@ -94,6 +95,16 @@
       cells(box).map((line) => line.map((c) => (c ? (c.formula ? c.formula : c.value) : ""))),
     );
     r.__get_values = guard((box) => cells(box).map((line) => line.map((c) => (c ? c.value : ""))));
+    // Range.valuesAsJson (ExcelApi 1.16): a data type as the function returned it, a plain value as its JSON.
+    const asJson = (c) => {
+      if (!c || c.value === "") return { type: "Empty", basicValue: "" };
+      if (c.valueAsJson) return c.valueAsJson;
+      if (c.error) return { type: "Error", basicValue: c.value };
+      const type =
+        typeof c.value === "number" ? "Double" : typeof c.value === "boolean" ? "Boolean" : "String";
+      return { type, basicValue: c.value };
+    };
+    r.__get_valuesAsJson = guard((box) => cells(box).map((line) => line.map(asJson)));
     const write = (matrix) => {
       const sheet = sheetNamed(sheetName);
       const box = boxNow();

@@ -10,11 +10,27 @@
 // one is null). Formula value preview (CustomFunctionsRuntime 1.5): previewing a formula being edited calls its
 // functions with `invocation.isInValuePreview` true and shows the result beside the formula; no cell is
 // written and no dependent recalculated. Other calls pass it false.
+// Data types: a function's Entity or Double is kept as the cell's valueAsJson, its basicValue (an entity's is
+// #VALUE!) as the cell's value; one Excel would refuse (formulas.js dataTypeProblems) shows #VALUE!. A reference to
+// such a cell passes the data type on: to a parameter typed `any` as its JSON where functions.json allows custom
+// data (allowCustomDataForDataTypeAny), otherwise, and to arithmetic, as its basicValue; dot notation
+// (A2.Sector) reads a property.
 (function () {
   "use strict";
   const D = window.__officeDoubleParts;
   const { cellName, parseCell, parseBox, inBox, cellBox } = D.a1;
-  const { ERROR_VALUES, isErrorText, excelError, parseExpression, referencesOf, callsOf } = D.formulas;
+  const {
+    ERROR_VALUES,
+    isErrorText,
+    excelError,
+    parseExpression,
+    referencesOf,
+    callsOf,
+    isDataType,
+    dataTypeProblems,
+    basicOf,
+    propertyOf,
+  } = D.formulas;
 
   const state = {
     sheets: [],
@@ -28,6 +44,8 @@
     functions: new Map(),
     /** functions.json by id: { params: [{ matrix, type }], volatile }. */
     metadata: new Map(),
+    /** functions.json's allowCustomDataForDataTypeAny: `any` parameters receive data types as their JSON. */
+    allowCustomData: false,
     /** Every formula cell: "sheet\u0000A1" -> { sheet, key }. */
     formulaCells: new Map(),
     pending: new Set(),
@@ -96,8 +114,16 @@
 
   /** An element of a result as a cell: a value, or an error value with its message. */
   function asCell(v) {
-    if (v && v.excelError) return { value: v.excelError, error: { code: v.code, message: v.message } };
-    return { value: v === null || v === undefined || v === EMPTY ? 0 : v, error: null };
+    if (v && v.excelError)
+      return { value: v.excelError, error: { code: v.code, message: v.message }, valueAsJson: null };
+    if (isDataType(v)) {
+      const problems = dataTypeProblems(v);
+      if (problems.length > 0)
+        return asCell(excelError("#VALUE!", "Excel refused the data type: " + problems.join("; ")));
+      const basic = basicOf(v);
+      return { value: basic && basic.excelError ? basic.excelError : basic, error: null, valueAsJson: v };
+    }
+    return { value: v === null || v === undefined || v === EMPTY ? 0 : v, error: null, valueAsJson: null };
   }
 
   /** Spills a matrix result from its anchor, or shows #SPILL! when a cell of the range is not blank. */
@@ -162,6 +188,7 @@
     const read = (r, c) => {
       const cell = getCell(target, r, c);
       if (!cell || cell.value === "") return EMPTY;
+      if (cell.valueAsJson) return cell.valueAsJson;
       return isErrorText(cell.value)
         ? excelError(cell.value, cell.error ? cell.error.message : "")
         : cell.value;
@@ -181,6 +208,7 @@
 
   /** What a function receives for one cell's value, by the parameter's declared type. */
   function argumentValue(v, type) {
+    if (isDataType(v)) return type === "any" && state.allowCustomData ? v : basicOf(v);
     if (v === EMPTY) {
       if (state.platform === "web") return null;
       return type === "string" ? "" : type === "boolean" ? false : 0;
@@ -200,6 +228,9 @@
     const padded = args.slice();
     while (padded.length < call.declared) padded.push(null);
     padded.push({ functionName: call.name, isInValuePreview: call.preview });
+    // An entity given where its JSON is not passed is its basicValue, #VALUE!: the call is not made.
+    const error = args.find((v) => v && v.excelError);
+    if (error) return Promise.reject(error);
     return Promise.resolve()
       .then(() => fn.apply(null, padded))
       .then(
@@ -285,12 +316,20 @@
       return evaluateNode(node.value, sheet, preview).catch(() =>
         evaluateNode(node.fallback, sheet, preview),
       );
+    if (node.type === "prop") {
+      return evaluateNode(node.target, sheet, preview).then((value) => {
+        const property = value && value.range ? excelError("#VALUE!") : propertyOf(value, node.name);
+        return property && property.excelError ? Promise.reject(property) : property;
+      });
+    }
     if (node.type === "op") {
       return Promise.all([
         evaluateNode(node.left, sheet, preview),
         evaluateNode(node.right, sheet, preview),
       ]).then(([a, b]) => {
-        [a, b] = [a, b].map((v) => (v === EMPTY ? 0 : v));
+        [a, b] = [a, b].map((v) => (v === EMPTY ? 0 : basicOf(v)));
+        const error = [a, b].find((v) => v && v.excelError);
+        if (error) throw error;
         if (typeof a !== "number" || typeof b !== "number") throw excelError("#VALUE!");
         if (node.op === "/" && b === 0) throw excelError("#DIV/0!");
         return node.op === "/" ? a / b : a * b;

@@ -20,11 +20,13 @@
 //     cells: { "Sheet1!A1": { formula, value } } (saved values, not recalculated at open),
 //     documentSettings: { name: value }, partitionKey: "..." (Office.context.partitionKey, web only),
 //     customXmlParts: ["<xml .../>"] (saved in the file), url: "https://.../Book.xlsx" (document.url),
-//     requirementSets: { CustomFunctionsRuntime: "1.3" } (the highest version of each set named; others all) }
+//     requirementSets: { CustomFunctionsRuntime: "1.3" } (the highest version of each set named; others all),
+//     unsupportedSets: ["CustomFunctionsRuntime 1.4"] (requirement sets isSetSupported denies; default none) }
 //   window.__officeDoubleTheme = "light" | "dark"
 // The tests' handle, window.__officeDouble:
 //   seed({ "Sheet1!A1": "=FDQ...", "Sheet2!B3": 42 }) types cells (creates sheets); addSheet(name);
-//   select(address); selection(); cell(address) -> { formula, value, error, spill? } | null;
+//   select(address); selection(); cell(address) -> { formula, value, error, spill?, valueAsJson? } | null
+//   (valueAsJson: the data type a function returned, see grid.js);
 //   settled() waits for every function call; calculations() lists calculate() types; functions();
 //   platform(); runs(address) calculations of a formula cell; syncs() -> [{ request, response, failed }]
 //   bytes per sync; setTheme(kind);
@@ -144,6 +146,7 @@
   const metadataLoaded = fetch(new URL("functions.json", document.baseURI).href)
     .then((res) => (res.ok ? res.json() : { functions: [] }))
     .then((json) => {
+      state.allowCustomData = json.allowCustomDataForDataTypeAny === true;
       for (const f of json.functions || []) {
         state.metadata.set(String(f.id).toUpperCase(), {
           params: (f.parameters || []).map((p) => ({
@@ -218,6 +221,8 @@
       // "1.3" }, or null for none of it), as an older Excel answers.
       requirements: {
         isSetSupported: (name, version) => {
+          if ((opened.unsupportedSets || []).includes(String(name) + " " + String(version || "")))
+            return false;
           const sets = opened.requirementSets || {};
           if (!Object.prototype.hasOwnProperty.call(sets, name)) return true;
           if (sets[name] === null) return false;
@@ -325,6 +330,7 @@
       if (!c) return null;
       const out = { formula: c.formula, value: c.value, error: c.error };
       if (c.spill) out.spill = rangeText(box.sheet || state.activeSheet, c.spill);
+      if (c.valueAsJson) out.valueAsJson = c.valueAsJson;
       return out;
     },
     /**

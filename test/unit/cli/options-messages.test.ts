@@ -21,7 +21,7 @@ describe("options of fdq", () => {
     expect(message).toBe(
       "fdq eval has no option --base-ur. Did you mean --base-url? Its options: --base-url, --api-key, " +
         "--cache-dir, --no-cache, --sandbox, --stats, --concurrency, -h/--help, --billing, --budget, " +
-        "-f/--file, --json, --values-only.",
+        "-f/--file, --json, --values-only, --with-source, --card-metric.",
     );
     expect(refusal(() => parseSearchArgs(["roic", "--frobnicate"]))).toBe(
       "fdq search has no option --frobnicate. Its options: --dataset, --limit, --json, -h/--help.",

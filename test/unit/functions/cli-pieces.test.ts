@@ -155,6 +155,9 @@ describe("fdq options", () => {
         "per-request",
         "--budget",
         "1,000",
+        "--with-source",
+        "--card-metric",
+        "roic:ROIC:FY0",
         "-f",
         "m.txt",
       ],
@@ -172,6 +175,7 @@ describe("fdq options", () => {
       budget: 1000,
       json: true,
       valuesOnly: true,
+      values: { withSource: true, cardMetrics: [{ dataset: "roic", name: "ROIC", period: "FY0" }] },
       file: "m.txt",
       formulas: [],
     });
@@ -322,7 +326,7 @@ describe("formula files", () => {
     expect(() => parseAll(lines)).toThrow(
       new UsageError(
         "m.txt:4: Cell references are not supported: A1; use a literal value (at character 13)\n" +
-          "m.txt:5: Only FDQ functions are supported, not SUM; the FDQ functions are FDQ.DATAPOINT, FDQ.DATASET, FDQ.SERIES, FDQ.RATING, FDQ.SECTOR, FDQ.COVERAGE, FDQ.SECURITY, FDQ.INFO (at character 2)",
+          "m.txt:5: Only FDQ functions are supported, not SUM; the FDQ functions are FDQ.DATAPOINT, FDQ.DATASET, FDQ.SERIES, FDQ.RATING, FDQ.SECTOR, FDQ.COVERAGE, FDQ.SECURITY, FDQ.INFO, FDQ.CARD (at character 2)",
       ),
     );
   });

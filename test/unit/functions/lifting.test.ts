@@ -66,7 +66,7 @@ describe("lift", () => {
   });
 
   it("knows which functions Excel lifts and what counts as a range of several cells", () => {
-    const scalar: FunctionName[] = ["DATAPOINT", "RATING", "SECTOR", "SECURITY", "INFO"];
+    const scalar: FunctionName[] = ["DATAPOINT", "RATING", "SECTOR", "SECURITY", "INFO", "CARD"];
     const spilling: FunctionName[] = ["DATASET", "SERIES", "COVERAGE"];
     expect([scalar.every(isLiftable), spilling.some(isLiftable)]).toEqual([true, false]);
     expect([isMultiCell([["x"]]), isMultiCell([["x", "y"]]), isMultiCell([["x"], ["y"]])]).toEqual([

@@ -20,16 +20,18 @@ interface MetadataFunction {
 
 describe("functions.json generated from the JSDoc of functions.ts", () => {
   let functions: MetadataFunction[];
+  let metadata: { allowCustomDataForDataTypeAny?: unknown };
   let associate: { functionName: string; id: string }[];
 
   beforeAll(async () => {
     const result = await generateCustomFunctionsMetadata(FUNCTIONS_TS);
     expect(result.errors).toEqual([]);
-    functions = (JSON.parse(result.metadataJson) as { functions: MetadataFunction[] }).functions;
+    metadata = JSON.parse(result.metadataJson) as typeof metadata;
+    functions = (metadata as { functions: MetadataFunction[] }).functions;
     associate = result.associate;
   });
 
-  it("declares exactly the eight FDQ functions, id = name = upper-case function name", () => {
+  it("declares exactly the nine FDQ functions, id = name = upper-case function name", () => {
     expect(functions.map((f) => f.id)).toEqual([...FUNCTION_NAMES]);
     expect(functions.map((f) => f.name)).toEqual([...FUNCTION_NAMES]);
     expect(associate.map((a) => [a.id, a.functionName])).toEqual(
@@ -65,10 +67,20 @@ describe("functions.json generated from the JSDoc of functions.ts", () => {
 
   it("passes text arguments as text and the others unconverted, so bad values get our own message", () => {
     const types = Object.fromEntries(functions.map((f) => [f.id, f.parameters.map((p) => p.type)]));
-    expect(types["DATAPOINT"]).toEqual(["string", "string", "string", "any", "any", "any"]);
-    expect(types["RATING"]).toEqual(["string", "any"]);
+    expect(types["DATAPOINT"]).toEqual(["any", "string", "string", "any", "any", "any"]);
+    expect(types["RATING"]).toEqual(["any", "any"]);
     expect(types["COVERAGE"]).toEqual(["string"]);
-    expect(types["DATASET"]).toEqual(["string", "string", "any", "any", "any", "any"]);
+    expect(types["DATASET"]).toEqual(["any", "string", "any", "any", "any", "any"]);
+    expect(types["CARD"]).toEqual(["any", "any"]);
+  });
+
+  it("allows custom data for `any` parameters, and types every ticker `any`, so a card or a Stocks entity reaches it", () => {
+    // Without the flag Excel passes an entity to an `any` parameter as its basic value (#VALUE!), not its JSON.
+    expect(metadata.allowCustomDataForDataTypeAny).toBe(true);
+    for (const f of functions) {
+      const ticker = f.parameters.find((p) => p.name === "ticker");
+      if (ticker) expect([f.id, ticker.type]).toEqual([f.id, "any"]);
+    }
   });
 
   it("keeps the scalar functions' parameters scalar (Excel lifts a range) and gives the spilling ones matrices", () => {
@@ -86,6 +98,7 @@ describe("functions.json generated from the JSDoc of functions.ts", () => {
       COVERAGE: ["matrix"],
       SECURITY: ["scalar"],
       INFO: ["scalar"],
+      CARD: ["scalar"],
     });
   });
 

@@ -58,7 +58,7 @@ export function fakeWorkbook(client: FdqClient, cells: Record<string, SeedCell>)
       evaluateCall(client, call, describeFailure).then(
         (result) => {
           const first = Array.isArray(result) ? result[0]?.[0] : result;
-          cell.value = typeof first === "object" ? first.error : (first ?? "");
+          cell.value = typeof first !== "object" ? (first ?? "") : "error" in first ? first.error : "";
         },
         (err) => void (cell.value = describeFailure(err).error),
       ),
