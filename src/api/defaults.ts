@@ -26,6 +26,8 @@ export const DEFAULTS = {
   refreshDay: VENDOR_REFRESH_DAY,
   billing: "per-datapoint",
   listUnits: 1,
+  /** A ticker's coverage is read from its type's coverage list, asked once per refresh day (ticker-coverage.ts). */
+  coverageCheck: "list",
   /** The member plans' monthly quota (production-service.md, fact 11). */
   planUnits: 10_000,
   maxCacheEntries: 200_000,
