@@ -21,13 +21,7 @@ import {
   toValue,
 } from "./decode";
 import { periodType } from "../catalog";
-import {
-  BadResponseError,
-  DataNotFoundError,
-  errorFromAnswer,
-  FdqError,
-  type AnswerContext,
-} from "./errors";
+import { BadResponseError, DataNotFoundError, errorFromAnswer, FdqError, type AnswerContext } from "./errors";
 import type { DataKey, RequestKey } from "./request-key";
 import { checkTicker, clipName, classRoot } from "./share-class";
 import type { DatapointRecord } from "./types";
@@ -191,7 +185,10 @@ export function answerOf(key: RequestKey, results: unknown): CacheValue {
 }
 
 /** The tickers a coverage list answer lists, and the roots of their share classes, indexed once per answer. */
-const LISTED = new WeakMap<object, { readonly tickers: ReadonlySet<string>; readonly roots: ReadonlySet<string> }>();
+const LISTED = new WeakMap<
+  object,
+  { readonly tickers: ReadonlySet<string>; readonly roots: ReadonlySet<string> }
+>();
 
 /**
  * Whether a coverage list answer lists `ticker` (upper-case), or a share class of its root (the service answers

@@ -52,13 +52,7 @@ import type { BillingModel } from "./pricing";
 import { isInactiveTicker } from "./ticker-coverage";
 import { RefreshDayClock } from "./refresh-day";
 import { dataKey, RequestKey, type DataKey, type DatapointTarget, type DatasetTarget } from "./request-key";
-import type {
-  DatapointRequest,
-  DatasetRequest,
-  FdqRequest,
-  ResolvedPeriod,
-  SectorRequest,
-} from "./types";
+import type { DatapointRequest, DatasetRequest, FdqRequest, ResolvedPeriod, SectorRequest } from "./types";
 
 export type { DatapointTarget, DatasetTarget };
 

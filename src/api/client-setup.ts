@@ -141,5 +141,17 @@ export function buildClientParts(
     useList: (options.coverageCheck ?? DEFAULTS.coverageCheck) === "list",
   });
   const resolver = resolverOn(answers, coverage, resolutions);
-  return { resolver, coverage, answers, transport, cache, ledger, resolutions, pricing, policy, scope, hints };
+  return {
+    resolver,
+    coverage,
+    answers,
+    transport,
+    cache,
+    ledger,
+    resolutions,
+    pricing,
+    policy,
+    scope,
+    hints,
+  };
 }

@@ -41,12 +41,7 @@ import { CallTally, type CallHealth, type CountedResult } from "./call-tally";
 import { buildClientParts, type ClientParts } from "./client-setup";
 import { toValue } from "./decode";
 import { DEFAULTS } from "./defaults";
-import {
-  DataPointNotFoundError,
-  NotCachedError,
-  NotConfiguredError,
-  type FdqError,
-} from "./errors";
+import { DataPointNotFoundError, NotCachedError, NotConfiguredError, type FdqError } from "./errors";
 import { findDatapoint, type Dataset } from "../catalog";
 import { nearestNames, orList } from "../catalog/nearest";
 import { estimateRequests, withResolution, type RequestEstimate } from "./planner";
@@ -319,7 +314,7 @@ export class FdqClient {
 
   /** A cache-only relative call's refusal: priced as `estimate` prices the call. */
   private refusal(request: FdqRequest): NotCachedError {
-    const { units, resolution } = this.estimate([request]);
+    const { units, resolution } = this.estimateOf([request], false);
     const id = searchOf(request);
     return new NotCachedError({
       units,
@@ -329,19 +324,28 @@ export class FdqClient {
 
   /** Metadata of one datapoint name (always asked of the service: the catalog is cut off in places). */
   datapointInfo(name: string, options?: CallOptions): Promise<ApiResult<MetadataRecord>> {
-    return this.counted(options, this.data(keyOfCall({ kind: "info", name }), options));
+    return this.counted(
+      options,
+      this.data(() => keyOfCall({ kind: "info", name }), options),
+    );
   }
 
   datapointList(options?: CallOptions): Promise<ApiResult<MetadataRecord[]>> {
-    return this.counted(options, this.data(datapointListKey(), options));
+    return this.counted(options, this.data(datapointListKey, options));
   }
 
   coverageList(type: string, options?: CallOptions): Promise<ApiResult<CoverageItem[]>> {
-    return this.counted(options, this.data(keyOfCall({ kind: "coverage", type }), options));
+    return this.counted(
+      options,
+      this.data(() => keyOfCall({ kind: "coverage", type }), options),
+    );
   }
 
   security(type: string, ticker: string, options?: CallOptions): Promise<ApiResult<SecurityRecord>> {
-    return this.counted(options, this.data(keyOfCall({ kind: "security", type, ticker }), options));
+    return this.counted(
+      options,
+      this.data(() => keyOfCall({ kind: "security", type, ticker }), options),
+    );
   }
 
   /** A sector or industry datapoint; CATEGORY_TYPE and MODEL_DATE stay text. */
@@ -351,19 +355,23 @@ export class FdqClient {
 
   private async sectorCall(req: SectorRequest, options?: CallOptions): Promise<SectorResult> {
     const { key, target: t } = sectorCall(req);
-    const { data, ...meta } = await this.data<SectorRecord>(key, options);
+    const { data, ...meta } = await this.data<SectorRecord>(() => key, options);
     return { ...meta, record: data, value: t.entry.text ? data.datavalue : toValue(data.datavalue) };
   }
 
   ratings(ticker: string, options?: CallOptions): Promise<ApiResult<RatingsRecord>> {
-    return this.counted(options, this.data(keyOfCall({ kind: "ratings", ticker }), options));
+    return this.counted(
+      options,
+      this.data(() => keyOfCall({ kind: "ratings", ticker }), options),
+    );
   }
 
   /**
-   * The read path of the endpoints other than data: the cached answer without an await once the saved cache
-   * is loaded (a worksheet of cached cells then costs one promise per call), else today's answer.
+   * The read path of the endpoints other than data: the call's key (`keyOf`, whose argument errors reject the
+   * call), then today's answer; no await for the parts once the saved cache is loaded.
    */
-  private async data<T>(key: RequestKey, options: CallOptions | undefined): Promise<ApiResult<T>> {
+  private async data<T>(keyOf: () => RequestKey, options: CallOptions | undefined): Promise<ApiResult<T>> {
+    const key = keyOf();
     const p = this.parts?.cache.loaded ? this.parts : await this.partsReady();
     const refreshDay = p.cache.today();
     const got = await p.answers.answer(key, options);
@@ -414,16 +422,22 @@ export class FdqClient {
    * today asks first (ticker-coverage.ts). Throws as `plan` does.
    */
   estimate(requests: readonly FdqRequest[]): RequestEstimate {
+    return this.estimateOf(requests, true);
+  }
+
+  /** `estimate`, with or without the coverage lists (a value preview's price names the call's own requests). */
+  private estimateOf(requests: readonly FdqRequest[], lists: boolean): RequestEstimate {
     const p = this.parts;
     if (!p) throw new NotConfiguredError();
     p.cache.today();
     const keys = requests.map((r) => this.keyOf(r));
-    const lists = new Map<string, RequestKey>();
-    for (const key of keys) {
+    const asked = new Map<string, RequestKey>();
+    for (const key of lists ? keys : []) {
       const list = key.fields.endpoint === "data" ? p.coverage.listToAsk(key.fields.ticker) : undefined;
-      if (list && !p.answers.isCached(key)) lists.set(list.path, list);
+      if (list && !p.answers.isCached(key)) asked.set(list.path, list);
     }
-    const estimate = estimateRequests([...keys, ...lists.values()], p.pricing, (key) => p.answers.isCached(key), wholeOf);
+    const isCached = (key: RequestKey): boolean => p.answers.isCached(key);
+    const estimate = estimateRequests([...keys, ...asked.values()], p.pricing, isCached, wholeOf);
     return withResolution(estimate, resolutionCost(p.resolver, requests));
   }
 

@@ -202,7 +202,11 @@ export class PeriodResolver {
     const nothing = this.nothing.get(key);
     if (nothing) throw nothing;
     if (refuse) throw refuse();
-    const claim = this.searches.claim<Latest, Caller>(`search ${key}`, { target, preferred }, this.host.windowMs);
+    const claim = this.searches.claim<Latest, Caller>(
+      `search ${key}`,
+      { target, preferred },
+      this.host.windowMs,
+    );
     if (claim.joined) return claim.promise;
     return claim.settle(this.gatheredSearch(ticker, kind, claim.gathered()));
   }
@@ -308,7 +312,10 @@ async function probe(
   const t = { dataset, ticker, year: at.year, period: at.period, name: target.name };
   try {
     if (target.whole)
-      await coverage.track(ticker, answers.answer(RequestKey.data(dataset, ticker, at.year, at.period), undefined));
+      await coverage.track(
+        ticker,
+        answers.answer(RequestKey.data(dataset, ticker, at.year, at.period), undefined),
+      );
     else await coverage.track(ticker, answers.datapoint(new DatapointKeys(t), undefined));
     return true;
   } catch (error) {

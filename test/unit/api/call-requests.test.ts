@@ -104,6 +104,7 @@ describe("a datapoint call's choice between its own request and the whole datase
 
   it("per-datapoint billing: joins the whole request already in flight", async () => {
     const fake = new FakeFetch();
+    fake.latencyMs = 20;
     const client = makeClient(fake, { billing: "per-datapoint" });
     await client.ready();
     const whole = client.dataset({ ticker: "AAPL", dataset: "metrics/roic", year: 2023 });

@@ -127,9 +127,6 @@ export function makeClient(fake: FakeFetch, extra: Partial<ClientOptions> = {}):
     sleep: async () => undefined,
     coalesceWindowMs: 1,
     billing: "per-request",
-    // The coverage list is asked before a data request only where a test says so (ticker-coverage tests): the
-    // transport, cache and coalescing tests count the data requests they describe.
-    coverageCheck: "after",
     // Messages worded as the add-in's clients word them, so the tests read what an Excel user reads.
     hints: EXCEL_HINTS,
     ...extra,
