@@ -44,6 +44,7 @@ import { DEFAULTS } from "./defaults";
 import { DataPointNotFoundError, NotCachedError, NotConfiguredError, type FdqError } from "./errors";
 import { findDatapoint, type Dataset } from "../catalog";
 import { nearestNames, orList } from "../catalog/nearest";
+import type { Latest } from "./period-resolver";
 import { estimateRequests, withResolution, type RequestEstimate } from "./planner";
 import { priceOf } from "./pricing";
 import { dataKey, wholeOf, type RequestKey } from "./request-key";
@@ -306,8 +307,13 @@ export class FdqClient {
     const t: RelativeTarget = checkRelativeRequest(req)!;
     const kind = searchKind(t);
     if (!p.resolver.known(t.ticker, kind)) await this.covered(p, t.ticker, options);
-    const refuse = options?.cacheOnly ? () => this.refusal(request) : undefined;
-    const { latest, resolvedOn } = await p.resolver.latest(t.ticker, kind, probeOf(t), asksLatest(t), refuse);
+    let found: Latest;
+    try {
+      found = await p.resolver.latest(t.ticker, kind, probeOf(t), asksLatest(t), options);
+    } catch (error) {
+      throw error instanceof NotCachedError ? this.refusal(request) : error;
+    }
+    const { latest, resolvedOn } = found;
     const at = periodOf(t, latest);
     return { call: fixedCall(req, at), resolved: resolvedOf(t, at, resolvedOn) };
   }

@@ -27,10 +27,17 @@ import {
 } from "../catalog";
 import { Coalescer } from "./coalescer";
 import { DatapointKeys, type DayAnswers } from "./day-answers";
-import { DataNotFoundError, DataPointNotFoundError, FdqError, NotInPortfolioError } from "./errors";
+import {
+  DataNotFoundError,
+  DataPointNotFoundError,
+  FdqError,
+  NotCachedError,
+  NotInPortfolioError,
+} from "./errors";
 import type { PeriodResolutions } from "./period-resolutions";
 import { RequestKey } from "./request-key";
 import { isInactiveTicker, type TickerCoverage } from "./ticker-coverage";
+import type { CallOptions } from "./types";
 
 /**
  * What a probe asks: the dataset and datapoint of a cell (a whole dataset asks its first catalog name), or
@@ -185,15 +192,15 @@ export class PeriodResolver {
   /**
    * The latest period of `kind` for `ticker`: known today, or searched once for every caller of the same
    * ticker and kind (those that arrive within the coalescing window join, and a caller at offset 0 gives the
-   * probe its dataset and datapoint). `refuse`: the error of a call that may not ask (a cache-only call), thrown
-   * where the search would start or be joined.
+   * probe its dataset and datapoint). A cache-only call (`options.cacheOnly`) may not ask: it is refused with a
+   * NotCachedError where the search would start or be joined (the caller prices it).
    */
   async latest(
     ticker: string,
     kind: PeriodKind,
     target: ProbeTarget,
     preferred: boolean,
-    refuse?: () => Error,
+    options?: CallOptions,
   ): Promise<Latest> {
     await this.host.resolutions.ready;
     const known = this.known(ticker, kind);
@@ -201,7 +208,7 @@ export class PeriodResolver {
     const key = `${this.host.today()}|${ticker}|${kind}`;
     const nothing = this.nothing.get(key);
     if (nothing) throw nothing;
-    if (refuse) throw refuse();
+    if (options?.cacheOnly) throw new NotCachedError({ units: 0 });
     const claim = this.searches.claim<Latest, Caller>(
       `search ${key}`,
       { target, preferred },

@@ -125,9 +125,13 @@ export class Transport {
     let started: number | undefined;
     for (let attempt = 1; ; attempt++) {
       // The slot is held for one attempt only, so a backing-off request never blocks the queue.
-      const outcome = await this.limiter.run(() =>
-        this.attemptInSlot(url, attempt, (started ??= this.o.now())),
-      );
+      const release = await this.limiter.acquire();
+      let outcome: Awaited<ReturnType<Transport["attemptInSlot"]>>;
+      try {
+        outcome = await this.attemptInSlot(url, attempt, (started ??= this.o.now()));
+      } finally {
+        release();
+      }
       if ("results" in outcome) return outcome.results;
       const { error, delay, pause } = outcome;
       if (delay === undefined) {
