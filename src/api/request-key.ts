@@ -33,7 +33,7 @@ export interface DatapointTarget extends DatasetTarget {
 
 export type Endpoint = "data" | "sector" | "ratings" | "coverage" | "security" | "metadata";
 
-/** The fields of each kind of request, already checked (validate.ts checks what a caller gives). */
+/** The fields of each kind of request, already checked (call-requests.ts checks what a caller gives). */
 export type RequestFields =
   | {
       readonly endpoint: "data";
