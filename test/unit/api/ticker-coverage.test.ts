@@ -85,4 +85,14 @@ describe("the coverage list", () => {
     expect(fake.seen.map((s) => s.url.pathname)).toEqual(["/v1/metrics/roic/AAPL", "/v1/metrics/roic/AAPL"]);
     await client.close();
   });
+
+  it("refreshing an uncovered ticker's cells asks the list again (forget), then says the same", async () => {
+    const { client, paths, ask } = setUp([item("AAPL")]);
+    expect(await ask("ZZZZ")).toBeInstanceOf(UncoveredTickerError);
+    const request = { ticker: "ZZZZ", dataset: "metrics/roic", name: "ROIC", year: 2023 };
+    client.forget([{ kind: "datapoint", request }]);
+    expect(await ask("ZZZZ")).toBeInstanceOf(UncoveredTickerError);
+    expect(paths()).toEqual(["coverage/stock", "coverage/stock"]);
+    await client.close();
+  });
 });
