@@ -1,6 +1,8 @@
-// The parts of an FdqClient built from its options: the transport, the refresh-day cache, the cache's scope,
-// the coalescing window and the hints that word its errors.
+// The parts of an FdqClient built once from its options: the layers of a cell's path below the client, each
+// given the layers under it (the latest-period search, the coverage check, the day's answers with the day cache
+// and the one coalescer, the transport), and what they keep (the usage ledger, the periods found).
 import { accountTag } from "./account-tag";
+import { DayAnswers } from "./day-answers";
 import { DayCache } from "./day-cache";
 import { toValue } from "./decode";
 import { DEFAULTS } from "./defaults";
@@ -13,11 +15,13 @@ import {
   type ErrorHints,
 } from "./errors";
 import { PeriodResolutions } from "./period-resolutions";
+import { resolverOn, type PeriodResolver } from "./period-resolver";
 import type { PricingOptions } from "./pricing";
 import { keepRule } from "./refresh-policy";
 import { UsageLedger } from "./usage-ledger";
 import { RefreshDayClock } from "./refresh-day";
 import { checkBaseUrl } from "./settings";
+import { TickerCoverage } from "./ticker-coverage";
 import { Transport, type Counters } from "./transport";
 import type { ClientEvent, ClientOptions } from "./types";
 import { sleep } from "./sleep";
@@ -33,6 +37,12 @@ function positiveInteger(value: number, argument: string): number {
 }
 
 export interface ClientParts {
+  /** The latest-period search (FY0, FQ0, LTM). */
+  resolver: PeriodResolver;
+  /** Whether a data call's ticker is covered. */
+  coverage: TickerCoverage;
+  /** Today's answers: the day cache, the one coalescer, the transport. */
+  answers: DayAnswers;
   transport: Transport;
   cache: DayCache;
   /** Units spent this month by the key's account; stops requests once the quota is found spent. */
@@ -43,7 +53,6 @@ export interface ClientParts {
   policy: "strict" | "saver";
   /** `${accountTag}@${baseUrl}`. */
   scope: string;
-  windowMs: number;
   hints: ErrorHints;
 }
 
@@ -124,5 +133,25 @@ export function buildClientParts(
     listUnits: options.listUnits ?? DEFAULTS.listUnits,
   };
   const policy = options.refreshPolicy?.kind ?? "strict";
-  return { transport, cache, ledger, resolutions, pricing, policy, scope, windowMs, hints };
+  const answers = new DayAnswers({ cache, transport, ledger, pricing, counters, windowMs });
+  const coverage = new TickerCoverage({
+    answers,
+    resolutions,
+    hints,
+    useList: (options.coverageCheck ?? DEFAULTS.coverageCheck) === "list",
+  });
+  const resolver = resolverOn(answers, coverage, resolutions);
+  return {
+    resolver,
+    coverage,
+    answers,
+    transport,
+    cache,
+    ledger,
+    resolutions,
+    pricing,
+    policy,
+    scope,
+    hints,
+  };
 }

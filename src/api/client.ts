@@ -1,58 +1,59 @@
-// FdqClient: one method per endpoint group (openai-node's resources) over the client's engine
-// (client-engine.ts). Every call checks its arguments and asks call-keys.ts which request answers it, then
-// reads the refresh-day cache or shares one request with every other caller of the same answer. Which
-// request a datapoint call makes depends on the billing model (src/api/planner.ts): under per-datapoint
+// FdqClient: the one entry of the request module, one method per endpoint group (openai-node's resources). A
+// call runs down the layers of the path once, each below the one before and none calling back up
+// (docs/architecture.md, "The path of a cell's request"):
+//   1. call-requests.ts: the arguments checked and turned into the call's request(s), a relative period's
+//      search named;
+//   2. period-resolver.ts: a relative period's latest period, searched once per ticker and kind;
+//   3. ticker-coverage.ts: a ticker the service does not cover fails before any data request;
+//   4. day-answers.ts: the day cache, else the one request in flight, else a new one (the one coalescer);
+//   5. transport.ts: the GET under the limiter, retries and the upstream policy, its answer read once
+//      (answer-reading.ts).
+// Which request a datapoint call makes depends on the billing model (src/api/planner.ts): under per-datapoint
 // billing it asks its own datapoint unless the cells of the same recalculation ask the whole dataset; under
 // per-request billing it asks the whole dataset of its ticker and period (one unit that fills the cache for
 // the siblings a worksheet asks next). Each public method's call is counted once, from its start until it
-// settles (call-tally.ts); the calls a call makes inside (a period search, a coverage question) go through
-// the private methods and are part of it.
-import type { RecordsAnswer } from "./cache-codec";
+// settles (call-tally.ts): what a call asks inside (a period search, a coverage question) is asked of the layers
+// below, so it is part of that call and never counted again.
+import type { CacheValue } from "./cache-codec";
 import {
-  aloneKey,
-  chooseDatapointKey,
+  asksLatest,
+  checkDatapointRequest,
+  checkRelativeRequest,
+  checkTicker,
+  checkWholeDatasetRequest,
   datapointKeys,
   datapointListKey,
-  datasetKey,
+  fixedCall,
+  isRelativeCall,
   keyOfCall,
   keyOfRequest,
+  periodOf,
+  plannedRequest,
+  probeOf,
+  resolutionCost,
+  resolvedOf,
+  searchKind,
+  searchOf,
   sectorCall,
-  wholeOf,
-  type DatapointChoice,
-  type DatapointKeys,
-  type DatapointLook,
-} from "./call-keys";
-import { ClientEngine } from "./client-engine";
-import type { ClientParts } from "./client-setup";
-import {
-  decodeCoverageList,
-  decodeMetadata,
-  decodeMetadataList,
-  decodeRatings,
-  decodeSector,
-  decodeSecurity,
-  toValue,
-} from "./decode";
+  type RelativeTarget,
+} from "./call-requests";
+import { CallTally, type CallHealth, type CountedResult } from "./call-tally";
+import { buildClientParts, type ClientParts } from "./client-setup";
+import { toValue } from "./decode";
 import { DEFAULTS } from "./defaults";
 import { DataPointNotFoundError, NotCachedError, NotConfiguredError, type FdqError } from "./errors";
 import { findDatapoint, type Dataset } from "../catalog";
 import { nearestNames, orList } from "../catalog/nearest";
-import type { PeriodResolver } from "./period-resolver";
+import type { Latest } from "./period-resolver";
 import { estimateRequests, withResolution, type RequestEstimate } from "./planner";
 import { priceOf } from "./pricing";
-import {
-  plannedRequest,
-  relativeDataset,
-  relativeDatapoint,
-  resolutionCost,
-  resolverFor,
-  searchOf,
-} from "./relative-requests";
-import type { RequestKey } from "./request-key";
-import { coverageKeyOf, TickerCoverage } from "./ticker-coverage";
+import { dataKey, wholeOf, type RequestKey } from "./request-key";
+import type { Counters } from "./transport";
 import type {
   ApiResult,
   CallOptions,
+  ClientOptions,
+  ClientStats,
   CoverageItem,
   DatapointRequest,
   DatapointResult,
@@ -68,7 +69,6 @@ import type {
   SecurityRecord,
 } from "./types";
 import type { UsageReport } from "./usage-ledger";
-import { checkDatapointRequest, isRelativeCall } from "./validate";
 
 /**
  * The service's DataPointNotFound for a name a cut-off catalog could not rule out, with the dataset's nearest
@@ -89,18 +89,124 @@ function withNearestNames(error: DataPointNotFoundError, dataset: Dataset, name:
   });
 }
 
-export class FdqClient extends ClientEngine {
-  private resolverOf: { parts: ClientParts; resolver: PeriodResolver } | undefined;
-  private lookOf: { parts: ClientParts; refreshDay: string; look: DatapointLook } | undefined;
-  /** Whether a "not found" data answer means a ticker the service does not cover (ticker-coverage.ts). */
-  private readonly coverage = new TickerCoverage((type, ticker, options) =>
-    this.securityAnswer(type, ticker, options),
-  );
+/** A relative call's period, once known: the fixed call to make and what the result says was resolved. */
+interface Resolved<C> {
+  readonly call: C;
+  readonly resolved: DatapointResult["resolved"];
+}
 
-  /** Forgets every cached answer, or those about one ticker, and what is known of its coverage. */
-  override invalidate(ticker?: string): void {
-    super.invalidate(ticker);
-    this.coverage.forget(ticker === undefined ? undefined : ticker.trim().toUpperCase());
+export class FdqClient {
+  private readonly counters: Counters = {
+    requestsSent: 0,
+    redirects: 0,
+    unitsSpent: 0,
+    cacheHits: 0,
+    coalescedCalls: 0,
+    retries: 0,
+    failures: {},
+  };
+  /** The public methods' calls, pending and settled by source or error class (call-tally.ts). */
+  private readonly calls = new CallTally();
+  private parts: ClientParts | undefined;
+  private partsLoad: Promise<ClientParts> | undefined;
+  private readonly loadOptions: (() => Promise<ClientOptions>) | undefined;
+  /** Signals whose abort stops every request not yet sent (a refresh's Cancel), with the error it fails with. */
+  private readonly stops = new Map<AbortSignal, () => FdqError>();
+
+  /**
+   * With options, a ready client. With a function answering options (e.g. after reading the saved settings),
+   * a client usable at once whose calls wait for that answer; a rejected answer fails the waiting calls and
+   * is asked again by the next call.
+   */
+  constructor(options: ClientOptions | (() => Promise<ClientOptions>)) {
+    if (typeof options === "function") this.loadOptions = options;
+    else this.parts = buildClientParts(options, this.counters, this.stopped);
+  }
+
+  /**
+   * Resolves once the client knows its options and has loaded its saved cache, so `plan` can answer;
+   * rejects as a call would (NotConfiguredError while a lazily configured client has no key). Sends nothing.
+   */
+  async ready(): Promise<void> {
+    await this.partsReady();
+  }
+
+  /** The parts once the options are known and the saved cache is loaded. */
+  private async partsReady(): Promise<ClientParts> {
+    let parts = this.parts;
+    if (!parts) {
+      const load = (this.partsLoad ??= this.loadOptions!().then(
+        (o) => (this.parts ??= buildClientParts(o, this.counters, this.stopped)),
+      ));
+      try {
+        parts = await load;
+      } catch (error) {
+        if (this.partsLoad === load) this.partsLoad = undefined;
+        throw error;
+      }
+    }
+    await parts.cache.ready;
+    return parts;
+  }
+
+  /** Forgets every cached answer, or those about one ticker (or sector/industry id), and its coverage. */
+  invalidate(ticker?: string): void {
+    const t = ticker === undefined ? undefined : checkTicker(ticker);
+    const parts = this.parts;
+    parts?.cache.invalidate(t);
+    parts?.resolutions.invalidate(t, parts.cache.today());
+    parts?.coverage.forget(t);
+  }
+
+  /**
+   * Once `signal` aborts, every request not yet sent (queued, or asked later) fails at once with `error()`
+   * without being sent; requests in flight finish. Until the answered release is called.
+   */
+  stopRequestsOn(signal: AbortSignal, error: () => FdqError): () => void {
+    this.stops.set(signal, error);
+    return () => void this.stops.delete(signal);
+  }
+
+  private readonly stopped = (): FdqError | undefined => {
+    for (const [signal, error] of this.stops) if (signal.aborted) return error();
+    return undefined;
+  };
+
+  stats(): ClientStats {
+    const limiter = this.parts?.transport.limiter;
+    return {
+      ...this.counters,
+      failures: { ...this.counters.failures },
+      inFlight: limiter?.inFlight ?? 0,
+      queued: limiter?.queued ?? 0,
+      maxInFlight: limiter?.maxInFlight ?? 0,
+      cacheEntries: this.parts?.cache.size ?? 0,
+    };
+  }
+
+  /** The current round of calls: pending, answered from the cache, fetched, joined, failed by error class. */
+  callHealth(): CallHealth {
+    return this.calls.read();
+  }
+
+  /**
+   * A public method's call, counted from now until it settles (call-tally.ts). A cache-only call (a formula's
+   * value preview while the user types) belongs to no calculation and is not counted.
+   */
+  private counted<T extends CountedResult>(options: CallOptions | undefined, work: Promise<T>): Promise<T> {
+    return options?.cacheOnly ? work : this.calls.count(work);
+  }
+
+  /** Writes the cache to storage now (writes are otherwise batched). */
+  async flush(): Promise<void> {
+    const e = this.parts;
+    await Promise.all([e?.cache.flush(), e?.ledger.flush(), e?.resolutions.flush()]);
+  }
+
+  /** Flushes and releases timers; the client should not be used afterwards. */
+  async close(): Promise<void> {
+    const e = this.parts;
+    await Promise.all([e?.cache.close(), e?.ledger.flush(), e?.resolutions.flush()]);
   }
 
   /**
@@ -108,219 +214,181 @@ export class FdqClient extends ClientEngine {
    * `options.cacheOnly`: see CallOptions.
    */
   datapoint(req: DatapointRequest, options?: CallOptions): Promise<DatapointResult> {
-    return this.counted(options, this.anyDatapoint(req, options));
+    return this.counted(options, this.datapointCall(req, options));
   }
 
-  /** A datapoint call, not counted again: the public method counts it (call-tally.ts). */
-  private async anyDatapoint(req: DatapointRequest, options?: CallOptions): Promise<DatapointResult> {
-    if (isRelativeCall(req))
-      return relativeDatapoint(
-        this.resolver(await this.partsReady()),
-        req,
-        (r) => this.anyDatapoint(r, options),
-        this.refusal(options, { kind: "datapoint", request: req }),
-      );
-    return this.fixedDatapoint(req, true, options);
+  private async datapointCall(req: DatapointRequest, options?: CallOptions): Promise<DatapointResult> {
+    if (!isRelativeCall(req)) return this.fixedDatapoint(req, options);
+    const { call, resolved } = await this.resolve(req, { kind: "datapoint", request: req }, options);
+    return { ...(await this.fixedDatapoint(call, options)), resolved };
   }
 
-  /**
-   * A datapoint call of a fixed period. `explain`: a "not found" answer asks whether the ticker is covered
-   * (ticker-coverage.ts); the latest-period search's probes ask it themselves, where the walk expects data.
-   */
-  private async fixedDatapoint(
-    req: DatapointRequest,
-    explain: boolean,
-    options?: CallOptions,
-  ): Promise<DatapointResult> {
+  /** A datapoint call of a fixed period: the cache, else the ticker's coverage, then the request. */
+  private async fixedDatapoint(req: DatapointRequest, options?: CallOptions): Promise<DatapointResult> {
     const t = checkDatapointRequest(req);
     // A loaded cache needs no await: a worksheet of cached cells then costs no extra promise per cell.
-    const e = this.parts?.cache.loaded ? this.parts : await this.partsReady();
+    const p = this.parts?.cache.loaded ? this.parts : await this.partsReady();
     try {
-      const refreshDay = e.cache.today();
+      const refreshDay = p.cache.today();
       const keys = datapointKeys(t);
-      // A cache-only call neither gathers with a recalculation's calls nor joins a request in flight: read
-      // from the cache, else refused with the price of the request it would ask alone.
-      const chosen = options?.cacheOnly
-        ? this.cachedChoice(e, keys)
-        : chooseDatapointKey(keys, this.datapointLook(e, refreshDay));
-      const { key, cached, windowed } = chosen instanceof Promise ? await chosen : chosen;
-      const joined = cached === undefined && this.flights.has(key, refreshDay);
-      const answer = (cached ??
-        (await this.share(
-          e,
-          key,
-          refreshDay,
-          options,
-          () => this.coverage.send(e, t.ticker, () => this.fetchRecords(e, key, t.name)),
-          windowed ? e.windowMs : 0,
-        ))) as RecordsAnswer;
-      const i = key.fields.datapoint === undefined ? answer.indexOf(t.name) : 0;
-      // A whole-dataset answer without the name says the datapoint does not exist (from the cache too).
-      if (i < 0 || i >= answer.size) throw this.failed(e, key, new DataPointNotFoundError());
+      let got = p.answers.cachedDatapoint(keys);
+      if (!got) {
+        await this.covered(p, t.ticker, options);
+        got = await p.coverage.track(t.ticker, p.answers.datapoint(keys, options));
+      }
       const result: DatapointResult = {
-        value: answer.value(i),
-        record: answer.record(i),
-        source: cached ? "cache" : "network",
+        value: got.value.value(got.index),
+        record: got.value.record(got.index),
+        source: got.source,
         refreshDay,
-        url: e.transport.url(key),
+        url: p.answers.url(got.key),
       };
-      if (joined) result.joined = true;
+      if (got.joined) result.joined = true;
       return result;
     } catch (error) {
-      if (!explain) throw error;
       if (error instanceof DataPointNotFoundError) throw withNearestNames(error, t.dataset, t.name);
-      throw await this.coverage.explain(e, t.ticker, error, options);
+      throw await p.coverage.explain(t.ticker, error, options);
     }
-  }
-
-  /** A cache-only datapoint call's choice: the cached answer (the whole dataset's first), else its lone key. */
-  private cachedChoice(e: ClientParts, keys: DatapointKeys): DatapointChoice {
-    const whole = keys.whole;
-    const wholeCached = whole && this.cachedValue(e, whole);
-    if (whole && wholeCached) return { key: whole, cached: wholeCached, windowed: false };
-    const own = this.cachedValue(e, keys.single);
-    return { key: own ? keys.single : aloneKey(keys, e.pricing.billing), cached: own, windowed: false };
-  }
-
-  /**
-   * A cache-only call's refusal where a relative period's latest period is not known today: priced as
-   * `estimate` prices the call (the search and the call's own request).
-   */
-  private refusal(options: CallOptions | undefined, request: FdqRequest): (() => NotCachedError) | undefined {
-    if (!options?.cacheOnly) return undefined;
-    return () => {
-      const { units, resolution } = this.estimate([request]);
-      const id = searchOf(request);
-      return new NotCachedError({
-        units,
-        ...(resolution && id !== undefined && { search: { id, units: resolution.units } }),
-      });
-    };
-  }
-
-  /** What datapoint calls ask call-keys.ts to choose by (the cache, the flights, the billing), made once a day. */
-  private datapointLook(e: ClientParts, refreshDay: string): DatapointLook {
-    const made = this.lookOf;
-    if (made?.parts === e && made.refreshDay === refreshDay) return made.look;
-    const look: DatapointLook = {
-      billing: e.pricing.billing,
-      cached: (key) => this.cachedValue(e, key),
-      inFlight: (key) => this.flights.has(key, refreshDay),
-      gather: (name, whole, single) => this.flights.choose(name, whole, single, refreshDay, e.windowMs),
-    };
-    this.lookOf = { parts: e, refreshDay, look };
-    return look;
   }
 
   /** Every datapoint of a dataset for a ticker and period, in the answer's (catalog) order. */
   dataset(req: DatasetRequest, options?: CallOptions): Promise<DatasetResult> {
-    return this.counted(options, this.anyDataset(req, options));
+    return this.counted(options, this.datasetCall(req, options));
   }
 
-  /** A dataset call, not counted again: the public method counts it (call-tally.ts). */
-  private async anyDataset(req: DatasetRequest, options?: CallOptions): Promise<DatasetResult> {
-    if (isRelativeCall(req))
-      return relativeDataset(
-        this.resolver(await this.partsReady()),
-        req,
-        (r) => this.anyDataset(r, options),
-        this.refusal(options, { kind: "dataset", request: req }),
-      );
-    return this.fixedDataset(req, true, options);
+  private async datasetCall(req: DatasetRequest, options?: CallOptions): Promise<DatasetResult> {
+    if (!isRelativeCall(req)) return this.fixedDataset(req, options);
+    const { call, resolved } = await this.resolve(req, { kind: "dataset", request: req }, options);
+    return { ...(await this.fixedDataset(call, options)), resolved };
   }
 
-  /** A whole-dataset call of a fixed period; `explain` as for fixedDatapoint. */
-  private async fixedDataset(
-    req: DatasetRequest,
-    explain: boolean,
-    options?: CallOptions,
-  ): Promise<DatasetResult> {
-    const key = datasetKey(req);
+  /** A whole-dataset call of a fixed period. */
+  private async fixedDataset(req: DatasetRequest, options?: CallOptions): Promise<DatasetResult> {
+    const key = dataKey(checkWholeDatasetRequest(req));
     const ticker = key.fields.ticker;
-    const e = await this.partsReady();
+    const p = await this.partsReady();
     try {
-      const refreshDay = e.cache.today();
-      const cached = this.cachedValue(e, key);
-      const joined = cached === undefined && this.flights.has(key, refreshDay);
-      const answer = (cached ??
-        (await this.share(e, key, refreshDay, options, () =>
-          this.coverage.send(e, ticker, () => this.fetchRecords(e, key)),
-        ))) as RecordsAnswer;
+      const refreshDay = p.cache.today();
+      if (!p.answers.isCached(key)) await this.covered(p, ticker, options);
+      const got = await p.coverage.track(ticker, p.answers.answer(key, options));
+      const answer = got.value as CacheValue & { kind: "records" };
       const result: DatasetResult = {
         records: answer.records(),
         values: answer.values(),
-        source: cached ? "cache" : "network",
+        source: got.source,
         refreshDay,
-        url: e.transport.url(key),
+        url: p.answers.url(key),
       };
-      if (joined) result.joined = true;
+      if (got.joined) result.joined = true;
       return result;
     } catch (error) {
-      throw explain ? await this.coverage.explain(e, ticker, error, options) : error;
+      throw await p.coverage.explain(ticker, error, options);
     }
+  }
+
+  /** Throws the UncoveredTickerError of a ticker the service does not cover (ticker-coverage.ts). */
+  private async covered(p: ClientParts, ticker: string, options: CallOptions | undefined): Promise<void> {
+    const checked = p.coverage.check(ticker, options);
+    const uncovered = checked instanceof Promise ? await checked : checked;
+    if (uncovered) throw uncovered;
+  }
+
+  /**
+   * A relative call's period: its ticker's coverage first (an uncovered ticker starts no search), then the
+   * latest period of its kind, known today or searched once. A cache-only call is refused where the latest
+   * period is not known today, priced as `estimate` prices the call (the search and its own request).
+   */
+  private async resolve<C extends DatapointRequest | DatasetRequest>(
+    req: C,
+    request: FdqRequest,
+    options: CallOptions | undefined,
+  ): Promise<Resolved<C>> {
+    const p = await this.partsReady();
+    const t: RelativeTarget = checkRelativeRequest(req)!;
+    const kind = searchKind(t);
+    if (!p.resolver.known(t.ticker, kind)) await this.covered(p, t.ticker, options);
+    let found: Latest;
+    try {
+      found = await p.resolver.latest(t.ticker, kind, probeOf(t), asksLatest(t), options);
+    } catch (error) {
+      throw error instanceof NotCachedError ? this.refusal(request) : error;
+    }
+    const { latest, resolvedOn } = found;
+    const at = periodOf(t, latest);
+    return { call: fixedCall(req, at), resolved: resolvedOf(t, at, resolvedOn) };
+  }
+
+  /** A cache-only relative call's refusal: priced as `estimate` prices the call. */
+  private refusal(request: FdqRequest): NotCachedError {
+    const { units, resolution } = this.estimateOf([request], false);
+    const id = searchOf(request);
+    return new NotCachedError({
+      units,
+      ...(resolution && id !== undefined && { search: { id, units: resolution.units } }),
+    });
   }
 
   /** Metadata of one datapoint name (always asked of the service: the catalog is cut off in places). */
   datapointInfo(name: string, options?: CallOptions): Promise<ApiResult<MetadataRecord>> {
-    return this.counted(options, this.infoAnswer(name, options));
-  }
-
-  private async infoAnswer(name: string, options?: CallOptions): Promise<ApiResult<MetadataRecord>> {
-    return this.data(keyOfCall({ kind: "info", name }), decodeMetadata, options);
+    return this.counted(
+      options,
+      this.data(() => keyOfCall({ kind: "info", name }), options),
+    );
   }
 
   datapointList(options?: CallOptions): Promise<ApiResult<MetadataRecord[]>> {
-    return this.counted(options, this.listAnswer(options));
-  }
-
-  private async listAnswer(options?: CallOptions): Promise<ApiResult<MetadataRecord[]>> {
-    return this.data(datapointListKey(), decodeMetadataList, options);
+    return this.counted(options, this.data(datapointListKey, options));
   }
 
   coverageList(type: string, options?: CallOptions): Promise<ApiResult<CoverageItem[]>> {
-    return this.counted(options, this.coverageAnswer(type, options));
-  }
-
-  private async coverageAnswer(type: string, options?: CallOptions): Promise<ApiResult<CoverageItem[]>> {
-    return this.data(keyOfCall({ kind: "coverage", type }), decodeCoverageList, options);
+    return this.counted(
+      options,
+      this.data(() => keyOfCall({ kind: "coverage", type }), options),
+    );
   }
 
   security(type: string, ticker: string, options?: CallOptions): Promise<ApiResult<SecurityRecord>> {
-    return this.counted(options, this.securityAnswer(type, ticker, options));
-  }
-
-  /** A security call, not counted: a public call's coverage question or period search is part of that call. */
-  private async securityAnswer(
-    type: string,
-    ticker: string,
-    options?: CallOptions,
-  ): Promise<ApiResult<SecurityRecord>> {
-    const key = keyOfCall({ kind: "security", type, ticker });
-    return this.data(key, (results) => decodeSecurity(results, key.subject!), options);
+    return this.counted(
+      options,
+      this.data(() => keyOfCall({ kind: "security", type, ticker }), options),
+    );
   }
 
   /** A sector or industry datapoint; CATEGORY_TYPE and MODEL_DATE stay text. */
   sector(req: SectorRequest, options?: CallOptions): Promise<SectorResult> {
-    return this.counted(options, this.sectorAnswer(req, options));
+    return this.counted(options, this.sectorCall(req, options));
   }
 
-  private async sectorAnswer(req: SectorRequest, options?: CallOptions): Promise<SectorResult> {
+  private async sectorCall(req: SectorRequest, options?: CallOptions): Promise<SectorResult> {
     const { key, target: t } = sectorCall(req);
-    const { data, ...meta } = await this.data<SectorRecord>(
-      key,
-      (results) => decodeSector(results, t.name, t.id),
-      options,
-    );
+    const { data, ...meta } = await this.data<SectorRecord>(() => key, options);
     return { ...meta, record: data, value: t.entry.text ? data.datavalue : toValue(data.datavalue) };
   }
 
   ratings(ticker: string, options?: CallOptions): Promise<ApiResult<RatingsRecord>> {
-    return this.counted(options, this.ratingsAnswer(ticker, options));
+    return this.counted(
+      options,
+      this.data(() => keyOfCall({ kind: "ratings", ticker }), options),
+    );
   }
 
-  private async ratingsAnswer(ticker: string, options?: CallOptions): Promise<ApiResult<RatingsRecord>> {
-    const key = keyOfCall({ kind: "ratings", ticker });
-    return this.data(key, (results) => decodeRatings(results, key.subject!), options);
+  /**
+   * The read path of the endpoints other than data: the call's key (`keyOf`, whose argument errors reject the
+   * call), then today's answer; no await for the parts once the saved cache is loaded.
+   */
+  private async data<T>(keyOf: () => RequestKey, options: CallOptions | undefined): Promise<ApiResult<T>> {
+    const key = keyOf();
+    const p = this.parts?.cache.loaded ? this.parts : await this.partsReady();
+    const refreshDay = p.cache.today();
+    const got = await p.answers.answer(key, options);
+    const result: ApiResult<T> = {
+      data: (got.value as { data: T }).data,
+      source: got.source,
+      refreshDay,
+      url: p.answers.url(key),
+    };
+    if (got.joined) result.joined = true;
+    return result;
   }
 
   /**
@@ -328,7 +396,7 @@ export class FdqClient extends ClientEngine {
    * InvalidArgumentError or DataPointNotFoundError). Needs no settings.
    */
   keyOf(request: FdqRequest): RequestKey {
-    const fixed = plannedRequest(this.parts && this.resolver(this.parts), request);
+    const fixed = plannedRequest(this.parts?.resolver, request);
     return keyOfRequest(fixed, this.parts?.pricing.billing ?? DEFAULTS.billing);
   }
 
@@ -338,17 +406,17 @@ export class FdqClient extends ClientEngine {
    */
   plan(request: FdqRequest): RequestPlan {
     const key = this.keyOf(request);
-    const e = this.parts;
-    if (!e) throw new NotConfiguredError();
-    e.cache.today();
+    const p = this.parts;
+    if (!p) throw new NotConfiguredError();
+    p.cache.today();
     const whole = wholeOf(key);
-    const fetchedOn = e.cache.fetchedOn(key) ?? (whole ? e.cache.fetchedOn(whole) : undefined);
+    const fetchedOn = p.cache.fetchedOn(key) ?? (whole ? p.cache.fetchedOn(whole) : undefined);
     return {
       key,
-      url: e.transport.url(key),
-      cached: this.isCached(e, key),
-      units: priceOf(key, e.pricing),
-      policy: e.policy,
+      url: p.answers.url(key),
+      cached: p.answers.isCached(key),
+      units: priceOf(key, p.pricing),
+      policy: p.policy,
       fetchedOn,
     };
   }
@@ -356,24 +424,36 @@ export class FdqClient extends ClientEngine {
   /**
    * The distinct requests a set of calls' requests makes under the billing model (single datapoints of one
    * dataset become its whole request when they ask every name), which of them today's cache answers, and
-   * the units the others cost. Throws as `plan` does.
+   * the units the others cost: with the coverage list a data call of a ticker whose coverage is not known
+   * today asks first (ticker-coverage.ts). Throws as `plan` does.
    */
   estimate(requests: readonly FdqRequest[]): RequestEstimate {
-    const e = this.parts;
-    if (!e) throw new NotConfiguredError();
-    e.cache.today();
+    return this.estimateOf(requests, true);
+  }
+
+  /** `estimate`, with or without the coverage lists (a value preview's price names the call's own requests). */
+  private estimateOf(requests: readonly FdqRequest[], lists: boolean): RequestEstimate {
+    const p = this.parts;
+    if (!p) throw new NotConfiguredError();
+    p.cache.today();
     const keys = requests.map((r) => this.keyOf(r));
-    const estimate = estimateRequests(keys, e.pricing, (key) => this.isCached(e, key), wholeOf);
-    return withResolution(estimate, resolutionCost(this.resolver(e), requests));
+    const asked = new Map<string, RequestKey>();
+    for (const key of lists ? keys : []) {
+      const list = key.fields.endpoint === "data" ? p.coverage.listToAsk(key.fields.ticker) : undefined;
+      if (list && !p.answers.isCached(key)) asked.set(list.path, list);
+    }
+    const isCached = (key: RequestKey): boolean => p.answers.isCached(key);
+    const estimate = estimateRequests([...keys, ...asked.values()], p.pricing, isCached, wholeOf);
+    return withResolution(estimate, resolutionCost(p.resolver, requests));
   }
 
   /**
    * Forgets today's answers of these requests (and of the whole datasets that would answer them, and the
-   * coverage answer of a data ticker found not covered), so their next calls ask the service: the refresh of
+   * coverage answers of a data ticker found not covered), so their next calls ask the service: the refresh of
    * some cells. Other answers stay.
    */
   forget(requests: readonly FdqRequest[]): void {
-    const e = this.parts;
+    const p = this.parts;
     const tickers = new Set<string>();
     const keys = requests.flatMap((r) => {
       const key = this.keyOf(r);
@@ -382,39 +462,22 @@ export class FdqClient extends ClientEngine {
       return whole ? [key, whole] : [key];
     });
     // A ticker found not covered today is asked again too: refreshing its cells asks the service again.
-    for (const ticker of tickers) {
-      const coverage = coverageKeyOf(ticker);
-      if (e?.cache.peek(coverage)?.kind === "missing") keys.push(coverage);
-    }
-    e?.cache.forget(keys);
+    if (p) keys.push(...p.coverage.refreshed(tickers));
+    p?.cache.forget(keys);
   }
 
   /** This month's units by day and by dataset, whether the quota is spent, and when it resets. */
   async usage(): Promise<UsageReport> {
-    const e = await this.partsReady();
-    await e.ledger.ready;
-    return e.ledger.report();
+    const p = await this.partsReady();
+    await p.ledger.ready;
+    return p.ledger.report();
   }
 
   /** The user says the plan was raised: requests are sent again after a "Limit Exceeded". */
   async planRaised(): Promise<void> {
-    const e = await this.partsReady();
-    await e.ledger.ready;
-    e.ledger.clearExhausted();
-    await e.ledger.flush();
-  }
-
-  /** The latest-period search of these parts, asking through this client's own calls. */
-  private resolver(e: ClientParts): PeriodResolver {
-    if (this.resolverOf?.parts !== e) {
-      const resolver = resolverFor(e, {
-        datapoint: (r) => this.fixedDatapoint(r, false),
-        dataset: (r) => this.fixedDataset(r, false),
-        security: (type, ticker) => this.securityAnswer(type, ticker),
-        uncovered: (ticker) => this.coverage.verdict(e, ticker),
-      });
-      this.resolverOf = { parts: e, resolver };
-    }
-    return this.resolverOf.resolver;
+    const p = await this.partsReady();
+    await p.ledger.ready;
+    p.ledger.clearExhausted();
+    await p.ledger.flush();
   }
 }

@@ -54,7 +54,7 @@ export { Redactor, RedactionOverBudget, redactKey } from "./redact";
 export { parseRetryAfter } from "./retry";
 export { BodyTooLarge, readBody, sizeText } from "./body";
 export { keptForDay, outcomeOf, resultsOf, type Outcome, type WireAnswer } from "./answer-reading";
-export { checkAnswer } from "./answers";
+export { checkAnswer } from "./answer-reading";
 export {
   fetchUnderPolicy,
   RedirectRefused,
@@ -66,4 +66,4 @@ export type { RecordStore } from "./cache-store/record-store";
 // What the task pane's saver and the functions' argument checks share with the client.
 export { RecordsAnswer } from "./cache-codec";
 export { DEFAULT_KEEP_DAYS, daysBetween, isClosedYear, keptBySaver } from "./refresh-policy";
-export { checkDatapointRequest, checkYear, show, yearOrRelativeProblem } from "./validate";
+export { checkDatapointRequest, checkYear, show, yearOrRelativeProblem } from "./call-requests";

@@ -27,12 +27,30 @@ export class Limiter {
     return this.peak;
   }
 
-  /** Runs `task` in a slot, after the tasks queued before it. */
-  run<T>(task: () => Promise<T>): Promise<T> {
-    return this.queue.add(() => {
-      this.peak = Math.max(this.peak, this.queue.pending);
-      return task();
+  /**
+   * A slot, after the requests queued before it: answers the function that gives it back. The caller runs its
+   * own work in between, so nothing of the caller's is handed to the queue.
+   */
+  acquire(): Promise<() => void> {
+    return new Promise((granted) => {
+      void this.queue.add(
+        () =>
+          new Promise<void>((release) => {
+            this.peak = Math.max(this.peak, this.queue.pending);
+            granted(release);
+          }),
+      );
     });
+  }
+
+  /** Runs `task` in a slot, after the tasks queued before it. */
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    const release = await this.acquire();
+    try {
+      return await task();
+    } finally {
+      release();
+    }
   }
 
   /** Starts nothing until `wait` settles; pauses asked for during one join it. Answers the pause. */

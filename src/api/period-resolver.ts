@@ -14,10 +14,30 @@
 //     (one more per span of time a period takes), so a daily refresh asks one empty answer per ticker and kind;
 //   - today's latest quarter bounds today's latest ttm window (a window needs its last quarter);
 //   - an inactive stock's last_trade_date (coverage): no period after it; and its resolution never moves.
-// Resolutions are kept per refresh day (period-resolutions.ts): a warm run sends nothing.
-import { periodAtIndex, periodIndex, type DatedPeriod, type PeriodKind } from "../catalog";
-import { DataNotFoundError, DataPointNotFoundError, FdqError, NotInPortfolioError } from "./errors";
+// Resolutions are kept per refresh day (period-resolutions.ts): a warm run sends nothing. The callers of one
+// ticker and kind share one search through the path's coalescer (coalescer.ts); its probes ask the day's
+// answers (day-answers.ts) as any call does, and nothing here calls back into the client.
+import {
+  findDatapoint,
+  findDataset,
+  periodAtIndex,
+  periodIndex,
+  type DatedPeriod,
+  type PeriodKind,
+} from "../catalog";
+import { Coalescer } from "./coalescer";
+import { DatapointKeys, type DayAnswers } from "./day-answers";
+import {
+  DataNotFoundError,
+  DataPointNotFoundError,
+  FdqError,
+  NotCachedError,
+  NotInPortfolioError,
+} from "./errors";
 import type { PeriodResolutions } from "./period-resolutions";
+import { RequestKey } from "./request-key";
+import { isInactiveTicker, type TickerCoverage } from "./ticker-coverage";
+import type { CallOptions } from "./types";
 
 /**
  * What a probe asks: the dataset and datapoint of a cell (a whole dataset asks its first catalog name), or
@@ -35,6 +55,8 @@ export interface ResolverHost {
   readonly resolutions: PeriodResolutions;
   /** How long the first caller waits for others of the same ticker and kind (the client's coalescing window). */
   readonly windowMs: number;
+  /** The coalescer the searches are shared by (the path's one; a resolver of its own without). */
+  readonly coalescer?: Coalescer;
   /** Whether the service has a value of `target` for the period: false for a "no data" answer; throws otherwise. */
   probe(ticker: string, target: ProbeTarget, at: DatedPeriod): Promise<boolean>;
   /** An inactive stock's last trade date (YYYY-MM-DD), from its coverage record. */
@@ -59,9 +81,6 @@ const MAX_STEPS: Readonly<Record<PeriodKind, number>> = { annual: 12, quarter: 1
 /** Days between two periods of a kind, at the least: the most the latest can move in that time is one. */
 const SPAN_DAYS: Readonly<Record<PeriodKind, number>> = { annual: 365, quarter: 91, ttm: 91 };
 const DAY_MS = 86_400_000;
-
-/** An inactive stock's ticker: <last_used_ticker>:<n> (spec fact 6). */
-export const isInactiveTicker = (ticker: string): boolean => /:\d+$/.test(ticker);
 
 /** The calendar year and month (1-12) of the last month that ended before `day` (YYYY-MM-DD). */
 function lastEndedMonth(day: string): [number, number] {
@@ -123,10 +142,10 @@ export function isNoData(error: unknown, nameInCatalog: boolean): boolean {
   return true;
 }
 
-interface Flight {
-  target: ProbeTarget;
-  preferred: boolean;
-  readonly promise: Promise<Latest>;
+/** A caller of a search: the cell's probe target, preferred when the cell asks the latest period itself. */
+interface Caller {
+  readonly target: ProbeTarget;
+  readonly preferred: boolean;
 }
 
 const KIND_WORDS: Readonly<Record<PeriodKind, string>> = {
@@ -136,11 +155,13 @@ const KIND_WORDS: Readonly<Record<PeriodKind, string>> = {
 };
 
 export class PeriodResolver {
-  private readonly flights = new Map<string, Flight>();
+  private readonly searches: Coalescer;
   /** Searches that found nothing today: answered at once for the rest of the refresh day. */
   private readonly nothing = new Map<string, DataNotFoundError>();
 
-  constructor(private readonly host: ResolverHost) {}
+  constructor(private readonly host: ResolverHost) {
+    this.searches = host.coalescer ?? new Coalescer();
+  }
 
   /** Today's known latest period of `kind` for `ticker`, without asking: undefined when it must be searched. */
   known(ticker: string, kind: PeriodKind): Latest | undefined {
@@ -171,15 +192,15 @@ export class PeriodResolver {
   /**
    * The latest period of `kind` for `ticker`: known today, or searched once for every caller of the same
    * ticker and kind (those that arrive within the coalescing window join, and a caller at offset 0 gives the
-   * probe its dataset and datapoint). `refuse`: the error of a call that may not ask (a cache-only call), thrown
-   * where the search would start or be joined.
+   * probe its dataset and datapoint). A cache-only call (`options.cacheOnly`) may not ask: it is refused with a
+   * NotCachedError where the search would start or be joined (the caller prices it).
    */
   async latest(
     ticker: string,
     kind: PeriodKind,
     target: ProbeTarget,
     preferred: boolean,
-    refuse?: () => Error,
+    options?: CallOptions,
   ): Promise<Latest> {
     await this.host.resolutions.ready;
     const known = this.known(ticker, kind);
@@ -187,21 +208,25 @@ export class PeriodResolver {
     const key = `${this.host.today()}|${ticker}|${kind}`;
     const nothing = this.nothing.get(key);
     if (nothing) throw nothing;
-    if (refuse) throw refuse();
-    const flight = this.flights.get(key);
-    if (flight) {
-      if (preferred && !flight.preferred) [flight.target, flight.preferred] = [target, true];
-      return flight.promise;
-    }
-    const started: Flight = {
-      target,
-      preferred,
-      promise: new Promise<void>((resolve) => setTimeout(resolve, this.host.windowMs))
-        .then(() => this.search(ticker, kind, started.target))
-        .finally(() => this.flights.delete(key)),
-    };
-    this.flights.set(key, started);
-    return started.promise;
+    if (options?.cacheOnly) throw new NotCachedError({ units: 0 });
+    const claim = this.searches.claim<Latest, Caller>(
+      `search ${key}`,
+      { target, preferred },
+      this.host.windowMs,
+    );
+    if (claim.joined) return claim.promise;
+    return claim.settle(this.gatheredSearch(ticker, kind, claim.gathered()));
+  }
+
+  /** The search, once its callers have gathered: with the probe target of one asking the latest period. */
+  private async gatheredSearch(
+    ticker: string,
+    kind: PeriodKind,
+    gathered: Promise<readonly Caller[]>,
+  ): Promise<Latest> {
+    const callers = await gathered;
+    const chosen = callers.find((c) => c.preferred) ?? callers[0]!;
+    return this.search(ticker, kind, chosen.target);
   }
 
   private async search(ticker: string, kind: PeriodKind, target: ProbeTarget): Promise<Latest> {
@@ -209,8 +234,9 @@ export class PeriodResolver {
     const inactive = isInactiveTicker(ticker);
     const previous = this.host.resolutions.get(ticker, kind);
     // A ttm window needs its last quarter: a search for the latest quarter under way bounds this one.
-    const quarterSearch = kind === "ttm" ? this.flights.get(`${today}|${ticker}|quarter`) : undefined;
-    if (quarterSearch) await quarterSearch.promise.catch(() => undefined);
+    const quarterSearch =
+      kind === "ttm" ? this.searches.pending<Latest>(`search ${today}|${ticker}|quarter`) : undefined;
+    if (quarterSearch) await quarterSearch.catch(() => undefined);
     const quarterToday = kind === "ttm" ? this.known(ticker, "quarter")?.latest : undefined;
     let requests = 0;
     // No coverage record (a stock the list does not know) leaves the clock's bound.
@@ -254,3 +280,53 @@ export class PeriodResolver {
 
 const words = (p: DatedPeriod): string =>
   p.period.kind === "annual" ? `fiscal ${p.year}` : `Q${p.period.n} FY${p.year}`;
+
+/**
+ * The latest-period search of a client's path: its probes ask the day's answers as any call does (cached,
+ * coalesced, counted and priced), an inactive stock's last trade date is its coverage record, and where the
+ * coverage list could not be had the walk asks the ticker's coverage (ticker-coverage.ts) where its data is
+ * expected.
+ */
+export function resolverOn(
+  answers: DayAnswers,
+  coverage: TickerCoverage,
+  resolutions: PeriodResolutions,
+): PeriodResolver {
+  return new PeriodResolver({
+    today: () => answers.today(),
+    resolutions,
+    windowMs: answers.windowMs,
+    coalescer: answers.coalescer,
+    probe: (ticker, target, at) => probe(answers, coverage, ticker, target, at),
+    lastTradeDate: async (ticker) => {
+      const { value } = await answers.answer(RequestKey.security("inactive", ticker), undefined);
+      return (value as { data: { last_trade_date?: string } }).data.last_trade_date;
+    },
+    uncovered: (ticker) => coverage.verdict(ticker),
+  });
+}
+
+/** Whether the service has a value of `target` for the period: false for a "no data" answer. */
+async function probe(
+  answers: DayAnswers,
+  coverage: TickerCoverage,
+  ticker: string,
+  target: ProbeTarget,
+  at: DatedPeriod,
+): Promise<boolean> {
+  const dataset = findDataset(target.dataset);
+  if (!dataset) throw new DataNotFoundError();
+  const t = { dataset, ticker, year: at.year, period: at.period, name: target.name };
+  try {
+    if (target.whole)
+      await coverage.track(
+        ticker,
+        answers.answer(RequestKey.data(dataset, ticker, at.year, at.period), undefined),
+      );
+    else await coverage.track(ticker, answers.datapoint(new DatapointKeys(t), undefined));
+    return true;
+  } catch (error) {
+    if (isNoData(error, Boolean(findDatapoint(dataset, target.name)))) return false;
+    throw error;
+  }
+}

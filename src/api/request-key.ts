@@ -18,9 +18,22 @@ import {
   type SecurityType,
 } from "../catalog";
 
+/** A data request's checked fields: the dataset, ticker and period (src/api/call-requests.ts checks them). */
+export interface DatasetTarget {
+  dataset: Dataset;
+  ticker: string;
+  year: number;
+  period: Period;
+}
+
+/** A single datapoint's checked fields. */
+export interface DatapointTarget extends DatasetTarget {
+  name: string;
+}
+
 export type Endpoint = "data" | "sector" | "ratings" | "coverage" | "security" | "metadata";
 
-/** The fields of each kind of request, already checked (validate.ts checks what a caller gives). */
+/** The fields of each kind of request, already checked (call-requests.ts checks what a caller gives). */
 export type RequestFields =
   | {
       readonly endpoint: "data";
@@ -169,6 +182,21 @@ export class RequestKey {
       return undefined; // a malformed percent-encoding
     }
   }
+}
+
+/** The key of a data request: a dataset's whole answer, or with `name` that datapoint's own. */
+export type DataKey = ReturnType<typeof RequestKey.data>;
+
+/** The key of a dataset's whole answer, or with `name` of that datapoint's own. */
+export function dataKey(t: DatasetTarget, name?: string): DataKey {
+  return RequestKey.data(t.dataset, t.ticker, t.year, t.period, name);
+}
+
+/** The whole-dataset request that also answers a single-datapoint request, where the spec documents one. */
+export function wholeOf(key: RequestKey): RequestKey | undefined {
+  const f = key.fields;
+  if (f.endpoint !== "data" || f.datapoint === undefined || !f.dataset.allDatapointsMode) return undefined;
+  return RequestKey.data(f.dataset, f.ticker, f.year, f.period);
 }
 
 const DATASET_BY_PATH = new Map(DATASETS.map((d) => [d.path, d]));

@@ -11,7 +11,8 @@ import { BadResponseError } from "./errors";
 const CLASS_SUFFIX = /^(.+?)[.\-/ ][A-Z]{1,2}$/;
 
 /** The ticker without a share-class suffix ("BF" for "BF.B"). */
-const root = (ticker: string): string => CLASS_SUFFIX.exec(ticker)?.[1] ?? ticker;
+export const classRoot = (ticker: string): string => CLASS_SUFFIX.exec(ticker)?.[1] ?? ticker;
+const root = classRoot;
 
 /** Whether `answered` may carry the data of a request for `asked`: the same, or a class of one root. */
 export function answersTicker(answered: string, asked: string): boolean {

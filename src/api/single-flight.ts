@@ -1,8 +1,8 @@
 // One in-flight promise per key (as TanStack query-core keeps one per query key): the first caller of a key
 // starts the work, every caller until it settles gets the same promise, and the key is free again the moment
-// it settles, so a failure is never kept as an answer. The add-in's client (flights.ts) and the gateway's
-// proxy both join identical requests through this; what a key contains (refresh day, account, request) is
-// theirs to say.
+// it settles, so a failure is never kept as an answer. The gateway's proxy joins identical requests through
+// this (the add-in's client shares its requests through src/api/coalescer.ts, whose callers do the work
+// themselves); what a key contains (refresh day, account, request) is the caller's to say.
 
 export interface Flight<V> {
   readonly promise: Promise<V>;

@@ -1,9 +1,11 @@
 // One GET to the service: headers, per-attempt timeout (a timer raced against fetch and the body, plus an
 // abort for fetches that honour it), concurrency slot, retries with backoff, the 429 pause every queued
-// request waits out, and the translation of every failure into an FdqError without the key.
+// request waits out, the translation of every failure into an FdqError without the key, and the answer read
+// once (answer-reading.ts) into the value the day cache keeps.
 // Redirects, the body's bound and the timeout are the upstream policy the gateway shares (upstream-policy.ts).
 // Nothing else in the add-in calls fetch (probe.ts aside).
-import { resultsOf } from "./answer-reading";
+import { answerOf, resultsOf } from "./answer-reading";
+import type { CacheValue } from "./cache-codec";
 import { BodyTooLarge, readBody } from "./body";
 import { inRefreshWindow } from "./vendor-clock";
 import {
@@ -101,15 +103,35 @@ export class Transport {
     return key.url(this.o.baseUrl);
   }
 
-  /** GETs the request of `key` and answers the envelope's `results`, retrying transient failures. */
-  async get(key: RequestKey): Promise<unknown> {
+  /**
+   * GETs the request of `key`, retrying transient failures, and answers what its results mean (answerOf: every
+   * record checked against `key`). Every failure is counted once, here.
+   */
+  async get(key: RequestKey): Promise<CacheValue> {
     const url = this.url(key);
+    const results = await this.results(url);
+    try {
+      return answerOf(key, results);
+    } catch (caught) {
+      if (!(caught instanceof FdqError)) throw caught;
+      const error = caught.withHints(this.o.hints);
+      this.countFailure(url, error);
+      throw error;
+    }
+  }
+
+  /** The envelope's `results` of the GET of `url`. */
+  private async results(url: string): Promise<unknown> {
     let started: number | undefined;
     for (let attempt = 1; ; attempt++) {
       // The slot is held for one attempt only, so a backing-off request never blocks the queue.
-      const outcome = await this.limiter.run(() =>
-        this.attemptInSlot(url, attempt, (started ??= this.o.now())),
-      );
+      const release = await this.limiter.acquire();
+      let outcome: Awaited<ReturnType<Transport["attemptInSlot"]>>;
+      try {
+        outcome = await this.attemptInSlot(url, attempt, (started ??= this.o.now()));
+      } finally {
+        release();
+      }
       if ("results" in outcome) return outcome.results;
       const { error, delay, pause } = outcome;
       if (delay === undefined) {

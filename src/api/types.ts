@@ -56,6 +56,13 @@ export interface ClientOptions {
   /** Units of a coverage list or metadata call (default 1: the vendor does not document it). */
   listUnits?: number;
   /**
+   * How a ticker the service does not cover is found (docs/quota-and-billing.md, "A ticker FDQ does not
+   * cover"): `after` (default) asks only after a data answer "not found" (the ticker's coverage record); `list`
+   * asks its type's coverage list once per refresh day before the first data request of a ticker whose coverage
+   * is not known today, and falls back to `after` where the list cannot be had.
+   */
+  coverageCheck?: "list" | "after";
+  /**
    * `strict` (default): every answer is fetched again each refresh day. `saver`: values of closed periods
    * of datapoints not flagged (SP) are kept up to `keepDays` refresh days (default 7); see docs/quota-and-billing.md.
    */

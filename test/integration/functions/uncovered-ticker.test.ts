@@ -1,8 +1,10 @@
 // A ticker FDQ does not cover: FDQ.DATAPOINT, FDQ.DATASET and FDQ.SERIES, with fixed and relative years,
-// called as Excel calls them against an in-process sandbox on a fixed day. The cell says the ticker is not
-// covered after one coverage request per ticker and refresh day (docs/quota-and-billing.md), a relative
-// period does not walk back through empty years, and a covered ticker's cells send no coverage request.
-import { FdqClient, MemoryStorage } from "../../../src/api";
+// called as Excel calls them against an in-process sandbox on a fixed day. Under the default rule ("after") the
+// cell says the ticker is not covered after one coverage request per ticker and refresh day, a relative period
+// does not walk back through empty years, and a covered ticker's cells send no coverage request. Under the list
+// rule ("list") the coverage list of the ticker's type is asked once per refresh day before the first data request,
+// and an uncovered ticker's cell sends nothing else (docs/quota-and-billing.md).
+import { FdqClient, MemoryStorage, NotCachedError, type ClientOptions } from "../../../src/api";
 import { configureSharedClient, resetSharedClient } from "../../../src/host/shared-client";
 import { EXCEL_HINTS } from "../../../src/host/excel-hints";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
@@ -32,24 +34,25 @@ beforeAll(async () => {
 });
 
 /** A fresh shared client (empty cache) that records what it sends. */
-function freshClient(): void {
+function freshClient(extra: Partial<ClientOptions> = {}): FdqClient {
   paths = [];
-  configureSharedClient(
+  return configureSharedClient(
     { baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey },
     {
+      ...extra,
       retry: { attempts: 1 },
       now: () => DAY.getTime(),
       storage: new MemoryStorage(),
       fetch: (input, init) => {
         const url = new URL(String(input));
         paths.push(`${url.pathname.replace(/^\/v1\//, "")}${url.search}`);
-        return fetch(input, init);
+        return extra.fetch ? extra.fetch(input, init) : fetch(input, init);
       },
     },
   );
 }
 
-beforeEach(freshClient);
+beforeEach(() => void freshClient());
 
 afterAll(async () => {
   await resetSharedClient();
@@ -265,5 +268,94 @@ describe("a covered ticker", () => {
       sent: ["metrics/roic/NFLX?datapoint=ROIC&year=2007"],
       units: 0,
     });
+  });
+});
+
+describe("the coverage list rule (coverageCheck: list)", () => {
+  const LIST = { coverageCheck: "list" } as const;
+
+  it("the first cell of an uncovered ticker: the stock list (1 request, 1 unit), no data request", async () => {
+    freshClient(LIST);
+    expect(await cell("DATAPOINT", "ZZZZ", "roic", "ROIC", 2023)).toEqual({
+      outcome: { code: "#N/A", message: uncovered("ZZZZ") },
+      sent: ["coverage/stock"],
+      units: 1,
+    });
+  });
+
+  it("FY0, FQ0 and LTM of an uncovered ticker send no data request: the list alone, then nothing", async () => {
+    for (const year of ["FY0", "FQ0", "LTM"]) {
+      freshClient(LIST);
+      expect(await cell("DATAPOINT", "ZZZW", "roic", "ROIC", year)).toEqual({
+        outcome: { code: "#N/A", message: uncovered("ZZZW") },
+        sent: ["coverage/stock"],
+        units: 1,
+      });
+    }
+    const none = { outcome: { code: "#N/A", message: uncovered("ZZZV") }, sent: [], units: 0 };
+    expect(await cell("DATAPOINT", "ZZZV", "roic", "NOPAT", "LTM")).toEqual(none);
+    expect(await cell("SERIES", "ZZZV", "roic", "ROIC", 2019, 2023)).toEqual(none);
+    expect(await cell("DATASET", "ZZZV", "roic", "FY-1")).toEqual(none);
+  });
+
+  it("an inactive stock's colon ticker is looked up in the inactive list", async () => {
+    freshClient(LIST);
+    expect(await cell("DATAPOINT", "ZZZZ:1", "roic", "ROIC", 2010)).toEqual({
+      outcome: { code: "#N/A", message: uncovered("ZZZZ:1", "inactive stock") },
+      sent: ["coverage/inactive"],
+      units: 1,
+    });
+  });
+
+  it("a covered ticker's model: one list request a day before its first data request, none after", async () => {
+    freshClient(LIST);
+    const first = await cell("DATAPOINT", "AAPL", "roic", "ROIC", 2023);
+    expect("value" in first.outcome).toBe(true);
+    expect(first.sent).toEqual(["coverage/stock", "metrics/roic/AAPL?datapoint=ROIC&year=2023"]);
+    expect(first.units).toBe(2);
+    const fy0 = await cell("DATAPOINT", "MSFT", "roic", "ROIC", "FY0");
+    expect("value" in fy0.outcome).toBe(true);
+    expect(fy0.sent).toEqual([
+      "metrics/roic/MSFT?datapoint=ROIC&year=2026",
+      "metrics/roic/MSFT?datapoint=ROIC&year=2025",
+    ]);
+    const year = await cell("DATAPOINT", "NFLX", "roic", "ROIC", 2008);
+    expect(year).toEqual({
+      outcome: { code: "#N/A", message: NOT_FOUND },
+      sent: ["metrics/roic/NFLX?datapoint=ROIC&year=2008"],
+      units: 0,
+    });
+  });
+
+  it("a list that cannot be had: the data request is sent, the after-the-fact rule answers, the list is asked again next time", async () => {
+    let down = true;
+    freshClient({
+      ...LIST,
+      fetch: (input, init) =>
+        down && String(input).endsWith("/coverage/stock")
+          ? Promise.resolve(new Response("busy", { status: 503 }))
+          : fetch(input, init),
+    });
+    expect(await cell("DATAPOINT", "ZZZZ", "roic", "ROIC", 2023)).toEqual({
+      outcome: { code: "#N/A", message: uncovered("ZZZZ") },
+      sent: ["coverage/stock", "metrics/roic/ZZZZ?datapoint=ROIC&year=2023", "coverage/stock/ZZZZ"],
+      units: 0,
+    });
+    down = false;
+    const next = await cell("DATAPOINT", "AAPL", "roic", "ROIC", 2023);
+    expect(next.sent).toEqual(["coverage/stock", "metrics/roic/AAPL?datapoint=ROIC&year=2023"]);
+  });
+
+  it("a preview sends nothing, and an estimate counts the list until today's cache has it", async () => {
+    const client = freshClient(LIST);
+    await client.ready();
+    const request = { ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2023 };
+    await expect(client.datapoint(request, { cacheOnly: true })).rejects.toBeInstanceOf(NotCachedError);
+    expect(paths).toEqual([]);
+    const before = client.estimate([{ kind: "datapoint", request }]);
+    expect([before.requestsNeeded, before.units]).toEqual([2, 2]);
+    await client.datapoint({ ...request, ticker: "MSFT" });
+    const after = client.estimate([{ kind: "datapoint", request }]);
+    expect([after.requestsNeeded, after.units]).toEqual([1, 1]);
   });
 });

@@ -1,6 +1,11 @@
-// Argument checks made before any request. Each returns the normalised argument or throws the spec's
-// error (name and message) where the spec has one, else InvalidArgumentError naming the argument.
+// From a call's arguments to its request(s): the one module that does it. Every argument is checked before any
+// request (each check answers the normalised argument or throws the spec's error, name and message, where the
+// spec has one, else InvalidArgumentError naming the argument); the checked call names its RequestKey (keyOf*);
+// a relative period (FY0, FQ-2, LTM...) names the latest-period search it waits for and, once that is known, the
+// fixed call of the period it names (fixedCall). The client's reads, its plans and its estimates all ask here,
+// and nowhere else builds a call's key. Nothing here sends a request.
 import {
+  applyRelative,
   DATASETS,
   fiscalYearProblem,
   PRIOR_YEARS,
@@ -10,10 +15,17 @@ import {
   findSectorDatapoint,
   isRelativePeriod,
   parseRelativePeriod,
+  periodAtIndex,
   periodOfArgs,
+  periodType,
   relativeConflict,
+  relativeText,
+  resolvedWords,
+  RESOLVED_KIND,
   RELATIVE_GRAMMAR,
   shown,
+  type DatedPeriod,
+  type PeriodKind,
   type RelativePeriod,
   type Dataset,
   type Period,
@@ -32,18 +44,17 @@ import {
   InvalidSecurityTypeError,
   SectorDataPointNotFoundError,
 } from "./errors";
-import type { DatapointRequest, DatasetRequest, SectorRequest } from "./types";
+import { aloneKey, DatapointKeys } from "./day-answers";
+import { DEFAULTS } from "./defaults";
+import { clockGuess, type PeriodResolver, type ProbeTarget } from "./period-resolver";
+import type { ResolutionCost } from "./planner";
+import type { BillingModel } from "./pricing";
+import { isInactiveTicker } from "./ticker-coverage";
+import { RefreshDayClock } from "./refresh-day";
+import { dataKey, RequestKey, type DataKey, type DatapointTarget, type DatasetTarget } from "./request-key";
+import type { DatapointRequest, DatasetRequest, FdqRequest, ResolvedPeriod, SectorRequest } from "./types";
 
-export interface DatasetTarget {
-  dataset: Dataset;
-  ticker: string;
-  year: number;
-  period: Period;
-}
-
-export interface DatapointTarget extends DatasetTarget {
-  name: string;
-}
+export type { DatapointTarget, DatasetTarget };
 
 export interface SectorTarget {
   id: string;
@@ -269,4 +280,167 @@ export function checkWholeDatasetRequest(req: DatasetRequest): DatasetTarget {
     });
   }
   return t;
+}
+
+// ---- The request a call names -------------------------------------------------------------------------------
+
+/** The requests that can answer a checked datapoint call (its own, its dataset's whole one). */
+export const datapointKeys = (t: DatapointTarget): DatapointKeys => new DatapointKeys(t);
+
+/** A whole-dataset call's key, checked as the call checks it. */
+export function datasetKey(request: DatasetRequest): DataKey {
+  return dataKey(checkWholeDatasetRequest(request));
+}
+
+/** A sector call's key, with its checked target (whose catalog entry says whether the value is text). */
+export function sectorCall(request: SectorRequest): { key: RequestKey; target: SectorTarget } {
+  const target = checkSectorRequest(request);
+  return { key: RequestKey.sector(target.id, target.name, target.priorYear), target };
+}
+
+/**
+ * The key of the request a call's request makes alone, checked as the call checks it (throws its
+ * InvalidArgumentError or DataPointNotFoundError).
+ */
+export function keyOfRequest(request: FdqRequest, billing: BillingModel): RequestKey {
+  switch (request.kind) {
+    case "datapoint":
+      return aloneKey(datapointKeys(checkDatapointRequest(request.request)), billing);
+    case "dataset":
+      return datasetKey(request.request);
+    case "sector":
+      return sectorCall(request.request).key;
+    default:
+      return keyOfCall(request);
+  }
+}
+
+/** The list of every datapoint's metadata (a call without arguments). */
+export const datapointListKey = (): RequestKey => RequestKey.metadata();
+
+/** The key of a call of the endpoints other than data and sector, checked as the call checks it. */
+export function keyOfCall(
+  request: Extract<FdqRequest, { kind: "ratings" | "coverage" | "security" | "info" }>,
+): RequestKey {
+  switch (request.kind) {
+    case "ratings":
+      return RequestKey.ratings(checkTicker(request.ticker));
+    case "coverage":
+      return RequestKey.coverage(checkSecurityType(request.type));
+    case "security": {
+      // The ticker is checked first, as FDQ.SECURITY always has (its error is the one a cell shows).
+      const ticker = checkTicker(request.ticker);
+      return RequestKey.security(checkSecurityType(request.type), ticker);
+    }
+    case "info":
+      return RequestKey.metadata(checkName(request.name));
+  }
+}
+
+// ---- Relative periods ---------------------------------------------------------------------------------------
+
+type Call = DatapointRequest | DatasetRequest;
+
+/** The call for a resolved period: the same arguments with a fixed year, quarter and ttm. */
+export function fixedCall<C extends Call>(req: C, at: DatedPeriod): C {
+  const p = at.period;
+  return {
+    ...req,
+    year: at.year,
+    quarter: p.kind === "quarter" ? p.n : null,
+    ttm: p.kind === "ttm" ? p.n : null,
+  };
+}
+
+/**
+ * Whether a relative call asks the latest period itself (FY0 annual, FQ0, LTM): its own request is then the
+ * search's answer with data, and the search costs it nothing.
+ */
+export const asksLatest = (t: RelativeTarget): boolean =>
+  t.relative.offset === 0 && (t.relative.basis !== "FY" || t.within.kind === "annual");
+
+/** The period kind whose latest period a relative call waits for. */
+export const searchKind = (t: RelativeTarget): PeriodKind => RESOLVED_KIND[t.relative.basis];
+
+/**
+ * What a probe asks for a relative call: its datapoint; for a whole dataset at the latest period the whole
+ * dataset (the cell's own request), else its first catalog name (one unit).
+ */
+export function probeOf(t: RelativeTarget): ProbeTarget {
+  const name = t.name ?? t.dataset.datapoints[0]?.name ?? "";
+  return { dataset: t.dataset.path, name, ...(t.name === undefined && asksLatest(t) && { whole: true }) };
+}
+
+/** What a relative call's result says was resolved, and on which refresh day. */
+export function resolvedOf(t: RelativeTarget, at: DatedPeriod, resolvedOn: string): ResolvedPeriod {
+  return {
+    text: relativeText(t.relative),
+    year: at.year,
+    period: at.period.n,
+    periodtype: periodType(at.period),
+    words: resolvedWords(t.relative, at),
+    resolvedOn,
+  };
+}
+
+/** The period a relative call names, once its ticker's latest period of the kind is known. */
+export const periodOf = (t: RelativeTarget, latest: DatedPeriod): DatedPeriod =>
+  applyRelative(t.relative, latest, t.within);
+
+/**
+ * The request with the period known today, or guessed, in place of its relative year; without a resolver
+ * (a client that does not know its settings yet) guessed from the day alone.
+ */
+export function plannedRequest(resolver: PeriodResolver | undefined, request: FdqRequest): FdqRequest {
+  if (request.kind !== "datapoint" && request.kind !== "dataset") return request;
+  const t = checkRelativeRequest(request.request);
+  if (!t) return request;
+  const kind = searchKind(t);
+  const latest = resolver
+    ? resolver.guess(t.ticker, kind).latest
+    : periodAtIndex(kind, clockGuess(kind, new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now())));
+  const at = periodOf(t, latest);
+  return request.kind === "datapoint"
+    ? { kind: "datapoint", request: fixedCall(request.request, at) }
+    : { kind: "dataset", request: fixedCall(request.request, at) };
+}
+
+/** Which latest-period search a relative call waits for ("TICKER|kind"); undefined for a fixed period. */
+export function searchOf(request: FdqRequest): string | undefined {
+  if (request.kind !== "datapoint" && request.kind !== "dataset") return undefined;
+  const t = checkRelativeRequest(request.request);
+  return t && `${t.ticker}|${searchKind(t)}`;
+}
+
+/**
+ * What finding the latest periods of `requests` costs before their own requests: per ticker and kind not
+ * known today, the empty answers above the likely latest (no unit), an inactive stock's coverage record, and
+ * one unit when no call asks the latest period itself (its answer is then the resolution's alone).
+ */
+export function resolutionCost(resolver: PeriodResolver, requests: readonly FdqRequest[]): ResolutionCost {
+  const searches = new Map<string, { ticker: string; kind: PeriodKind; atLatest: boolean }>();
+  for (const r of requests) {
+    if (r.kind !== "datapoint" && r.kind !== "dataset") continue;
+    let t: RelativeTarget | undefined;
+    try {
+      t = checkRelativeRequest(r.request);
+    } catch {
+      continue; // refused: the cell shows the error, nothing is sent
+    }
+    if (!t) continue;
+    const kind = searchKind(t);
+    if (resolver.known(t.ticker, kind)) continue;
+    const key = `${t.ticker}|${kind}`;
+    const s = searches.get(key) ?? { ticker: t.ticker, kind, atLatest: false };
+    s.atLatest ||= asksLatest(t);
+    searches.set(key, s);
+  }
+  let sent = 0;
+  let units = 0;
+  for (const s of searches.values()) {
+    const g = resolver.guess(s.ticker, s.kind);
+    sent += g.emptyProbes + (s.atLatest ? 0 : 1) + (g.coverage && isInactiveTicker(s.ticker) ? 1 : 0);
+    units += (s.atLatest ? 0 : 1) + (g.coverage ? 1 : 0);
+  }
+  return { searches: searches.size, requests: sent, units };
 }
