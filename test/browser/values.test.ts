@@ -148,8 +148,9 @@ describe("the Values card", () => {
     await tab(page, "Connect");
     expect(await text(page, "values-unavailable")).toBe(
       "Not available in this Excel" +
-        "This version of Excel cannot show cards or numbers with their source: it lacks custom functions that " +
-        "return data types (CustomFunctionsRuntime 1.4). FDQ returns plain values.",
+        "This version of Excel lacks CustomFunctionsRuntime 1.4 (custom functions that return data types), so FDQ " +
+        "returns plain values and FDQ.CARD cannot show a card. Use Excel for Microsoft 365 (Windows version 2208 or " +
+        "later, Mac 16.64 or later) or Excel on the web.",
     );
     expect(await page.getByTestId("with-source").isDisabled()).toBe(true);
     expect(await page.getByTestId("with-source").isChecked()).toBe(false);

@@ -34,6 +34,7 @@ import {
   unitsPerCard,
   type MetricOffer,
 } from "../logic/card-metrics";
+import { forgetValueOptions } from "../../host/value-options-host";
 import { messageOf } from "../logic/message";
 import { recalculateForm } from "../logic/value-form";
 import { useServices } from "../services";
@@ -125,6 +126,9 @@ export function ValuesPanel({ index }: ValuesPanelProps) {
     async (next: ValueOptions): Promise<boolean> => {
       try {
         await saveValueOptions(platform.storage, next);
+        // The functions keep a reading of the options for a second (one recalculation's worth): the calculation
+        // the pane starts next must read the new ones.
+        forgetValueOptions();
         setOptions(next);
         return true;
       } catch (err) {
