@@ -12,6 +12,7 @@ import { resolveCells } from "./fdq-call";
 import { messageOf } from "./message";
 import type { PaneClient } from "./pane-client";
 import { savable } from "./saver";
+import { currentValueOptions } from "../../host/value-options-host";
 
 export interface UnplannedCell {
   readonly address: string;
@@ -59,7 +60,8 @@ export interface EstimateDeps {
   readonly workbook: Pick<WorkbookAccess, "cellValues">;
   /** Today's refresh day (decides which periods are closed); the default boundary's day now when left out. */
   readonly today?: string;
-  /** The value options in force: FDQ.CARD cells ask their chosen key metrics too. */
+  /** The value options in force (FDQ.CARD cells ask their chosen key metrics too); those the functions apply now
+   * when left out. */
   readonly values?: ValueOptions;
 }
 
@@ -72,6 +74,7 @@ export async function estimateRefresh(
     values,
   }: EstimateDeps,
 ): Promise<RefreshEstimate> {
+  values ??= await currentValueOptions();
   const requests: FdqRequest[] = [];
   const unplanned: UnplannedCell[] = [];
   let cachedCells = 0;
