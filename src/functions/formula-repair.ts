@@ -13,7 +13,7 @@
 //   Excel adds when it took the function for one of another add-in's workbook (office-js#2051, #2568);
 // - in lower or mixed case (fdq.datapoint): text Excel did not recognise as a function when it was entered.
 // Only the call's head changes; its arguments and the rest of the formula are kept character for character.
-import { afterQuoted } from "./formula";
+import { afterQuoted } from "../formula/lexer";
 import { isFunctionName, type FunctionName } from "./signatures";
 
 /** Where a formula's text is read from: as Excel shows it (range.formulas), or as stored in the .xlsx. */

@@ -10,7 +10,7 @@ import type { FdqCall } from "../../functions/formula";
 import { requestsOf } from "../../functions/requests";
 import type { Host } from "../engine/context";
 import { Evaluator } from "../engine/evaluator";
-import { parseFormula } from "../engine/parser";
+import { parseExcelFormula } from "../../formula/parser";
 import { callFdq } from "../refresh/fdq-functions";
 import { engineFormula } from "../formula-text";
 import { ExcelError, sheetKey, type FormulaCell, type Scalar, type WorkbookModel } from "../model";
@@ -145,7 +145,7 @@ export function callReader(model: WorkbookModel, writes?: CellWrites): (cell: Fo
       const ctx = evaluator.context(cell.sheet, cell.row, cell.col, cell.array !== undefined);
       // Parsed here, not through the engine's shared cache of trees: each tree is used once, and the cache
       // would keep every FDQ cell's tree of a refresh alive.
-      evaluator.evaluate(parseFormula(engineFormula(cell.formula).text), ctx);
+      evaluator.evaluate(parseExcelFormula(engineFormula(cell.formula).text), ctx);
     } catch {
       // A formula the engine cannot read has no period to compare: its calls so far are kept.
     }

@@ -2,7 +2,7 @@
 // the host (the recalculation) that answers cells, names, tables and FDQ calls. Split from the evaluator so
 // the function modules need not import it (no import circles).
 import { ExcelError, type Scalar, type Table } from "../model";
-import type { Node } from "./parser";
+import type { Node } from "../../formula/parser";
 import { MAX_COL, MAX_ROW, type Rect } from "./references";
 import { Arr, Ref, VALUE, type Value } from "./values";
 

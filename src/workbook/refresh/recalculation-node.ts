@@ -1,5 +1,5 @@
 // The recalculation's bookkeeping for one formula and for one attempt to evaluate it.
-import type { Node as Tree } from "../engine/parser";
+import type { Node as Tree } from "../../formula/parser";
 import { ExcelError, type FormulaCell, type Scalar } from "../model";
 
 export type State = "todo" | "waiting" | "pending" | "done" | "skipped";

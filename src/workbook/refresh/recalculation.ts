@@ -16,10 +16,11 @@
 // FDQ call whose answer is not fetched yet is recorded and leaves its cell (and the cells reading it) waiting;
 // the caller fetches the recorded calls in one batch, and the next pass evaluates the waiting cells again.
 import type { Outcome } from "../../functions/evaluate";
-import { FormulaSyntaxError, type FdqCall } from "../../functions/formula";
+import type { FdqCall } from "../../functions/formula";
+import { FormulaSyntaxError } from "../../formula/syntax-error";
 import { intersect, toArr, type Host } from "../engine/context";
 import { Evaluator } from "../engine/evaluator";
-import { parseFormula, type Node as Tree } from "../engine/parser";
+import { parseExcelFormula, type Node as Tree } from "../../formula/parser";
 import { addressOf, addressOfCell, rectOf } from "../engine/references";
 import { scanReferences, scanText, volatileCall } from "../engine/scan";
 import { Arr, Ref, Unsupported, type Value } from "../engine/values";
@@ -279,7 +280,7 @@ export class Recalculation {
     let failure: Unsupported | undefined;
     let tree: Tree | undefined;
     try {
-      node.tree ??= parseFormula(node.text);
+      node.tree ??= parseExcelFormula(node.text);
       tree = node.tree;
       value = this.evaluator.evaluate(tree, ctx);
       // A reference result is read here, so that what it reads counts for the formula's freshness.

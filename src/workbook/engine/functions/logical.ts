@@ -3,7 +3,7 @@
 // FDQ calls. An array condition (in an array formula) chooses element by element, both branches evaluated.
 import { ExcelError, type Scalar } from "../../model";
 import { lift, liftArgs, operand, type Context } from "../context";
-import type { Node } from "../parser";
+import type { Node } from "../../../formula/parser";
 import { Arr, isError, NA, Ref, toBool, Unsupported, VALUE, type Value } from "../values";
 import { elements } from "./collect";
 import { eager, MANY, type FunctionTable, type LazyFn } from "./table";
