@@ -269,21 +269,22 @@ class Parser {
       this.i++;
       return { type: "call", name: functionName(t.text), args };
     }
+    const unclosed = (): FormulaSyntaxError =>
+      new FormulaSyntaxError(
+        "The formula ends inside the argument list: a closing ) is missing",
+        this.source.length,
+      );
     for (;;) {
       const k = this.peek()?.kind;
+      if (k === undefined) throw unclosed();
       args.push(k === "," || k === ")" ? { type: "missing" } : this.expression(0));
       const sep = this.peek();
-      if (!sep) {
-        throw new FormulaSyntaxError(
-          "The formula ends inside the argument list: a closing ) is missing",
-          this.source.length,
-        );
-      }
+      if (!sep) throw unclosed();
       this.i++;
       if (sep.kind === ")") break;
       if (sep.kind !== ",")
         throw new FormulaSyntaxError(
-          `Unexpected ${JSON.stringify(sep.text)}: a , or ) was expected`,
+          `Unexpected character ${JSON.stringify(sep.text.charAt(0))}: a , or ) was expected`,
           sep.start,
         );
     }

@@ -182,6 +182,8 @@ class CallTree {
       case "binary": {
         if (node.op === ":" && isReference(node)) return this.reference(node);
         this.argument(node.left);
+        // A range with a computed end (A1:INDEX(...)): what its end is made of is named first.
+        if (node.op === ":") this.argument(node.right);
         return this.refuseOperator(this.span(node).op as number, "give each argument as one literal");
       }
       case "ref":
@@ -204,7 +206,8 @@ class CallTree {
   }
 
   private reference(node: Node): CellRef {
-    const text = this.written(node);
+    // Excel writes a range without spaces around its colon (A1 : B2 is A1:B2).
+    const text = this.written(node).replace(/\s*:\s*/g, ":");
     const { start } = this.span(node);
     if (!this.references) {
       if (text.startsWith("'")) fail(`Unexpected character "'"`, start);
