@@ -30,6 +30,11 @@ export interface Host {
    * a lazy function chooses no branch yet (so it fetches only the FDQ calls of the branch it will take).
    */
   waits(): number;
+  /**
+   * The formula calls a volatile function the engine computes (OFFSET, INDIRECT: VOLATILE_FUNCTIONS): the host
+   * decides whether the value may be written.
+   */
+  volatile?(fn: string): void;
   /** An FDQ function (name without "FDQ."), given its evaluated arguments. */
   fdq(name: string, args: readonly (Value | undefined)[], ctx: Context): Value;
 }

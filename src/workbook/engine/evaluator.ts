@@ -272,6 +272,7 @@ export class Evaluator {
         name,
       );
     }
+    if (VOLATILE_FUNCTIONS.has(name)) this.host.volatile?.(name);
     if (!fn) {
       // Its arguments are still read: whether the formula reads a cell that changed decides whether it matters.
       for (const a of args) this.evaluate(a, ctx);

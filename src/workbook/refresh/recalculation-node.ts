@@ -34,6 +34,8 @@ export interface Node {
   volatile?: Volatile;
   /** Whether an evaluation called FDQ (directly, or through a defined name). */
   calledFdq?: boolean;
+  /** Done and fresh: whether its new value comes from an FDQ answer (not only from a missing cached value). */
+  fromFdq?: boolean;
 }
 
 /** What one evaluation attempt of a formula ran into. */
@@ -52,6 +54,10 @@ export interface Attempt {
   volatile: Volatile | undefined;
   /** Whether it called FDQ. */
   calledFdq: boolean;
+  /** Whether what it computes from depends on an FDQ answer: its own call, or a precedent's. */
+  fromFdq: boolean;
+  /** A volatile function the engine computes (OFFSET, INDIRECT) that the formula itself calls. */
+  volatileCall: string | undefined;
 }
 
 /** Thrown to evaluate a precedent first. */

@@ -9,7 +9,10 @@
 // (an unsupported function, another workbook) keeps its value; when it should have changed it is reported,
 // with the functions that stopped it: right or untouched, never wrong. So is a formula that would be computed
 // from a value Excel recomputes and fdq does not: a cell of a what-if data table, or a cached value that comes
-// from a volatile function (TODAY, NOW, RAND...).
+// from a volatile function (TODAY, NOW, RAND...). A dependent of an FDQ cell that calls a volatile function the
+// engine can compute (OFFSET, INDIRECT) is reported too, by cell and function: Excel computes it again whenever
+// it calculates, so fdq leaves it to Excel; a formula using one that reads no FDQ answer is computed only when
+// the file holds no value of it.
 //
 // How: passes over the formulas. A formula is evaluated once the formulas it reads are known (a precedent not
 // evaluated yet is evaluated first, with an explicit stack: long chains must not overflow the call stack). An
@@ -208,6 +211,9 @@ export class Recalculation {
       },
       isHiddenRow: (sheet, row) => this.index.sheet(sheet)?.hiddenRows?.has(row) ?? false,
       waits: () => this.current().waits,
+      volatile: (fn) => {
+        this.current().volatileCall ??= fn;
+      },
       fdq: (name, args, ctx) =>
         callFdq(name, args, ctx, {
           argumentsIncomplete: () => this.current().pendingPrecedent,
@@ -221,6 +227,7 @@ export class Recalculation {
     const attempt = this.current();
     attempt.fresh = true;
     attempt.calledFdq = true;
+    attempt.fromFdq = true;
     const key = callKey(call);
     const answer = this.answers.get(key);
     if (answer !== undefined) return answer;
@@ -273,6 +280,8 @@ export class Recalculation {
       waits: 0,
       volatile: undefined,
       calledFdq: false,
+      fromFdq: node.callsFdq,
+      volatileCall: undefined,
     };
     this.attempt = attempt;
     const ctx = this.evaluator.context(cell.sheet, cell.row, cell.col, cell.array !== undefined);
@@ -327,6 +336,7 @@ export class Recalculation {
       return undefined;
     }
     node.calledFdq = attempt.calledFdq;
+    node.fromFdq = attempt.fromFdq;
     if (failure !== undefined || attempt.refused !== undefined) {
       // A formula nothing fresh flows into keeps its cached result: whether fdq can compute it does not matter.
       if (attempt.fresh) {
@@ -336,6 +346,13 @@ export class Recalculation {
         this.finish(node, false, cell.cached ?? null);
         node.volatile ??= attempt.volatile;
       }
+    } else if (attempt.volatileCall !== undefined && attempt.fromFdq) {
+      const fn = attempt.volatileCall;
+      this.skip(
+        node,
+        `uses ${fn}, which Excel computes again whenever it calculates (fdq refresh does not)`,
+        [fn],
+      );
     } else if (attempt.volatile !== undefined && attempt.fresh) {
       const { fn, cell: where } = attempt.volatile;
       this.skip(
@@ -345,7 +362,11 @@ export class Recalculation {
       );
     } else {
       this.finish(node, attempt.fresh, attempt.fresh ? value : (cell.cached ?? null));
-      if (!attempt.fresh) node.volatile ??= attempt.volatile;
+      if (!attempt.fresh) {
+        const own = attempt.volatileCall;
+        node.volatile ??=
+          attempt.volatile ?? (own === undefined ? undefined : { fn: own, cell: addressOf(cell) });
+      }
     }
     return undefined;
   }
@@ -419,12 +440,14 @@ export class Recalculation {
       case "done":
         this.stale.read(attempt.node, node);
         if (node.fresh) attempt.fresh = true;
+        if (node.fresh && node.fromFdq) attempt.fromFdq = true;
         if (node.volatile) attempt.volatile ??= node.volatile;
         return node.value;
       case "skipped":
         throw new SkippedPrecedent(node);
       case "pending":
         attempt.fresh = true;
+        attempt.fromFdq = true;
         attempt.pendingPrecedent = true;
         attempt.waits++;
         return PENDING();
@@ -441,9 +464,13 @@ export class Recalculation {
       const node = this.byCell.get(owner);
       if (node && node.state !== "done") this.precedent(node, attempt);
       if (node?.fresh) attempt.fresh = true;
+      if (node?.fresh && node.fromFdq) attempt.fromFdq = true;
     }
     if (this.spills.has(sheetName, row, col)) {
       attempt.fresh = true;
+      // A cell spilled by this run: its value is new, from FDQ when its anchor's is.
+      const anchor = owner && this.byCell.get(owner);
+      if (!anchor || anchor.fromFdq !== false) attempt.fromFdq = true;
       return this.spills.valueAt(sheetName, row, col) ?? null;
     }
     const table = this.tablesMayChange
