@@ -34,7 +34,7 @@ export function budgetMessage(estimate: RequestEstimate, budget: number): string
  * none (its cell shows the error). FDQ.SECURITY without a type is recorded trying stock, ETF and fund in
  * turn; only one of them answers (a "not found" costs nothing), so only the first is counted.
  */
-async function callRequests(client: FdqClient, call: FdqCall): Promise<FdqRequest[]> {
+export async function callRequests(client: FdqClient, call: FdqCall): Promise<FdqRequest[]> {
   let recorded: FdqRequest[];
   try {
     recorded = await requestsOf(call);

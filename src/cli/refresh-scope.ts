@@ -5,12 +5,13 @@
 // is made or priced by --budget, their cells are not written (byte for byte as they were), and a dependent of
 // a refreshed cell that also reads one of them reads its value as the workbook holds it.
 //
-// How fdq knows a cell's refresh day: from the day cache, as the task pane does (it keeps each answer with the
-// refresh day it was fetched on). A cell is current when every call it makes is answered by the cache without
-// a request AND that answer is the value the workbook holds; any other FDQ cell is stale. Finding out sends
-// nothing: the calls the cache answers are evaluated from it, the others are not made. With --no-cache (or a
-// cache of another machine) nothing is known to be current, so every FDQ cell is stale.
-import type { FdqClient } from "../api";
+// Which cells are stale is the one rule of src/workbook/refresh/staleness.ts, the task pane's too: a cell whose
+// value is not today's answer to its requests. This file reads what the rule needs from the package and the
+// day cache: each request's cached answer and its refresh day, and, where every request has today's answer,
+// whether the value the workbook holds is the one those answers give. Finding out sends nothing: the calls the
+// cache answers are evaluated from it, the others are not made. With --no-cache (or a cache of another machine)
+// nothing is known to be current, so every FDQ cell is stale.
+import { DEFAULTS, RefreshDayClock, type FdqClient } from "../api";
 import type { FdqCall } from "../functions/formula";
 import { classify, reportValue } from "../workbook/changes/changes";
 import { engineFormula } from "../workbook/formula-text";
@@ -23,7 +24,8 @@ import {
   type WorkbookModel,
 } from "../workbook/model";
 import { Recalculation } from "../workbook/refresh/recalculation";
-import { estimateRun } from "./budget";
+import { isStale, isTodaysAnswer } from "../workbook/refresh/staleness";
+import { callRequests } from "./budget";
 import { evaluateAll } from "../functions/evaluate";
 import { FileProblem } from "../workbook/xlsx/node-files";
 import type { RefreshOptions } from "./options";
@@ -87,29 +89,41 @@ export function withFdqCellsOutside(
 }
 
 /**
- * The FDQ cells whose value is not known to be today's: a call not answered by the day cache without a
- * request, or answered with another value than the cell holds. Sends nothing.
+ * The stale FDQ cells (src/workbook/refresh/staleness.ts): a request without today's answer in the day cache,
+ * or a value other than today's answers give. Sends nothing.
  */
-export async function staleCells(model: WorkbookModel, client: FdqClient): Promise<Set<FormulaCell>> {
+export async function staleCells(
+  model: WorkbookModel,
+  client: FdqClient,
+  today: string = new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now()),
+): Promise<Set<FormulaCell>> {
   await client.ready();
   const dry = new Recalculation(model);
   for (let calls: FdqCall[] = dry.pass(); calls.length > 0; calls = dry.pass()) {
-    const cached: FdqCall[] = [];
-    const uncached: FdqCall[] = [];
+    const answered: FdqCall[] = [];
+    const unanswered: FdqCall[] = [];
     for (const call of calls) {
-      const estimate = await estimateRun(client, [call]);
-      (estimate.requestsNeeded === 0 ? cached : uncached).push(call);
+      const answers = (await callRequests(client, call)).flatMap((r) => {
+        try {
+          return [client.plan(r)];
+        } catch {
+          return []; // a request the client refuses: the call answers its error without one
+        }
+      });
+      (answers.every((a) => isTodaysAnswer(a, today)) ? answered : unanswered).push(call);
     }
-    if (uncached.length > 0) dry.refuse(uncached, "not in today's cache");
-    if (cached.length > 0) dry.answer(cached, await evaluateAll(client, cached));
+    // A call without today's answer makes its cell stale whatever it holds: it is not evaluated.
+    if (unanswered.length > 0) dry.refuse(unanswered, "not answered in today's cache");
+    if (answered.length > 0) dry.answer(answered, await evaluateAll(client, answered));
   }
   const current = new Set<FormulaCell>();
   for (const result of dry.results()) {
     if (result.kind !== "value" || !result.callsFdq || result.cell.cached === undefined) continue;
-    if (classify(reportOf(result.cell.cached), reportOf(result.value)) === undefined) {
-      if (!(result.cell.cached instanceof ExcelError) || result.value instanceof ExcelError)
-        current.add(result.cell);
-    }
+    const same =
+      classify(reportOf(result.cell.cached), reportOf(result.value)) === undefined &&
+      (!(result.cell.cached instanceof ExcelError) || result.value instanceof ExcelError);
+    // Every request of the cell had today's answer (else it was refused and gave no value).
+    if (!isStale({ answers: [], showsTodaysValue: same }, today)) current.add(result.cell);
   }
   return new Set(model.formulas.filter((cell) => callsFdq(cell) && !current.has(cell)));
 }

@@ -4,6 +4,7 @@
 // refresh of some cells, and to list frozen cells' sources. Calls are resolved as the estimate resolves them
 // (fdq-call.ts); a call that cannot be planned makes no request.
 import type { FdqRequest } from "../../api";
+import type { CachedAnswer } from "../../workbook/refresh/staleness";
 import { periodLabel } from "./period";
 import { requestsOf } from "../../functions/requests";
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
@@ -73,21 +74,16 @@ export function sourceOf(requests: readonly FdqRequest[], client: Pick<PaneClien
   };
 }
 
-/**
- * Whether a cell's value is from an older refresh day: one of its requests is not answered by today's cache,
- * or by an answer fetched on an earlier day (the quota saver's). A cell without requests is not.
- */
-export function isStale(
+/** Each request's answer as today's cache knows it; a request the client refuses (no request is made) is left out. */
+export function cachedAnswers(
   requests: readonly FdqRequest[],
   client: Pick<PaneClient, "plan">,
-  today: string,
-): boolean {
-  return requests.some((r) => {
+): CachedAnswer[] {
+  return requests.flatMap((r) => {
     try {
-      const plan = client.plan(r);
-      return !plan.cached || (plan.fetchedOn !== undefined && plan.fetchedOn < today);
+      return [client.plan(r)];
     } catch {
-      return false; // a refused request: the cell shows its error without a request, refreshing changes nothing
+      return []; // a refused request: the cell shows its error without a request, refreshing changes nothing
     }
   });
 }

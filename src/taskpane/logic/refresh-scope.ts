@@ -2,7 +2,8 @@
 // function), the active sheet, the selection, only the FDQ cells in error, or only those whose value is from an
 // older refresh day. The estimate prices the same cells the refresh would run.
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
-import { cellRequests, isStale, type CellRequests } from "./cell-requests";
+import { isStale } from "../../workbook/refresh/staleness";
+import { cachedAnswers, cellRequests, type CellRequests } from "./cell-requests";
 import { isErrorValue } from "./excel-error";
 import type { PaneClient } from "./pane-client";
 
@@ -57,6 +58,8 @@ export async function scopeCells(scope: RefreshScope, deps: ScopeDeps): Promise<
 
 async function staleCells(cells: readonly CellSnapshot[], deps: ScopeDeps): Promise<CellRequests[]> {
   return (await cellRequests(cells, deps.workbook)).filter((c) =>
-    isStale(c.requests, deps.client, deps.today),
+    // The pane reads each request's cached answer; it does not compare the value a cell shows (not compared:
+    // stale only by the answers' day).
+    isStale({ answers: cachedAnswers(c.requests, deps.client) }, deps.today),
   );
 }

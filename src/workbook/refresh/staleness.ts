@@ -1,0 +1,40 @@
+// What "stale" means, for the task pane's "Only cells from an older refresh day" and `fdq refresh --only stale`
+// alike (docs/refresh.md, "What stale means"): an FDQ cell is stale when its value is not today's answer to its
+// requests. That is so when one of its requests has no answer of today's refresh day in the day cache (none at
+// all, or one the quota saver kept from an earlier day), or when the cache holds today's answers but the cell
+// shows another value (it was computed on an earlier day and not since). Finding out sends nothing: only the
+// cache is read. The host reads the requests and the value (Office in the pane, the package in the CLI).
+
+/** One request of a cell as the day cache knows it (the request module's RequestPlan). */
+export interface CachedAnswer {
+  /** Whether the cache answers the request without sending it. */
+  readonly cached: boolean;
+  /** The refresh day the cached answer was fetched on, when known. */
+  readonly fetchedOn?: string | undefined;
+}
+
+/** Whether the cache holds today's answer to a request: cached, and not fetched on an earlier refresh day. */
+export function isTodaysAnswer(answer: CachedAnswer, today: string): boolean {
+  return answer.cached && (answer.fetchedOn === undefined || answer.fetchedOn >= today);
+}
+
+/** What is known of one FDQ cell for the rule. */
+export interface CellStaleness {
+  /** Each request the cell's calls make, as the cache knows it (a request that cannot be made is left out). */
+  readonly answers: readonly CachedAnswer[];
+  /**
+   * Whether the value the cell shows is what today's answers give: false when it is not, undefined when it was
+   * not compared (some request has no answer of today, or the host cannot evaluate the cell's formula alone).
+   */
+  readonly showsTodaysValue?: boolean | undefined;
+}
+
+/**
+ * Whether an FDQ cell is stale: one of its requests has no answer of today, or it shows another value than
+ * today's answers give. A cell that makes no request (its arguments are refused before any request) is not:
+ * refreshing it changes nothing.
+ */
+export function isStale(cell: CellStaleness, today: string): boolean {
+  if (cell.answers.some((a) => !isTodaysAnswer(a, today))) return true;
+  return cell.showsTodaysValue === false;
+}
