@@ -351,7 +351,8 @@ describeWithLibreOffice(
           "Deps!B68": "uses RAND, which Excel computes again whenever it calculates (fdq refresh does not)",
           "Deps!B72": "uses OFFSET, which Excel computes again whenever it calculates (fdq refresh does not)",
           "Deps!B73": "uses OFFSET, which Excel computes again whenever it calculates (fdq refresh does not)",
-          "Deps!B74": "uses INDIRECT, which Excel computes again whenever it calculates (fdq refresh does not)",
+          "Deps!B74":
+            "uses INDIRECT, which Excel computes again whenever it calculates (fdq refresh does not)",
           "Deps!B77":
             "uses a reference across several sheets (Data:Clock!...), which fdq refresh does not compute",
           "Deps!B79":
