@@ -13,7 +13,7 @@
 // nothing is known to be current, so every FDQ cell is stale.
 import { DEFAULTS, RefreshDayClock, type FdqClient } from "../api";
 import type { FdqCall } from "../functions/formula";
-import { classify, reportValue } from "../workbook/changes/changes";
+import { reportValue } from "../workbook/changes/changes";
 import { engineFormula } from "../workbook/formula-text";
 import {
   ExcelError,
@@ -24,7 +24,7 @@ import {
   type WorkbookModel,
 } from "../workbook/model";
 import { Recalculation } from "../workbook/refresh/recalculation";
-import { isStale, isTodaysAnswer } from "../workbook/refresh/staleness";
+import { comparedValue, isStale, isTodaysAnswer, showsValue } from "../workbook/changes/staleness";
 import { callRequests } from "./budget";
 import { evaluateAll } from "../functions/evaluate";
 import { FileProblem } from "../workbook/xlsx/node-files";
@@ -43,10 +43,7 @@ export function scopePhrase(scope: Scope): string {
 }
 
 /** A cell's value as the change report and the scopes compare it. */
-export function reportOf(value: Scalar | undefined): ReturnType<typeof reportValue> {
-  if (value instanceof ExcelError) return { error: value.code };
-  return reportValue(value);
-}
+export const reportOf = (value: Scalar | undefined): ReturnType<typeof reportValue> => comparedValue(value);
 
 const callsFdq = (cell: FormulaCell): boolean => engineFormula(cell.formula).callsFdq;
 
@@ -119,11 +116,9 @@ export async function staleCells(
   const current = new Set<FormulaCell>();
   for (const result of dry.results()) {
     if (result.kind !== "value" || !result.callsFdq || result.cell.cached === undefined) continue;
-    const same =
-      classify(reportOf(result.cell.cached), reportOf(result.value)) === undefined &&
-      (!(result.cell.cached instanceof ExcelError) || result.value instanceof ExcelError);
     // Every request of the cell had today's answer (else it was refused and gave no value).
-    if (!isStale({ answers: [], showsTodaysValue: same }, today)) current.add(result.cell);
+    const showsTodaysValue = showsValue(result.cell.cached, result.value);
+    if (!isStale({ answers: [], showsTodaysValue }, today)) current.add(result.cell);
   }
   return new Set(model.formulas.filter((cell) => callsFdq(cell) && !current.has(cell)));
 }

@@ -4,7 +4,8 @@
 // refresh of some cells, and to list frozen cells' sources. Calls are resolved as the estimate resolves them
 // (fdq-call.ts); a call that cannot be planned makes no request.
 import type { FdqRequest } from "../../api";
-import type { CachedAnswer } from "../../workbook/refresh/staleness";
+import type { FdqCall } from "../../functions/formula";
+import type { CachedAnswer } from "../../workbook/changes/staleness";
 import { periodLabel } from "./period";
 import { requestsOf } from "../../functions/requests";
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
@@ -14,6 +15,8 @@ import type { PaneClient } from "./pane-client";
 export interface CellRequests {
   readonly cell: CellSnapshot;
   readonly requests: readonly FdqRequest[];
+  /** The cell's one call, when its formula is exactly one FDQ call made once (not lifted over a range). */
+  readonly onlyCall?: FdqCall;
 }
 
 export async function cellRequests(
@@ -21,14 +24,15 @@ export async function cellRequests(
   workbook: Pick<WorkbookAccess, "cellValues">,
 ): Promise<CellRequests[]> {
   const out: CellRequests[] = [];
-  for (const { cell, calls } of await resolveCells(cells, workbook)) {
+  for (const { cell, calls, plain } of await resolveCells(cells, workbook)) {
     const requests: FdqRequest[] = [];
     for (const call of calls) {
       if (!call.ok) continue;
       const planned = call.kind === "call" ? [call.call] : call.cells.flatMap((c) => (c.ok ? [c.call] : []));
       for (const c of planned) requests.push(...(await requestsOf(c).catch(() => [])));
     }
-    out.push({ cell, requests });
+    const only = plain && calls.length === 1 ? calls[0] : undefined;
+    out.push(only?.ok && only.kind === "call" ? { cell, requests, onlyCall: only.call } : { cell, requests });
   }
   return out;
 }

@@ -1,9 +1,13 @@
 // What a refresh covers: the whole workbook (a full calculation, the one Excel way to re-run every custom
 // function), the active sheet, the selection, only the FDQ cells in error, or only those whose value is from an
-// older refresh day. The estimate prices the same cells the refresh would run.
+// older refresh day (stale: the rule of src/workbook/changes/staleness.ts, `fdq refresh --only stale`'s too). The
+// estimate prices the same cells the refresh would run.
+import type { FdqApi } from "../../functions/impl";
+import { evaluateAll } from "../../functions/evaluate";
+import { isStale, isTodaysAnswer, showsValue } from "../../workbook/changes/staleness";
+import { valueOfOutcome } from "../../workbook/refresh/fdq-functions";
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
-import { isStale } from "../../workbook/refresh/staleness";
-import { cachedAnswers, cellRequests, type CellRequests } from "./cell-requests";
+import { cachedAnswers, cellRequests } from "./cell-requests";
 import { isErrorValue } from "./excel-error";
 import type { PaneClient } from "./pane-client";
 
@@ -34,7 +38,8 @@ export interface ScopeDeps {
     WorkbookAccess,
     "fdqCells" | "selectedFdqCells" | "activeSheetFdqCells" | "cellValues"
   >;
-  readonly client: Pick<PaneClient, "plan">;
+  /** The plan says what today's cache answers; the answers give the value a current cell shows. */
+  readonly client: Pick<PaneClient, "plan"> & FdqApi;
   /** Today's refresh day: an answer fetched earlier is from an older day. */
   readonly today: string;
 }
@@ -52,14 +57,28 @@ export async function scopeCells(scope: RefreshScope, deps: ScopeDeps): Promise<
     case "errors":
       return (await workbook.fdqCells()).filter((c) => isErrorValue(c.value));
     case "stale":
-      return (await staleCells(await workbook.fdqCells(), deps)).map((c) => c.cell);
+      return staleCells(await workbook.fdqCells(), deps);
   }
 }
 
-async function staleCells(cells: readonly CellSnapshot[], deps: ScopeDeps): Promise<CellRequests[]> {
-  return (await cellRequests(cells, deps.workbook)).filter((c) =>
-    // The pane reads each request's cached answer; it does not compare the value a cell shows (not compared:
-    // stale only by the answers' day).
-    isStale({ answers: cachedAnswers(c.requests, deps.client) }, deps.today),
-  );
+/**
+ * The stale cells of `cells`. A cell whose requests all have today's answer is compared with the value those
+ * answers give when its formula is one call made once (the value Excel shows is that call's, a spill's first
+ * value); a formula around a call, or a call lifted over a range, is stale by its answers' day only.
+ */
+async function staleCells(cells: readonly CellSnapshot[], deps: ScopeDeps): Promise<CellSnapshot[]> {
+  const { client, today } = deps;
+  const stale: CellSnapshot[] = [];
+  for (const { cell, requests, onlyCall } of await cellRequests(cells, deps.workbook)) {
+    const answers = cachedAnswers(requests, client);
+    let showsTodaysValue: boolean | undefined;
+    if (onlyCall && answers.every((a) => isTodaysAnswer(a, today))) {
+      // Every request is answered by today's cache: evaluating the call sends nothing.
+      const [outcome] = await evaluateAll(client, [onlyCall]);
+      const value = outcome && valueOfOutcome(outcome);
+      showsTodaysValue = showsValue(cell.value, Array.isArray(value) ? value[0]?.[0] : value);
+    }
+    if (isStale({ answers, showsTodaysValue }, today)) stale.push(cell);
+  }
+  return stale;
 }

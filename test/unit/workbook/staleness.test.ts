@@ -1,13 +1,14 @@
 // The one rule of "stale", for the task pane's "Only cells from an older refresh day" and `fdq refresh --only
 // stale`: a cell whose value is not today's answer to its requests.
-import { isStale, isTodaysAnswer } from "../../../src/workbook/refresh/staleness";
+import { ExcelError } from "../../../src/workbook/model";
+import { isStale, isTodaysAnswer, showsValue } from "../../../src/workbook/changes/staleness";
 
 const TODAY = "2026-11-28";
 const fetchedToday = { cached: true, fetchedOn: TODAY };
 const keptFromYesterday = { cached: true, fetchedOn: "2026-11-27" };
 const notCached = { cached: false };
 
-describe("stale (src/workbook/refresh/staleness.ts)", () => {
+describe("stale (src/workbook/changes/staleness.ts)", () => {
   it("a request has today's answer when the cache answers it with an answer fetched today", () => {
     expect(isTodaysAnswer(fetchedToday, TODAY)).toBe(true);
     expect(isTodaysAnswer({ cached: true }, TODAY)).toBe(true);
@@ -30,6 +31,18 @@ describe("stale (src/workbook/refresh/staleness.ts)", () => {
   it("a cell whose requests all have today's answer and that shows it (or was not compared) is current", () => {
     expect(isStale({ answers: [fetchedToday], showsTodaysValue: true }, TODAY)).toBe(false);
     expect(isStale({ answers: [fetchedToday] }, TODAY)).toBe(false);
+  });
+
+  it("a cell shows today's value when they agree to 15 significant digits, or are errors of any code", () => {
+    expect(showsValue(0.1 + 0.2, 0.3)).toBe(true);
+    expect(showsValue(0.25, 0.26)).toBe(false);
+    expect(showsValue("#N/A", new ExcelError("#N/A"))).toBe(true);
+    expect(showsValue("AAPL", "AAPL")).toBe(true);
+  });
+
+  it("a cell showing an error does not show an empty answer, and one showing a value does not show an error", () => {
+    expect(showsValue("#N/A", null)).toBe(false);
+    expect(showsValue(0.25, new ExcelError("#N/A"))).toBe(false);
   });
 
   it("a cell that makes no request (its arguments are refused before one) is not stale", () => {

@@ -3,7 +3,11 @@
 // requests. That is so when one of its requests has no answer of today's refresh day in the day cache (none at
 // all, or one the quota saver kept from an earlier day), or when the cache holds today's answers but the cell
 // shows another value (it was computed on an earlier day and not since). Finding out sends nothing: only the
-// cache is read. The host reads the requests and the value (Office in the pane, the package in the CLI).
+// cache is read. The host reads the requests and the value (Office in the pane, the package in the CLI). The
+// value is compared as the change report compares values (changes.ts): a cell showing today's value shows no
+// change against it.
+import { ExcelError } from "../model";
+import { classify, reportValue, type ReportValue } from "./changes";
 
 /** One request of a cell as the day cache knows it (the request module's RequestPlan). */
 export interface CachedAnswer {
@@ -27,6 +31,23 @@ export interface CellStaleness {
    * not compared (some request has no answer of today, or the host cannot evaluate the cell's formula alone).
    */
   readonly showsTodaysValue?: boolean | undefined;
+}
+
+/** A value as the change report compares it: a cell's (an ExcelError or "#N/A" text for an error) or an answer's. */
+export function comparedValue(value: unknown): ReportValue {
+  return value instanceof ExcelError ? { error: value.code } : reportValue(value);
+}
+
+/**
+ * Whether a cell holding `held` shows `today`, the value today's answers give: no change between them as the
+ * change report sees one (numbers to 15 significant digits, errors by code), and an error is not taken for the
+ * empty value an answer may give.
+ */
+export function showsValue(held: unknown, today: unknown): boolean {
+  const old = comparedValue(held);
+  const now = comparedValue(today);
+  const isError = (v: ReportValue): boolean => typeof v === "object" && v !== null;
+  return classify(old, now) === undefined && (!isError(old) || isError(now));
 }
 
 /**
