@@ -5,7 +5,7 @@
 // is made or priced by --budget, their cells are not written (byte for byte as they were), and a dependent of
 // a refreshed cell that also reads one of them reads its value as the workbook holds it.
 //
-// Which cells are stale is the one rule of src/workbook/refresh/staleness.ts, the task pane's too: a cell whose
+// Which cells are stale is the one rule of src/workbook/changes/staleness.ts, the task pane's too: a cell whose
 // value is not today's answer to its requests. This file reads what the rule needs from the package and the
 // day cache: each request's cached answer and its refresh day, and, where every request has today's answer,
 // whether the value the workbook holds is the one those answers give. Finding out sends nothing: the calls the
@@ -86,7 +86,7 @@ export function withFdqCellsOutside(
 }
 
 /**
- * The stale FDQ cells (src/workbook/refresh/staleness.ts): a request without today's answer in the day cache,
+ * The stale FDQ cells (src/workbook/changes/staleness.ts): a request without today's answer in the day cache,
  * or a value other than today's answers give. Sends nothing.
  */
 export async function staleCells(
