@@ -26,7 +26,7 @@ import { isFormulaCell } from "../workbook/workbook-index";
 import type { CellWrites } from "../workbook/xlsx/patch";
 import { AtomicOutput, FileProblem, sameFile } from "../workbook/xlsx/node-files";
 import type { CellPeriods } from "./refresh-periods";
-import { reportOf } from "./refresh-scope";
+import { reportOf } from "./scoped-model";
 
 /** The cells a result covers now and covered before, row by row: its new range, then its old one's others. */
 function cellsOf(result: Extract<CellResult, { kind: "value" }>): { row: number; col: number }[] {

@@ -34,7 +34,7 @@ import { outputTarget } from "./output-target";
 import { ChangesOutput, changesSentence } from "./refresh-changes";
 import { readKeptRecords, refreshPeriods, ResolutionRecorder, withKeptRecords } from "./refresh-periods";
 import { PackageEditor } from "../workbook/xlsx/structure";
-import { reportOf as reportedValue, scopedModel, scopePhrase } from "./refresh-scope";
+import { reportOf as reportedValue, scopedModel, scopePhrase } from "./scoped-model";
 
 /** The exit statuses of `fdq refresh` (docs/refresh.md has the same table). */
 export const REFRESH_EXIT = {

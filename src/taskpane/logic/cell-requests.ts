@@ -5,7 +5,7 @@
 // (fdq-call.ts); a call that cannot be planned makes no request.
 import type { FdqRequest } from "../../api";
 import type { FdqCall } from "../../functions/formula";
-import type { CachedAnswer } from "../../workbook/changes/staleness";
+import type { CachedAnswer } from "../../workbook/changes/refresh-scope";
 import { periodLabel } from "./period";
 import { requestsOf } from "../../functions/requests";
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";

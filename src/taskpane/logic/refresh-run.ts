@@ -22,7 +22,7 @@ import type { CellSnapshot, CellValue, WorkbookAccess } from "../office/workbook
 import { cellRequests } from "./cell-requests";
 import { isErrorValue } from "./excel-error";
 import { estimateRefresh } from "./refresh-estimate";
-import { scopeCells, type RefreshScope } from "./refresh-scope";
+import { scopeCells, type RefreshScope } from "./scope-cells";
 import type { PaneClient } from "./pane-client";
 
 export interface CellProgress {

@@ -1,13 +1,31 @@
-// What "stale" means, for the task pane's "Only cells from an older refresh day" and `fdq refresh --only stale`
-// alike (docs/refresh.md, "What stale means"): an FDQ cell is stale when its value is not today's answer to its
+// Which FDQ cells a refresh of part of a workbook takes by what they show, for the task pane's scopes and
+// `fdq refresh --only errors|stale` alike: the cells in error, and the stale cells. The surfaces read what the
+// rules need (Office in the pane, the package in the CLI: src/taskpane/logic/scope-cells.ts,
+// src/cli/scoped-model.ts) and keep their own scopes by place (the active sheet or selection, --sheet NAME).
+//
+// What "stale" means (docs/refresh.md, "What stale means"): an FDQ cell is stale when its value is not today's answer to its
 // requests. That is so when one of its requests has no answer of today's refresh day in the day cache (none at
 // all, or one the quota saver kept from an earlier day), or when the cache holds today's answers but the cell
 // shows another value (it was computed on an earlier day and not since). Finding out sends nothing: only the
 // cache is read. The host reads the requests and the value (Office in the pane, the package in the CLI). The
 // value is compared as the change report compares values (changes.ts): a cell showing today's value shows no
 // change against it.
-import { ExcelError } from "../model";
+import { ExcelError, isErrorCode } from "../model";
 import { classify, reportValue, type ReportValue } from "./changes";
+
+/** The cells a refresh may keep to by what they show: those in error, or the stale ones. */
+export type CellFilter = "errors" | "stale";
+
+/** The filter in a sentence's middle, for both surfaces: "Refreshed 4 FDQ cells in error". */
+export const FILTER_PHRASES: Readonly<Record<CellFilter, string>> = {
+  errors: " in error",
+  stale: " from an older refresh day",
+};
+
+/** Whether a cell shows an Excel error: an ExcelError read from the file, or the code Office reads ("#N/A"). */
+export function showsError(value: unknown): boolean {
+  return value instanceof ExcelError || (typeof value === "string" && isErrorCode(value));
+}
 
 /** One request of a cell as the day cache knows it (the request module's RequestPlan). */
 export interface CachedAnswer {

@@ -5,7 +5,7 @@
 // is made or priced by --budget, their cells are not written (byte for byte as they were), and a dependent of
 // a refreshed cell that also reads one of them reads its value as the workbook holds it.
 //
-// Which cells are stale is the one rule of src/workbook/changes/staleness.ts, the task pane's too: a cell whose
+// Which cells are stale is the one rule of src/workbook/changes/refresh-scope.ts, the task pane's too: a cell whose
 // value is not today's answer to its requests. This file reads what the rule needs from the package and the
 // day cache: each request's cached answer and its refresh day, and, where every request has today's answer,
 // whether the value the workbook holds is the one those answers give. Finding out sends nothing: the calls the
@@ -15,16 +15,16 @@ import { DEFAULTS, RefreshDayClock, type FdqClient } from "../api";
 import type { FdqCall } from "../functions/formula";
 import { reportValue } from "../workbook/changes/changes";
 import { engineFormula } from "../workbook/formula-text";
-import {
-  ExcelError,
-  sheetKey,
-  type FormulaCell,
-  type Scalar,
-  type Sheet,
-  type WorkbookModel,
-} from "../workbook/model";
+import { sheetKey, type FormulaCell, type Scalar, type Sheet, type WorkbookModel } from "../workbook/model";
 import { Recalculation } from "../workbook/refresh/recalculation";
-import { comparedValue, isStale, isTodaysAnswer, showsValue } from "../workbook/changes/staleness";
+import {
+  comparedValue,
+  FILTER_PHRASES,
+  isStale,
+  isTodaysAnswer,
+  showsError,
+  showsValue,
+} from "../workbook/changes/refresh-scope";
 import { callRequests } from "./budget";
 import { evaluateAll } from "../functions/evaluate";
 import { FileProblem } from "../workbook/xlsx/node-files";
@@ -37,8 +37,7 @@ export const isScoped = (scope: Scope): boolean => scope.sheet !== undefined || 
 /** The scope in the summary's words: " of sheet Model in error". */
 export function scopePhrase(scope: Scope): string {
   const sheet = scope.sheet !== undefined ? ` of sheet ${scope.sheet}` : "";
-  const only =
-    scope.only === "errors" ? " in error" : scope.only === "stale" ? " from an older refresh day" : "";
+  const only = scope.only === undefined ? "" : FILTER_PHRASES[scope.only];
   return `${sheet}${only}`;
 }
 
@@ -86,7 +85,7 @@ export function withFdqCellsOutside(
 }
 
 /**
- * The stale FDQ cells (src/workbook/changes/staleness.ts): a request without today's answer in the day cache,
+ * The stale FDQ cells (src/workbook/changes/refresh-scope.ts): a request without today's answer in the day cache,
  * or a value other than today's answers give. Sends nothing.
  */
 export async function staleCells(
@@ -133,7 +132,7 @@ export async function scopedModel(
   const sheet = scope.sheet === undefined ? undefined : sheetKey(sheetNamed(model, scope.sheet));
   const onSheet = (cell: FormulaCell): boolean => sheet === undefined || sheetKey(cell.sheet) === sheet;
   if (scope.only === "errors") {
-    return withFdqCellsOutside(model, (cell) => onSheet(cell) && cell.cached instanceof ExcelError);
+    return withFdqCellsOutside(model, (cell) => onSheet(cell) && showsError(cell.cached));
   }
   if (scope.only === "stale") {
     const stale = await staleCells(withFdqCellsOutside(model, onSheet), client());

@@ -1,14 +1,20 @@
 // The one rule of "stale", for the task pane's "Only cells from an older refresh day" and `fdq refresh --only
 // stale`: a cell whose value is not today's answer to its requests.
 import { ExcelError } from "../../../src/workbook/model";
-import { isStale, isTodaysAnswer, showsValue } from "../../../src/workbook/changes/staleness";
+import {
+  FILTER_PHRASES,
+  isStale,
+  isTodaysAnswer,
+  showsError,
+  showsValue,
+} from "../../../src/workbook/changes/refresh-scope";
 
 const TODAY = "2026-11-28";
 const fetchedToday = { cached: true, fetchedOn: TODAY };
 const keptFromYesterday = { cached: true, fetchedOn: "2026-11-27" };
 const notCached = { cached: false };
 
-describe("stale (src/workbook/changes/staleness.ts)", () => {
+describe("stale (src/workbook/changes/refresh-scope.ts)", () => {
   it("a request has today's answer when the cache answers it with an answer fetched today", () => {
     expect(isTodaysAnswer(fetchedToday, TODAY)).toBe(true);
     expect(isTodaysAnswer({ cached: true }, TODAY)).toBe(true);
@@ -43,6 +49,21 @@ describe("stale (src/workbook/changes/staleness.ts)", () => {
   it("a cell showing an error does not show an empty answer, and one showing a value does not show an error", () => {
     expect(showsValue("#N/A", null)).toBe(false);
     expect(showsValue(0.25, new ExcelError("#N/A"))).toBe(false);
+  });
+
+  it("a cell is in error when it shows an Excel error, as the file stores it or as Office reads it", () => {
+    expect(showsError(new ExcelError("#DIV/0!"))).toBe(true);
+    expect(showsError("#GETTING_DATA")).toBe(true);
+    expect(showsError("#n/a")).toBe(false);
+    expect(showsError("N/A")).toBe(false);
+    expect(showsError(0)).toBe(false);
+  });
+
+  it("names each filter in a sentence's middle the same way on both surfaces", () => {
+    expect(`Refreshed 4 FDQ cells${FILTER_PHRASES.errors}`).toBe("Refreshed 4 FDQ cells in error");
+    expect(`Refreshed 4 FDQ cells${FILTER_PHRASES.stale}`).toBe(
+      "Refreshed 4 FDQ cells from an older refresh day",
+    );
   });
 
   it("a cell that makes no request (its arguments are refused before one) is not stale", () => {

@@ -1,14 +1,19 @@
 // What a refresh covers: the whole workbook (a full calculation, the one Excel way to re-run every custom
 // function), the active sheet, the selection, only the FDQ cells in error, or only those whose value is from an
-// older refresh day (stale: the rule of src/workbook/changes/staleness.ts, `fdq refresh --only stale`'s too). The
+// older refresh day (stale: the rule of src/workbook/changes/refresh-scope.ts, `fdq refresh --only stale`'s too). The
 // estimate prices the same cells the refresh would run.
 import type { FdqApi } from "../../functions/impl";
 import { evaluateAll } from "../../functions/evaluate";
-import { isStale, isTodaysAnswer, showsValue } from "../../workbook/changes/staleness";
+import {
+  FILTER_PHRASES,
+  isStale,
+  isTodaysAnswer,
+  showsError,
+  showsValue,
+} from "../../workbook/changes/refresh-scope";
 import { valueOfOutcome } from "../../workbook/refresh/fdq-functions";
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
 import { cachedAnswers, cellRequests } from "./cell-requests";
-import { isErrorValue } from "./excel-error";
 import type { PaneClient } from "./pane-client";
 
 export type RefreshScope = "workbook" | "sheet" | "selection" | "errors" | "stale";
@@ -29,8 +34,8 @@ export const SCOPE_PHRASES: Readonly<Record<RefreshScope, string>> = {
   workbook: "",
   sheet: " of the active sheet",
   selection: " of the selection",
-  errors: " in error",
-  stale: " from an older refresh day",
+  errors: FILTER_PHRASES.errors,
+  stale: FILTER_PHRASES.stale,
 };
 
 export interface ScopeDeps {
@@ -55,7 +60,7 @@ export async function scopeCells(scope: RefreshScope, deps: ScopeDeps): Promise<
     case "selection":
       return workbook.selectedFdqCells();
     case "errors":
-      return (await workbook.fdqCells()).filter((c) => isErrorValue(c.value));
+      return (await workbook.fdqCells()).filter((c) => showsError(c.value));
     case "stale":
       return staleCells(await workbook.fdqCells(), deps);
   }
