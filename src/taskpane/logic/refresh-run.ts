@@ -15,7 +15,7 @@ import {
   serializeResolvedPeriods,
   type ResolvedCellPeriods,
 } from "../../workbook/refresh/resolved-periods";
-import { periodBefore, periodsNow, recordsAfter } from "./refresh-periods";
+import { periodBefore, periodsNow, recordsAfter } from "./cached-periods";
 import { chunks } from "../office/batched-read";
 import { parseAddress } from "../office/a1";
 import type { CellSnapshot, CellValue, WorkbookAccess } from "../office/workbook";
@@ -126,7 +126,7 @@ export function cellProgress(
 
 /**
  * The change report of the scope's cells: their values before against those after, with the periods each
- * asked before and after where known (a relative period's: refresh-periods.ts).
+ * asked before and after where known (a relative period's: cached-periods.ts).
  */
 export function changesOf(
   before: readonly CellSnapshot[],
