@@ -1,7 +1,8 @@
 // The one rule for the forms an FDQ call takes in a formula's text, and for rewriting the forms Excel no longer
 // recognises into the form it does. The task pane's formula doctor (text as Excel shows it) and `fdq repair`
-// (text as stored in the .xlsx), and `fdq refresh`'s reading of stored formulas (src/workbook/formula-text.ts),
-// all read calls through fdqCallHeads.
+// (text as stored in the .xlsx), `fdq refresh`'s reading of stored formulas (src/workbook/formula-text.ts) and
+// the pane's finding of the calls in a formula (findFdqCalls, src/functions/formula.ts) all read calls through
+// fdqCallHeads.
 //
 // The forms (docs/functions.md, "When Excel shows #NAME? on FDQ cells"):
 // - FDQ.NAME(...): typed, and as Excel shows a call of a loaded add-in;

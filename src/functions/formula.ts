@@ -14,6 +14,7 @@ import {
   type FunctionName,
 } from "./signatures";
 import { afterQuoted } from "../formula/lexer";
+import { fdqCallHeads } from "./formula-repair";
 import { parseExcelFormula, type Node, type NodeSpan } from "../formula/parser";
 import { FormulaSyntaxError } from "../formula/syntax-error";
 
@@ -336,9 +337,6 @@ export interface CallSpan {
   readonly end: number;
 }
 
-const FDQ_CALL_START = /FDQ\.[A-Za-z]+\s*\(/iy;
-const NAME_CHAR = /[A-Za-z0-9_.]/;
-
 /** The index after the `)` that closes the list opened just before `from`; the end if it is missing. */
 function afterClosingParen(text: string, from: number): number {
   let depth = 1;
@@ -356,26 +354,19 @@ function afterClosingParen(text: string, from: number): number {
 }
 
 /**
- * The FDQ calls of a larger formula (`=IFERROR(FDQ.DATAPOINT(...),0)`, `=FDQ.SERIES(...)/1e6`), found
- * outside text and quoted sheet names; a call without its closing `)` runs to the end (parsing it says
- * what is missing). A call inside another FDQ call's arguments belongs to that call, whose parser refuses it.
+ * The FDQ calls of a larger formula (`=IFERROR(FDQ.DATAPOINT(...),0)`, `=FDQ.SERIES(...)/1e6`) that Excel calls:
+ * the heads of the one rule of a call's forms (fdqCallHeads, src/functions/formula-repair.ts) written
+ * `FDQ.NAME(` in any case, found outside text and quoted sheet names; a call without its closing `)` runs to the
+ * end (reading it says what is missing). A call inside another FDQ call's arguments belongs to that call, whose
+ * reader refuses it.
  */
 export function findFdqCalls(text: string): CallSpan[] {
   const spans: CallSpan[] = [];
-  for (let i = 0; i < text.length;) {
-    const ch = text.charAt(i);
-    if (ch === '"' || ch === "'") {
-      i = afterQuoted(text, i);
-      continue;
-    }
-    FDQ_CALL_START.lastIndex = i;
-    if ((ch === "F" || ch === "f") && !NAME_CHAR.test(text.charAt(i - 1)) && FDQ_CALL_START.test(text)) {
-      const end = afterClosingParen(text, FDQ_CALL_START.lastIndex);
-      spans.push({ start: i, end });
-      i = end;
-      continue;
-    }
-    i++;
+  let after = 0;
+  for (const head of fdqCallHeads(text)) {
+    if (head.start < after || head.prefix !== "" || !/^FDQ\./i.test(head.head)) continue;
+    after = afterClosingParen(text, text.indexOf("(", head.end) + 1);
+    spans.push({ start: head.start, end: after });
   }
   return spans;
 }
