@@ -9,7 +9,7 @@
 // shows another value (it was computed on an earlier day and not since). Finding out sends nothing: only the
 // cache is read. The host reads the requests and the value (Office in the pane, the package in the CLI). The
 // value is compared as the change report compares values (changes.ts): a cell showing today's value shows no
-// change against it.
+// change against it (an error shown for an error answered is no change, whatever their codes).
 import { ExcelError, isErrorCode } from "../model";
 import { classify, reportValue, type ReportValue } from "./changes";
 
@@ -58,7 +58,7 @@ export function comparedValue(value: unknown): ReportValue {
 
 /**
  * Whether a cell holding `held` shows `today`, the value today's answers give: no change between them as the
- * change report sees one (numbers to 15 significant digits, errors by code), and an error is not taken for the
+ * change report sees one (numbers to 15 significant digits, an error for an error of any code), and an error is not taken for the
  * empty value an answer may give.
  */
 export function showsValue(held: unknown, today: unknown): boolean {

@@ -39,10 +39,11 @@ describe("stale (src/workbook/changes/refresh-scope.ts)", () => {
     expect(isStale({ answers: [fetchedToday] }, TODAY)).toBe(false);
   });
 
-  it("a cell shows today's value when they agree to 15 significant digits, or are errors of any code", () => {
+  it("a cell shows today's value when they agree to 15 significant digits, or are both errors", () => {
     expect(showsValue(0.1 + 0.2, 0.3)).toBe(true);
     expect(showsValue(0.25, 0.26)).toBe(false);
     expect(showsValue("#N/A", new ExcelError("#N/A"))).toBe(true);
+    expect(showsValue("#VALUE!", new ExcelError("#N/A"))).toBe(true);
     expect(showsValue("AAPL", "AAPL")).toBe(true);
   });
 
