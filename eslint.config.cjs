@@ -65,13 +65,20 @@ module.exports = tseslint.config(
               message:
                 "src/api depends on src/catalog only: pass host wording (hints) and stores in as options.",
             },
-            // The layers below and above the request module (docs/architecture.md, "Layers"): catalog; api;
+            // The layers below and above the request module (docs/architecture.md, "Layers"): catalog and formula; api;
             // functions, host, manifest and the sandbox; workbook; the surfaces (taskpane, commands, gateway, cli);
             // then tests, benchmarks and scripts. A layer imports only from the layers under it.
             {
               target: "./src/catalog/**",
               from: "./src/!(catalog)/**",
               message: "src/catalog is the bottom layer: the contract as data imports nothing of the add-in.",
+            },
+            {
+              // Excel's formula language (lexer, parser, syntax error, Excel's values and grid): the FDQ-call
+              // reader, the formula engine and the pane read formulas through it; it reads nothing of theirs.
+              target: "./src/formula/**",
+              from: "./src/!(formula)/**",
+              message: "src/formula is Excel's formula language: it imports nothing of the add-in.",
             },
             {
               target: ["./src/functions/**", "./src/host/**"],

@@ -7,7 +7,7 @@
 // fresh per-request client without cache, run each day first, whose values are that day's answers.
 import { type ClientOptions, DEFAULTS, FdqClient, MemoryStorage } from "../src/api";
 import { evaluateAll } from "../src/functions/evaluate";
-import { parseFormula, type FdqCall } from "../src/functions/formula";
+import { readFdqCall, type FdqCall } from "../src/functions/formula";
 import { startSandbox, type RunningSandbox } from "../src/sandbox";
 import { unitsBound } from "./lower-bound";
 import type { MonthResult } from "./results-format";
@@ -106,7 +106,7 @@ export async function measureMonth(settings: MonthSettings): Promise<MonthResult
   try {
     const workload = monthModelWorkload(sandboxUniverse(settings.seed, new Date(now)));
     const cells = workloadCells(workload);
-    const calls: FdqCall[] = workload.formulas.map((f) => parseFormula(formulaText(f)));
+    const calls: FdqCall[] = workload.formulas.map((f) => readFdqCall(formulaText(f)));
     if (calls.length !== cells.length) throw new Error("M1 must be one cell per formula");
 
     const refresh = async (apiKey: string, options: Partial<ClientOptions>): Promise<Refresh> => {

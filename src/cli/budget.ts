@@ -35,10 +35,10 @@ export function budgetMessage(estimate: RequestEstimate, budget: number): string
  * none (its cell shows the error). FDQ.SECURITY without a type is recorded trying stock, ETF and fund in
  * turn; only one of them answers (a "not found" costs nothing), so only the first is counted.
  */
-async function callRequests(
+export async function callRequests(
   client: FdqClient,
   call: FdqCall,
-  values: ValueOptions | undefined,
+  values?: ValueOptions,
 ): Promise<FdqRequest[]> {
   let recorded: FdqRequest[];
   try {

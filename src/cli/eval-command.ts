@@ -3,8 +3,9 @@
 // In a formula file, a line that does not parse becomes that line's usage error, printed in its place, and the
 // other lines are evaluated; the run still ends with the usage error (exit status 2).
 import { readFile } from "node:fs/promises";
-import { FormulaSyntaxError, parseFormula, type FdqCall } from "../functions/formula";
+import { readFdqCall, type FdqCall } from "../functions/formula";
 import type { ValueOptions } from "../functions/value-options";
+import { FormulaSyntaxError } from "../formula/syntax-error";
 import { evaluateCalls, formatStats, type Evaluation } from "./connection";
 import { formatResults, type FormulaResult } from "./format";
 import { UsageError, type ConnectionOptions, type EvalOptions } from "./options";
@@ -62,7 +63,7 @@ export function parseAll(lines: readonly SourceLine[]): FdqCall[] {
   const calls: FdqCall[] = [];
   for (const line of lines) {
     try {
-      calls.push(parseFormula(line.text));
+      calls.push(readFdqCall(line.text));
     } catch (err) {
       if (!(err instanceof FormulaSyntaxError)) throw err;
       problems.push(`${line.where}: ${err.message}`);
@@ -117,7 +118,7 @@ export async function evaluateFile(
   for (let i = 0; i < lines.length; i++) {
     const source = lines[i]!;
     try {
-      calls.push((parsed[i] = parseFormula(source.text)));
+      calls.push((parsed[i] = readFdqCall(source.text)));
     } catch (err) {
       if (!(err instanceof FormulaSyntaxError)) throw err;
       parsed[i] = err.message;

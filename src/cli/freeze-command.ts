@@ -19,7 +19,7 @@ import { openConnection } from "./connection";
 import { UsageError, type FreezeOptions } from "./options";
 import { outputTarget } from "./output-target";
 import { REFRESH_EXIT } from "./refresh-command";
-import { readKeptRecords } from "./refresh-periods";
+import { readKeptRecords } from "./refresh-records";
 import { sourcedCells } from "./share-sources";
 import { PackageEditor } from "../workbook/xlsx/structure";
 

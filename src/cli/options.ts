@@ -42,7 +42,7 @@ export interface RefreshOptions extends ConnectionOptions {
   inPlace: boolean;
   /** --changes FILE: the change report, JSON or CSV by the extension (src/cli/refresh-changes.ts). */
   changes?: string | undefined;
-  /** --sheet NAME: refresh the FDQ cells of this sheet only (src/cli/refresh-scope.ts). */
+  /** --sheet NAME: refresh the FDQ cells of this sheet only (src/cli/scoped-model.ts). */
   sheet?: string | undefined;
   /** --only errors|stale: refresh only FDQ cells in error, or from an older refresh day. */
   only?: RefreshOnly | undefined;

@@ -25,8 +25,8 @@ import type { CellResult } from "../workbook/refresh/recalculation";
 import { isFormulaCell } from "../workbook/workbook-index";
 import type { CellWrites } from "../workbook/xlsx/patch";
 import { AtomicOutput, FileProblem, sameFile } from "../workbook/xlsx/node-files";
-import type { CellPeriods } from "./refresh-periods";
-import { reportOf } from "./refresh-scope";
+import type { CellPeriods } from "./refresh-records";
+import { reportOf } from "./scoped-model";
 
 /** The cells a result covers now and covered before, row by row: its new range, then its old one's others. */
 function cellsOf(result: Extract<CellResult, { kind: "value" }>): { row: number; col: number }[] {
@@ -53,7 +53,7 @@ function cellsOf(result: Extract<CellResult, { kind: "value" }>): { row: number;
 
 /**
  * The FDQ cells the refresh gave a value, before and after, with the period each asked before and after
- * (src/cli/refresh-periods.ts: fixed periods from the calls, relative ones from their resolutions): every cell
+ * (src/cli/refresh-records.ts: fixed periods from the calls, relative ones from their resolutions): every cell
  * of a result of several cells, each with its own value's period when it has one (a SERIES' year, a lifted
  * range's call), else the formula's.
  */

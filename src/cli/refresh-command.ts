@@ -32,9 +32,9 @@ import type { Outcome } from "../functions/evaluate";
 import type { RefreshOptions } from "./options";
 import { outputTarget } from "./output-target";
 import { ChangesOutput, changesSentence } from "./refresh-changes";
-import { readKeptRecords, refreshPeriods, ResolutionRecorder, withKeptRecords } from "./refresh-periods";
+import { readKeptRecords, refreshPeriods, ResolutionRecorder, withKeptRecords } from "./refresh-records";
 import { PackageEditor } from "../workbook/xlsx/structure";
-import { reportOf as reportedValue, scopedModel, scopePhrase } from "./refresh-scope";
+import { reportOf as reportedValue, scopedModel, scopePhrase } from "./scoped-model";
 
 /** The exit statuses of `fdq refresh` (docs/refresh.md has the same table). */
 export const REFRESH_EXIT = {

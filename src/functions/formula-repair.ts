@@ -1,7 +1,8 @@
 // The one rule for the forms an FDQ call takes in a formula's text, and for rewriting the forms Excel no longer
 // recognises into the form it does. The task pane's formula doctor (text as Excel shows it) and `fdq repair`
-// (text as stored in the .xlsx), and `fdq refresh`'s reading of stored formulas (src/workbook/formula-text.ts),
-// all read calls through fdqCallHeads.
+// (text as stored in the .xlsx), `fdq refresh`'s reading of stored formulas (src/workbook/formula-text.ts) and
+// the pane's finding of the calls in a formula (findFdqCalls, src/functions/formula.ts) all read calls through
+// fdqCallHeads.
 //
 // The forms (docs/functions.md, "When Excel shows #NAME? on FDQ cells"):
 // - FDQ.NAME(...): typed, and as Excel shows a call of a loaded add-in;
@@ -13,7 +14,7 @@
 //   Excel adds when it took the function for one of another add-in's workbook (office-js#2051, #2568);
 // - in lower or mixed case (fdq.datapoint): text Excel did not recognise as a function when it was entered.
 // Only the call's head changes; its arguments and the rest of the formula are kept character for character.
-import { afterQuoted } from "./formula";
+import { afterQuoted } from "../formula/lexer";
 import { isFunctionName, type FunctionName } from "./signatures";
 
 /** Where a formula's text is read from: as Excel shows it (range.formulas), or as stored in the .xlsx. */

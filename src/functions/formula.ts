@@ -1,10 +1,11 @@
-// Parses one FDQ formula as typed in a cell: `=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023)`.
-// Only what a model of literal FDQ calls needs is supported: one FDQ function with string, number
-// and TRUE/FALSE literals and omitted optional arguments. Everything else is refused with a message
-// that names what is not supported, so the CLI and the task pane can say why a cell is not theirs.
-// The task pane, which can read the workbook, opts in to cell and range references and finds the FDQ
-// calls inside larger formulas (findFdqCalls); a range given to a scalar function is array-lifted as
-// Excel does (src/functions/lifting.ts).
+// The FDQ-call reader: one FDQ call as typed in a cell, `=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023)`,
+// read from the syntax tree of the one Excel formula parser (src/formula/parser.ts), whose lexer and
+// FormulaSyntaxError it shares with fdq refresh's formula engine. Only what a model of literal FDQ calls needs is
+// accepted: one FDQ function with string, number and TRUE/FALSE literals and omitted optional arguments.
+// Everything else is refused with a message that names what is not supported and where, so the CLI and the task
+// pane can say why a cell is not theirs. The task pane, which can read the workbook, opts in to cell and range
+// references and finds the FDQ calls inside larger formulas (findFdqCalls); a range given to a scalar function is
+// array-lifted as Excel does (src/functions/lifting.ts).
 import {
   FUNCTION_NAMES,
   FUNCTION_SPECS,
@@ -12,6 +13,10 @@ import {
   isFunctionName,
   type FunctionName,
 } from "./signatures";
+import { afterQuoted } from "../formula/lexer";
+import { fdqCallHeads } from "./formula-repair";
+import { parseExcelFormula, type Node, type NodeSpan } from "../formula/parser";
+import { FormulaSyntaxError } from "../formula/syntax-error";
 
 /** An argument as Excel would pass it: null when omitted (`,,`). */
 export type FormulaArg = string | number | boolean | null;
@@ -38,7 +43,7 @@ export interface FdqCallWithRefs {
   readonly args: readonly FormulaArgOrRef[];
 }
 
-export interface ParseOptions {
+export interface ReadOptions {
   /**
    * Accept cell and range references as `{ ref }` arguments (the task pane reads those cells); off for
    * `fdq eval`, whose lines have no workbook.
@@ -48,203 +53,186 @@ export interface ParseOptions {
   readonly span?: { readonly start: number; readonly end: number };
 }
 
-export class FormulaSyntaxError extends Error {
-  /** 0-based index in the formula text where the problem was found. */
-  readonly position: number;
-
-  constructor(message: string, position: number) {
-    super(message);
-    this.name = "FormulaSyntaxError";
-    this.position = position;
-  }
-}
-
 const CELL_REFERENCE = /^\$?[A-Za-z]{1,3}\$?\d+(:\$?[A-Za-z]{1,3}\$?\d+)?$/;
+/** The operators an analyst may try in an argument or after the call; refused by name. */
 const OPERATORS = "+-*/^&<>=%";
-
+/** The function's name as the reader names it in a message: letters, digits and `_.$!:`, as typed. */
 const WORD = /[A-Za-z0-9_.$!:]*/y;
-const NUMBER = /[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?/y;
 
-/** `\s` without a regular expression call for the usual characters (parsing runs once per cell). */
+/** `\s` without a regular expression call for the usual characters (reading runs once per cell). */
 function isSpace(code: number): boolean {
   if (code === 32 || (code >= 9 && code <= 13)) return true;
   return code >= 128 && /\s/.test(String.fromCharCode(code));
 }
 
-class Scanner {
-  pos = 0;
-
-  constructor(readonly text: string) {}
-
-  /** The text matched by a sticky pattern at the current position, which moves past it (or undefined). */
-  private take(pattern: RegExp): string | undefined {
-    const start = this.pos;
-    pattern.lastIndex = start;
-    if (!pattern.test(this.text)) return undefined;
-    this.pos = pattern.lastIndex;
-    return this.text.slice(start, this.pos);
-  }
-
-  skipSpace(): void {
-    while (this.pos < this.text.length && isSpace(this.text.charCodeAt(this.pos))) this.pos++;
-  }
-
-  peek(): string {
-    return this.text.charAt(this.pos);
-  }
-
-  atEnd(): boolean {
-    return this.pos >= this.text.length;
-  }
-
-  fail(message: string, at = this.pos): never {
-    throw new FormulaSyntaxError(`${message} (at character ${at + 1})`, at);
-  }
-
-  /** A run of letters, digits, `_`, `.`, `$`, `!` and `:` (enough to recognise names and references). */
-  word(): string {
-    return this.take(WORD) ?? "";
-  }
-
-  number(): string | undefined {
-    return this.take(NUMBER);
-  }
+function skipSpace(text: string, at: number): number {
+  let i = at;
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+  return i;
 }
 
-function parseString(s: Scanner): string {
-  const start = s.pos;
-  let from = start + 1; // after the opening quote
-  let value = "";
-  for (;;) {
-    const quote = s.text.indexOf('"', from);
-    if (quote < 0) s.fail('Unterminated text: a closing " is missing', start);
-    value += s.text.slice(from, quote);
-    // Excel writes a quote inside text as two quotes.
-    if (s.text.charAt(quote + 1) !== '"') {
-      s.pos = quote + 1;
-      return value;
-    }
-    value += '"';
-    from = quote + 2;
-  }
-}
-
-function parseNumber(s: Scanner): number {
-  const text = s.number();
-  if (text === undefined) s.fail("A number was expected");
-  return Number(text);
-}
-
-function refuseWord(s: Scanner, word: string, at: number): never {
-  s.skipSpace();
-  if (s.peek() === "(") s.fail(`Nested functions are not supported: ${word}(...); use a literal value`, at);
-  if (CELL_REFERENCE.test(word) || word.includes("!")) {
-    s.fail(`Cell references are not supported: ${word}; use a literal value`, at);
-  }
-  s.fail(`Names are not supported: ${word}; use a literal value, TRUE or FALSE`, at);
+/** Refuses the call: `message`, at the 0-based index `at` of the whole text. */
+function fail(message: string, at: number): never {
+  throw new FormulaSyntaxError(`${message} (at character ${at + 1})`, at);
 }
 
 const SINGLE_CELL = /^\$?[A-Za-z]{1,3}\$?\d+$/;
 const UNQUOTED_SHEET = /^[A-Za-z_][A-Za-z0-9_.]*$/;
-
 const WHOLE_LINE = /^\$?([A-Za-z]{1,3}|\d+):\$?([A-Za-z]{1,3}|\d+)$/;
 
+/** A reference or name where a literal was expected (`fdq eval`, whose lines have no workbook). */
+function refuseWord(word: string, at: number): never {
+  if (CELL_REFERENCE.test(word) || word.includes("!")) {
+    fail(`Cell references are not supported: ${word}; use a literal value`, at);
+  }
+  fail(`Names are not supported: ${word}; use a literal value, TRUE or FALSE`, at);
+}
+
 /**
- * `text` (read from `at`) as a cell or range reference. A whole column or row (B:B, 1:1) is refused: it
- * would lift a call for each of a million cells, and the pane could not read them in one pass.
+ * `text` (written at `at`) as a cell or range reference. A whole column or row (B:B, 1:1) is refused: it would
+ * lift a call for each of a million cells, and the pane could not read them in one pass.
  */
-function cellReference(s: Scanner, text: string, at: number, quotedSheet: boolean): CellRef {
+function cellReference(text: string, at: number): CellRef {
+  const quotedSheet = text.startsWith("'");
   const bang = text.lastIndexOf("!");
   const cell = text.slice(bang + 1);
   const sheetOk = bang < 0 || quotedSheet || UNQUOTED_SHEET.test(text.slice(0, bang));
   if (sheetOk && WHOLE_LINE.test(cell)) {
-    s.fail(`Whole columns and rows are not supported: ${text}; give the cells, e.g. A2:A100`, at);
+    fail(`Whole columns and rows are not supported: ${text}; give the cells, e.g. A2:A100`, at);
   }
   const [from = "", to, ...more] = cell.split(":");
   if (sheetOk && more.length > 0) {
-    s.fail(`Not a range: ${text}; write a range as two cells joined by one colon, e.g. A2:A10`, at);
+    fail(`Not a range: ${text}; write a range as two cells joined by one colon, e.g. A2:A10`, at);
   }
   if (sheetOk && SINGLE_CELL.test(from)) {
     if (to === undefined) return { ref: text };
     if (SINGLE_CELL.test(to)) return { ref: text, range: true };
   }
-  if (quotedSheet) s.fail(`A cell such as A1 was expected after ${text.slice(0, bang + 1)}`, at);
-  return refuseWord(s, text, at);
+  if (quotedSheet) fail(`A cell such as A1 was expected after ${text.slice(0, bang + 1)}`, at);
+  return refuseWord(text, at);
 }
 
-/** `'My Sheet'!A1` (a quote inside the name written twice, as Excel does). */
-function quotedSheetReference(s: Scanner): CellRef {
-  const at = s.pos;
-  let from = at + 1;
-  for (;;) {
-    const quote = s.text.indexOf("'", from);
-    if (quote < 0) s.fail("Unterminated sheet name: a closing ' is missing", at);
-    from = quote + (s.text.charAt(quote + 1) === "'" ? 2 : 1);
-    if (from === quote + 1) break;
-  }
-  if (s.text.charAt(from) !== "!") s.fail("A ! and a cell were expected after the sheet name", from);
-  s.pos = from + 1;
-  s.word();
-  return cellReference(s, s.text.slice(at, s.pos), at, true);
-}
+/** Whether a node is a reference as written: a cell, an area, or a range of them (A1:B2, Sheet!A1:B2). */
+const isReference = (node: Node): boolean =>
+  node.type === "ref" ||
+  node.type === "name" ||
+  (node.type === "binary" && node.op === ":" && isReference(node.left) && isReference(node.right));
 
-/** A digit or "." (a character code test: parsing runs once per cell). */
-function startsNumber(ch: string): boolean {
-  const code = ch.charCodeAt(0);
-  return (code >= 48 && code <= 57) || code === 46;
-}
+/** One call's tree and where each of its nodes is in the whole text. */
+class CallTree {
+  constructor(
+    readonly text: string,
+    private readonly spans: ReadonlyMap<Node, NodeSpan>,
+    /** Where the parsed text starts in the whole text. */
+    private readonly offset: number,
+    readonly references: boolean,
+  ) {}
 
-function parseArg(s: Scanner, references: boolean): FormulaArgOrRef {
-  s.skipSpace();
-  const ch = s.peek();
-  if (ch === "," || ch === ")") return null;
-  if (ch === '"') return parseString(s);
-  if (startsNumber(ch) || ((ch === "-" || ch === "+") && startsNumber(s.text.charAt(s.pos + 1)))) {
-    return parseNumber(s);
+  span(node: Node): NodeSpan {
+    const span = this.spans.get(node);
+    if (!span) throw new Error(`the parser noted no place for a ${node.type} node`);
+    return {
+      start: this.offset + span.start,
+      end: this.offset + span.end,
+      op: this.offset + (span.op ?? span.start),
+    };
   }
-  if (references && ch === "'") return quotedSheetReference(s);
-  if (/[A-Za-z_$]/.test(ch)) {
-    const at = s.pos;
-    const word = s.word();
-    const upper = word.toUpperCase();
-    s.skipSpace();
-    if ((upper === "TRUE" || upper === "FALSE") && s.peek() !== "(") return upper === "TRUE";
-    if (references && s.peek() !== "(") return cellReference(s, word, at, false);
-    return refuseWord(s, word, at);
-  }
-  if (ch === "{") s.fail("Array constants are not supported; use one value per argument");
-  if (ch === "" || ch === undefined)
-    s.fail("The formula ends inside the argument list: a closing ) is missing");
-  return s.fail(`Unexpected character ${JSON.stringify(ch)}`);
-}
 
-function afterArg(s: Scanner): "," | ")" {
-  s.skipSpace();
-  const ch = s.peek();
-  if (ch === "," || ch === ")") {
-    s.pos++;
-    return ch;
+  written(node: Node): string {
+    const { start, end } = this.span(node);
+    return this.text.slice(start, end);
   }
-  if (s.atEnd()) s.fail("The formula ends inside the argument list: a closing ) is missing");
-  if (OPERATORS.includes(ch)) s.fail(`Operators are not supported: ${ch}; give each argument as one literal`);
-  return s.fail(`Unexpected character ${JSON.stringify(ch)}: a , or ) was expected`);
+
+  /** An operator where a , or ) was expected: named when an analyst would write it in an argument. */
+  refuseOperator(at: number, after: string): never {
+    const p = skipSpace(this.text, at);
+    const ch = this.text.charAt(p);
+    if (OPERATORS.includes(ch)) fail(`Operators are not supported: ${ch}; ${after}`, p);
+    return fail(`Unexpected character ${JSON.stringify(ch)}: a , or ) was expected`, p);
+  }
+
+  /** One argument's value, or the first thing in it (left to right) that is not supported. */
+  argument(node: Node): FormulaArgOrRef {
+    switch (node.type) {
+      case "missing":
+        return null;
+      case "literal": {
+        const { value } = node;
+        if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+          return value;
+        return fail(`Unexpected character "#"`, this.span(node).start);
+      }
+      case "unary": {
+        const { start, op } = this.span(node);
+        if (op === start) {
+          // A sign is part of a number written right after it (-1.5); any other prefix is not a literal.
+          const operand = node.operand;
+          if (
+            (node.op === "-" || node.op === "+") &&
+            operand.type === "literal" &&
+            typeof operand.value === "number" &&
+            this.span(operand).start === start + 1
+          ) {
+            return node.op === "-" ? -operand.value : operand.value;
+          }
+          return fail(`Unexpected character ${JSON.stringify(node.op)}`, start);
+        }
+        this.argument(node.operand);
+        return this.refuseOperator(op as number, "give each argument as one literal");
+      }
+      case "binary": {
+        if (node.op === ":" && isReference(node)) return this.reference(node);
+        this.argument(node.left);
+        // A range with a computed end (A1:INDEX(...)): what its end is made of is named first.
+        if (node.op === ":") this.argument(node.right);
+        return this.refuseOperator(this.span(node).op as number, "give each argument as one literal");
+      }
+      case "ref":
+      case "name":
+        return this.reference(node);
+      case "structured":
+        return refuseWord(this.written(node), this.span(node).start);
+      case "call": {
+        const written = /^[^\s(]*/.exec(this.written(node))?.[0] ?? "";
+        return fail(
+          `Nested functions are not supported: ${written}(...); use a literal value`,
+          this.span(node).start,
+        );
+      }
+      case "array":
+        return fail("Array constants are not supported; use one value per argument", this.span(node).start);
+      case "external":
+        return fail(`Unexpected character "["`, this.span(node).start);
+    }
+  }
+
+  private reference(node: Node): CellRef {
+    // Excel writes a range without spaces around its colon (A1 : B2 is A1:B2).
+    const text = this.written(node).replace(/\s*:\s*/g, ":");
+    const { start } = this.span(node);
+    if (!this.references) {
+      if (text.startsWith("'")) fail(`Unexpected character "'"`, start);
+      return refuseWord(text, start);
+    }
+    return cellReference(text, start);
+  }
 }
 
 const REQUIRED_COUNTS = new Map(
   FUNCTION_NAMES.map((name) => [name, FUNCTION_SPECS[name].parameters.filter((p) => !p.optional).length]),
 );
 
-function checkArity(name: FunctionName, args: readonly unknown[], at: number, s: Scanner): void {
+function checkArity(name: FunctionName, args: readonly unknown[], at: number): void {
   const spec = FUNCTION_SPECS[name];
   const requiredCount = REQUIRED_COUNTS.get(name) ?? 0;
   if (args.length > spec.parameters.length) {
-    s.fail(
+    fail(
       `FDQ.${name} takes at most ${spec.parameters.length} arguments, ${args.length} given: ${describeSignature(spec)}`,
       at,
     );
   }
   if (args.length < requiredCount) {
-    s.fail(
+    fail(
       `FDQ.${name} needs at least ${requiredCount} arguments, ${args.length} given: ${describeSignature(spec)}`,
       at,
     );
@@ -253,61 +241,81 @@ function checkArity(name: FunctionName, args: readonly unknown[], at: number, s:
 
 const KNOWN_FUNCTIONS = `the FDQ functions are ${FUNCTION_NAMES.map((n) => `FDQ.${n}`).join(", ")}`;
 
-function parseFunctionName(s: Scanner): { name: FunctionName; at: number } {
-  const at = s.pos;
-  const word = s.word();
-  if (word === "") s.fail("An FDQ function was expected, e.g. FDQ.DATAPOINT(...)");
+/** The FDQ function named at `at` (before the formula is parsed: a call of another function is refused by name). */
+function functionNameAt(text: string, at: number): FunctionName {
+  WORD.lastIndex = at;
+  const word = WORD.exec(text)?.[0] ?? "";
+  if (word === "") fail("An FDQ function was expected, e.g. FDQ.DATAPOINT(...)", at);
   const upper = word.toUpperCase();
   if (!upper.startsWith("FDQ.")) {
-    s.skipSpace();
-    if (s.peek() === "(") s.fail(`Only FDQ functions are supported, not ${word}; ${KNOWN_FUNCTIONS}`, at);
-    s.fail(`An FDQ function was expected, not ${word}; ${KNOWN_FUNCTIONS}`, at);
+    if (text.charAt(skipSpace(text, at + word.length)) === "(")
+      fail(`Only FDQ functions are supported, not ${word}; ${KNOWN_FUNCTIONS}`, at);
+    fail(`An FDQ function was expected, not ${word}; ${KNOWN_FUNCTIONS}`, at);
   }
   const bare = upper.slice(4);
-  if (!isFunctionName(bare)) s.fail(`Unknown function ${word}; ${KNOWN_FUNCTIONS}`, at);
-  return { name: bare, at };
+  if (!isFunctionName(bare)) fail(`Unknown function ${word}; ${KNOWN_FUNCTIONS}`, at);
+  const open = skipSpace(text, at + word.length);
+  if (text.charAt(open) !== "(") fail(`An opening ( was expected after FDQ.${bare}`, open);
+  return bare;
 }
 
-const NO_OPTIONS: ParseOptions = {};
+/** The argument nodes of a call, each checked not to start with "(" (a parenthesised argument is no literal). */
+function checkUnparenthesised(tree: CallTree, call: Extract<Node, { type: "call" }>): void {
+  let cursor = tree.text.indexOf("(", tree.span(call).start) + 1;
+  for (const arg of call.args) {
+    const at = skipSpace(tree.text, cursor);
+    if (arg.type !== "missing") {
+      if (tree.text.charAt(at) === "(") fail(`Unexpected character "("`, at);
+      cursor = tree.span(arg).end;
+    }
+    cursor = skipSpace(tree.text, cursor) + 1; // past the , or )
+  }
+}
+
+const NO_OPTIONS: ReadOptions = {};
 
 /**
- * Parses `[=]FDQ.NAME(arg, ...)` (function names in any case). Throws FormulaSyntaxError naming the
- * unsupported construct; the argument count is checked against the function's signature. With
- * `references: true`, cell and range references are arguments too (`{ ref }`, `{ ref, range: true }`).
+ * Reads `[=]FDQ.NAME(arg, ...)` (function names in any case). Throws FormulaSyntaxError naming the unsupported
+ * construct and where it is ("(at character N)", 1-based); the argument count is checked against the function's
+ * signature. With `references: true`, cell and range references are arguments too (`{ ref }`, `{ ref, range:
+ * true }`).
  */
-export function parseFormula(text: string): FdqCall;
-export function parseFormula(text: string, options: ParseOptions & { references: true }): FdqCallWithRefs;
-export function parseFormula(text: string, options?: ParseOptions): FdqCall | FdqCallWithRefs;
-export function parseFormula(text: string, options: ParseOptions = NO_OPTIONS): FdqCall | FdqCallWithRefs {
-  const references = options.references === true;
-  const s = new Scanner(options.span ? text.slice(0, options.span.end) : text);
-  s.pos = options.span?.start ?? 0;
-  s.skipSpace();
-  if (s.peek() === "=") s.pos++;
-  s.skipSpace();
-  const { name, at } = parseFunctionName(s);
-  s.skipSpace();
-  if (s.peek() !== "(") s.fail(`An opening ( was expected after FDQ.${name}`);
-  s.pos++;
-
-  const args: FormulaArgOrRef[] = [];
-  s.skipSpace();
-  if (s.peek() === ")") {
-    s.pos++;
-  } else {
-    for (;;) {
-      args.push(parseArg(s, references));
-      if (afterArg(s) === ")") break;
-    }
+export function readFdqCall(text: string): FdqCall;
+export function readFdqCall(text: string, options: ReadOptions & { references: true }): FdqCallWithRefs;
+export function readFdqCall(text: string, options?: ReadOptions): FdqCall | FdqCallWithRefs;
+export function readFdqCall(text: string, options: ReadOptions = NO_OPTIONS): FdqCall | FdqCallWithRefs {
+  const whole = options.span ? text.slice(0, options.span.end) : text;
+  let at = skipSpace(whole, options.span?.start ?? 0);
+  if (whole.charAt(at) === "=") at = skipSpace(whole, at + 1);
+  const name = functionNameAt(whole, at);
+  const spans = new Map<Node, NodeSpan>();
+  let root: Node;
+  try {
+    root = parseExcelFormula(whole.slice(at), spans);
+  } catch (err) {
+    if (err instanceof FormulaSyntaxError) fail(err.message, at + err.position);
+    throw err;
   }
-  s.skipSpace();
-  if (!s.atEnd()) {
-    const ch = s.peek();
-    if (OPERATORS.includes(ch))
-      s.fail(`Operators are not supported: ${ch}; a formula is one FDQ function call`);
-    s.fail(`Unexpected text after the closing ): ${JSON.stringify(s.text.slice(s.pos))}`);
+  const tree = new CallTree(whole, spans, at, options.references === true);
+  // The call is the leftmost operand of whatever follows it (=FDQ.RATING("A")*2 is (FDQ.RATING("A"))*2).
+  const after: Node[] = [];
+  let call = root;
+  while (call.type === "binary" || (call.type === "unary" && tree.span(call).op !== tree.span(call).start)) {
+    after.push(call);
+    call = call.type === "binary" ? call.left : call.operand;
   }
-  checkArity(name, args, at, s);
+  if (call.type !== "call") return fail(`Unexpected text ${JSON.stringify(tree.written(call))}`, at);
+  checkUnparenthesised(tree, call);
+  const args = call.args.map((arg) => tree.argument(arg));
+  const next = after.at(-1);
+  if (next) {
+    const { op } = tree.span(next);
+    const p = skipSpace(whole, op as number);
+    if (OPERATORS.includes(whole.charAt(p)))
+      fail(`Operators are not supported: ${whole.charAt(p)}; a formula is one FDQ function call`, p);
+    fail(`Unexpected text after the closing ): ${JSON.stringify(whole.slice(p))}`, p);
+  }
+  checkArity(name, args, at);
   return { name, args };
 }
 
@@ -329,20 +337,6 @@ export interface CallSpan {
   readonly end: number;
 }
 
-const FDQ_CALL_START = /FDQ\.[A-Za-z]+\s*\(/iy;
-const NAME_CHAR = /[A-Za-z0-9_.]/;
-
-/** The index after a "text" or 'sheet name' that starts at `at` (its quote doubled inside); the end if unclosed. */
-export function afterQuoted(text: string, at: number): number {
-  const quote = text.charAt(at);
-  for (let from = at + 1; ;) {
-    const close = text.indexOf(quote, from);
-    if (close < 0) return text.length;
-    if (text.charAt(close + 1) !== quote) return close + 1;
-    from = close + 2;
-  }
-}
-
 /** The index after the `)` that closes the list opened just before `from`; the end if it is missing. */
 function afterClosingParen(text: string, from: number): number {
   let depth = 1;
@@ -360,26 +354,19 @@ function afterClosingParen(text: string, from: number): number {
 }
 
 /**
- * The FDQ calls of a larger formula (`=IFERROR(FDQ.DATAPOINT(...),0)`, `=FDQ.SERIES(...)/1e6`), found
- * outside text and quoted sheet names; a call without its closing `)` runs to the end (parsing it says
- * what is missing). A call inside another FDQ call's arguments belongs to that call, whose parser refuses it.
+ * The FDQ calls of a larger formula (`=IFERROR(FDQ.DATAPOINT(...),0)`, `=FDQ.SERIES(...)/1e6`) that Excel calls:
+ * the heads of the one rule of a call's forms (fdqCallHeads, src/functions/formula-repair.ts) written
+ * `FDQ.NAME(` in any case, found outside text and quoted sheet names; a call without its closing `)` runs to the
+ * end (reading it says what is missing). A call inside another FDQ call's arguments belongs to that call, whose
+ * reader refuses it.
  */
 export function findFdqCalls(text: string): CallSpan[] {
   const spans: CallSpan[] = [];
-  for (let i = 0; i < text.length;) {
-    const ch = text.charAt(i);
-    if (ch === '"' || ch === "'") {
-      i = afterQuoted(text, i);
-      continue;
-    }
-    FDQ_CALL_START.lastIndex = i;
-    if ((ch === "F" || ch === "f") && !NAME_CHAR.test(text.charAt(i - 1)) && FDQ_CALL_START.test(text)) {
-      const end = afterClosingParen(text, FDQ_CALL_START.lastIndex);
-      spans.push({ start: i, end });
-      i = end;
-      continue;
-    }
-    i++;
+  let after = 0;
+  for (const head of fdqCallHeads(text)) {
+    if (head.start < after || head.prefix !== "" || !/^FDQ\./i.test(head.head)) continue;
+    after = afterClosingParen(text, text.indexOf("(", head.end) + 1);
+    spans.push({ start: head.start, end: after });
   }
   return spans;
 }

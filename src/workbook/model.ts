@@ -5,48 +5,9 @@
 // One owner per fact: positions are 1-based rows and columns as in A1 notation; sheet names keep their case
 // (Excel compares them case-insensitively, so lookups go through `sheetKey`).
 
-/**
- * Excel's error codes, as stored in a cell's cached value (`t="e"`) and written in formulas: the one list the
- * reader, the lexer and the functions that match errors use.
- */
-export const ERROR_CODES = [
-  "#NULL!",
-  "#DIV/0!",
-  "#VALUE!",
-  "#REF!",
-  "#NAME?",
-  "#NUM!",
-  "#N/A",
-  "#GETTING_DATA",
-  "#SPILL!",
-  "#CALC!",
-  "#BUSY!",
-  "#CONNECT!",
-  "#BLOCKED!",
-  "#FIELD!",
-  "#UNKNOWN!",
-] as const;
-
-export type ErrorCode = (typeof ERROR_CODES)[number];
-
-const ERROR_CODE_SET: ReadonlySet<string> = new Set(ERROR_CODES);
-
-/** Whether `text` is one of Excel's error codes, written as Excel writes it (upper case). */
-export const isErrorCode = (text: string): text is ErrorCode => ERROR_CODE_SET.has(text);
-
-/** An Excel error value. The message is ours (FDQ's #N/A reason, for the report); a file stores only the code. */
-export class ExcelError {
-  constructor(
-    readonly code: ErrorCode,
-    readonly message?: string,
-  ) {}
-  toString(): string {
-    return this.code;
-  }
-}
-
-/** A scalar as a cell holds it; null is an empty cell. */
-export type Scalar = number | string | boolean | null | ExcelError;
+// Excel's values (error codes, errors, scalars) belong to the formula layer, which reads them in formulas too.
+import type { Scalar } from "../formula/excel-values";
+export { ERROR_CODES, ExcelError, isErrorCode, type ErrorCode, type Scalar } from "../formula/excel-values";
 
 /** A value a formula may give: a scalar, or an array (rows of scalars) that spills from the formula's cell. */
 export type CellValue = Scalar | Scalar[][];

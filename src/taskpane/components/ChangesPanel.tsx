@@ -22,7 +22,7 @@ import {
   type ReportValue,
 } from "../../workbook/changes/changes";
 import type { ChangeReport } from "../logic/change-history";
-import { SCOPE_LABELS } from "../logic/refresh-scope";
+import { SCOPE_LABELS } from "../logic/scope-cells";
 import { quoteSheetName } from "../office/a1";
 import { useServices } from "../services";
 

@@ -35,7 +35,7 @@ import {
 } from "../logic/quota";
 import type { RefreshEstimate } from "../logic/refresh-estimate";
 import type { RefreshProgress } from "../logic/refresh-run";
-import { REFRESH_SCOPES, SCOPE_LABELS, SCOPE_PHRASES, type RefreshScope } from "../logic/refresh-scope";
+import { REFRESH_SCOPES, SCOPE_LABELS, SCOPE_PHRASES, type RefreshScope } from "../logic/scope-cells";
 import {
   keepDaysOf,
   monthlyWithSaver,

@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useSyncExternalStore } from "react";
 import type { RefreshEstimate } from "../logic/refresh-estimate";
 import type { RefreshState } from "../logic/refresh-service";
-import type { RefreshScope } from "../logic/refresh-scope";
+import type { RefreshScope } from "../logic/scope-cells";
 import { useServices } from "../services";
 
 export type { RefreshState } from "../logic/refresh-service";

@@ -4,6 +4,8 @@
 // refresh of some cells, and to list frozen cells' sources. Calls are resolved as the estimate resolves them
 // (fdq-call.ts); a call that cannot be planned makes no request.
 import type { FdqRequest } from "../../api";
+import type { FdqCall } from "../../functions/formula";
+import type { CachedAnswer } from "../../workbook/changes/refresh-scope";
 import { periodLabel } from "./period";
 import { requestsOf } from "../../functions/requests";
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
@@ -13,6 +15,8 @@ import type { PaneClient } from "./pane-client";
 export interface CellRequests {
   readonly cell: CellSnapshot;
   readonly requests: readonly FdqRequest[];
+  /** The cell's one call, when its formula is exactly one FDQ call made once (not lifted over a range). */
+  readonly onlyCall?: FdqCall;
 }
 
 export async function cellRequests(
@@ -20,14 +24,15 @@ export async function cellRequests(
   workbook: Pick<WorkbookAccess, "cellValues">,
 ): Promise<CellRequests[]> {
   const out: CellRequests[] = [];
-  for (const { cell, calls } of await resolveCells(cells, workbook)) {
+  for (const { cell, calls, plain } of await resolveCells(cells, workbook)) {
     const requests: FdqRequest[] = [];
     for (const call of calls) {
       if (!call.ok) continue;
       const planned = call.kind === "call" ? [call.call] : call.cells.flatMap((c) => (c.ok ? [c.call] : []));
       for (const c of planned) requests.push(...(await requestsOf(c).catch(() => [])));
     }
-    out.push({ cell, requests });
+    const only = plain && calls.length === 1 ? calls[0] : undefined;
+    out.push(only?.ok && only.kind === "call" ? { cell, requests, onlyCall: only.call } : { cell, requests });
   }
   return out;
 }
@@ -73,21 +78,16 @@ export function sourceOf(requests: readonly FdqRequest[], client: Pick<PaneClien
   };
 }
 
-/**
- * Whether a cell's value is from an older refresh day: one of its requests is not answered by today's cache,
- * or by an answer fetched on an earlier day (the quota saver's). A cell without requests is not.
- */
-export function isStale(
+/** Each request's answer as today's cache knows it; a request the client refuses (no request is made) is left out. */
+export function cachedAnswers(
   requests: readonly FdqRequest[],
   client: Pick<PaneClient, "plan">,
-  today: string,
-): boolean {
-  return requests.some((r) => {
+): CachedAnswer[] {
+  return requests.flatMap((r) => {
     try {
-      const plan = client.plan(r);
-      return !plan.cached || (plan.fetchedOn !== undefined && plan.fetchedOn < today);
+      return [client.plan(r)];
     } catch {
-      return false; // a refused request: the cell shows its error without a request, refreshing changes nothing
+      return []; // a refused request: the cell shows its error without a request, refreshing changes nothing
     }
   });
 }

@@ -5,7 +5,7 @@
 // first. Reports name the workbook they belong to (its URL, when Office knows it).
 import type { KeyValueStore } from "../../api";
 import { CHANGE_KINDS, countByKind, type Change, type KindCounts } from "../../workbook/changes/changes";
-import type { RefreshScope } from "./refresh-scope";
+import type { RefreshScope } from "./scope-cells";
 
 export const HISTORY_KEY = "fdq.pane.changeReports";
 export const MAX_REPORTS = 5;

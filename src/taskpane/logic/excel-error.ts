@@ -1,11 +1,9 @@
 // Excel's error values as the workbook reports them ("#N/A"), and what Excel itself means by those the
-// request module has nothing to add to.
-
-const EXCEL_ERROR =
-  /^#(N\/A|VALUE!|NAME\?|NUM!|REF!|DIV\/0!|NULL!|SPILL!|CALC!|BUSY!|CONNECT!|FIELD!|BLOCKED!|UNKNOWN!)$/;
+// request module has nothing to add to. The codes are the one list of src/formula/excel-values.ts.
+import { isErrorCode } from "../../formula/excel-values";
 
 export function isErrorValue(value: unknown): boolean {
-  return typeof value === "string" && EXCEL_ERROR.test(value);
+  return typeof value === "string" && isErrorCode(value);
 }
 
 /** Errors that come from Excel, not from an FDQ function's answer: asking the service again tells nothing. */

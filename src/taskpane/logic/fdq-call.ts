@@ -1,12 +1,12 @@
 // From a cell's formula to the FDQ calls in it, with their cell-reference arguments replaced by the values of
 // the cells they refer to, read from the workbook in batches under Excel on the web's 5 MB cap (cellValues).
-// The formula grammar belongs to src/functions/formula.ts; this file adds what only the pane can do: read the
-// referenced cells, and expand a call given a range into the calls Excel makes when it lifts it (one per
-// cell of the result, src/functions/lifting.ts). A spilling function given a range of several cells answers
+// The FDQ-call reader is src/functions/formula.ts (over the one formula parser, src/formula/); this file adds
+// what only the pane can do: read the referenced cells, and expand a call given a range into the calls Excel
+// makes when it lifts it (one per cell of the result, src/functions/lifting.ts). A spilling function given a range of several cells answers
 // #VALUE! without a request, with the message of ranges.ts.
 import {
   findFdqCalls,
-  parseFormula,
+  readFdqCall,
   type CellRef,
   type FdqCall,
   type FdqCallWithRefs,
@@ -94,7 +94,7 @@ function parseCell(cell: CellSnapshot): ParsedCell {
   const calls = spans.map((span): ParsedCall => {
     const text = formula.slice(span.start, span.end);
     try {
-      const call = parseFormula(formula, { references: true, span });
+      const call = readFdqCall(formula, { references: true, span });
       const reads = call.args.map((a) => (isRef(a) ? cellsOf(a, cell.address) : undefined));
       return { ok: true, text, call, reads };
     } catch (err) {

@@ -15,14 +15,14 @@ import {
   serializeResolvedPeriods,
   type ResolvedCellPeriods,
 } from "../../workbook/refresh/resolved-periods";
-import { periodBefore, periodsNow, recordsAfter } from "./refresh-periods";
+import { periodBefore, periodsNow, recordsAfter } from "./cached-periods";
 import { chunks } from "../office/batched-read";
 import { parseAddress } from "../office/a1";
 import type { CellSnapshot, CellValue, WorkbookAccess } from "../office/workbook";
 import { cellRequests } from "./cell-requests";
 import { isErrorValue } from "./excel-error";
 import { estimateRefresh } from "./refresh-estimate";
-import { scopeCells, type RefreshScope } from "./refresh-scope";
+import { scopeCells, type RefreshScope } from "./scope-cells";
 import type { PaneClient } from "./pane-client";
 
 export interface CellProgress {
@@ -126,7 +126,7 @@ export function cellProgress(
 
 /**
  * The change report of the scope's cells: their values before against those after, with the periods each
- * asked before and after where known (a relative period's: refresh-periods.ts).
+ * asked before and after where known (a relative period's: cached-periods.ts).
  */
 export function changesOf(
   before: readonly CellSnapshot[],

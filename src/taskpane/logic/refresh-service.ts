@@ -11,7 +11,7 @@ import type { PanePrefs } from "./pane-prefs";
 import { makeReport, type ChangeHistory } from "./change-history";
 import { estimateRefresh, type RefreshEstimate } from "./refresh-estimate";
 import { runRefresh, type RefreshOptions, type RefreshProgress, type RefreshSummary } from "./refresh-run";
-import { scopeCells, type RefreshScope } from "./refresh-scope";
+import { scopeCells, type RefreshScope } from "./scope-cells";
 
 export type RefreshState =
   | { readonly phase: "idle" }

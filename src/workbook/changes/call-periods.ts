@@ -10,7 +10,7 @@ import type { FdqCall } from "../../functions/formula";
 import { requestsOf } from "../../functions/requests";
 import type { Host } from "../engine/context";
 import { Evaluator } from "../engine/evaluator";
-import { parseFormula } from "../engine/parser";
+import { parseExcelFormula } from "../../formula/parser";
 import { callFdq } from "../refresh/fdq-functions";
 import { engineFormula } from "../formula-text";
 import { ExcelError, sheetKey, type FormulaCell, type Scalar, type WorkbookModel } from "../model";
@@ -66,27 +66,26 @@ export function isRelativeRequest(request: FdqRequest): boolean {
 export const requestId = (request: FdqRequest): string => JSON.stringify(request);
 
 /**
- * The periods `calls` asked, with each relative period as `resolved` says it resolved ("FY2025"); undefined
- * when one of them has no resolution (its request failed, or was not made), so nothing is compared on it.
+ * The periods `requests` ask, distinct, joined with "; " ("FY2024; FY2025"), each relative period as `resolved`
+ * says it resolved ("FY2025"); `periods` is undefined when one relative period has no resolution (its request
+ * failed, or was not made), so nothing is compared on it, or when none has a period. The pane (from the cache's
+ * answers) and `fdq refresh` (from the answers it noted) name a cell's periods after a refresh by it.
  */
-export async function resolvedPeriodsOf(
-  calls: readonly FdqCall[],
+export function periodsOfRequests(
+  requests: readonly FdqRequest[],
   resolved: (request: FdqRequest) => string | undefined,
-): Promise<{ readonly relative: boolean; readonly periods: string | undefined }> {
+): { readonly relative: boolean; readonly periods: string | undefined } {
   const labels: string[] = [];
   let relative = false;
   let complete = true;
-  for (const call of calls) {
-    const requests = await requestsOf(call).catch(() => [] as FdqRequest[]);
-    for (const r of requests) {
-      let label: string | undefined;
-      if (isRelativeRequest(r)) {
-        relative = true;
-        label = resolved(r);
-        if (label === undefined) complete = false;
-      } else label = requestPeriod(r);
-      if (label !== undefined && !labels.includes(label)) labels.push(label);
-    }
+  for (const r of requests) {
+    let label: string | undefined;
+    if (isRelativeRequest(r)) {
+      relative = true;
+      label = resolved(r);
+      if (label === undefined) complete = false;
+    } else label = requestPeriod(r);
+    if (label !== undefined && label !== "" && !labels.includes(label)) labels.push(label);
   }
   return { relative, periods: complete && labels.length > 0 ? labels.join("; ") : undefined };
 }
@@ -145,7 +144,7 @@ export function callReader(model: WorkbookModel, writes?: CellWrites): (cell: Fo
       const ctx = evaluator.context(cell.sheet, cell.row, cell.col, cell.array !== undefined);
       // Parsed here, not through the engine's shared cache of trees: each tree is used once, and the cache
       // would keep every FDQ cell's tree of a refresh alive.
-      evaluator.evaluate(parseFormula(engineFormula(cell.formula).text), ctx);
+      evaluator.evaluate(parseExcelFormula(engineFormula(cell.formula).text), ctx);
     } catch {
       // A formula the engine cannot read has no period to compare: its calls so far are kept.
     }

@@ -11,6 +11,7 @@
 //                 error is not listed: it was no number before either)
 // Two numbers that agree to the precision a number keeps (15 significant digits, as Excel keeps them; the
 // service's datavalue carries more digits than a double holds) are not a change.
+import { isErrorCode } from "../model";
 
 /** An Excel error value as the workbook shows it ("#N/A"). */
 export interface ErrorValue {
@@ -56,9 +57,6 @@ export interface Change {
 /** Significant digits a number is compared to: what Excel keeps of a double. */
 export const SIGNIFICANT_DIGITS = 15;
 
-const ERROR_TEXT =
-  /^#(N\/A|VALUE!|NAME\?|NUM!|REF!|DIV\/0!|NULL!|SPILL!|CALC!|BUSY!|CONNECT!|FIELD!|BLOCKED!|UNKNOWN!|GETTING_DATA)$/;
-
 /** Whether `value` is an error value. */
 export const isError = (value: ReportValue): value is ErrorValue =>
   typeof value === "object" && value !== null;
@@ -74,7 +72,7 @@ export function reportValue(value: unknown): ReportValue {
     return { error: (value as { error: string }).error };
   }
   const text = String(value);
-  return ERROR_TEXT.test(text) ? { error: text } : text;
+  return isErrorCode(text) ? { error: text } : text;
 }
 
 /** Whether two numbers agree to SIGNIFICANT_DIGITS significant digits. */

@@ -2,7 +2,7 @@
 // the host (the recalculation) that answers cells, names, tables and FDQ calls. Split from the evaluator so
 // the function modules need not import it (no import circles).
 import { ExcelError, type Scalar, type Table } from "../model";
-import type { Node } from "./parser";
+import type { Node } from "../../formula/parser";
 import { MAX_COL, MAX_ROW, type Rect } from "./references";
 import { Arr, Ref, VALUE, type Value } from "./values";
 
@@ -30,6 +30,11 @@ export interface Host {
    * a lazy function chooses no branch yet (so it fetches only the FDQ calls of the branch it will take).
    */
   waits(): number;
+  /**
+   * The formula calls a volatile function the engine computes (OFFSET, INDIRECT: VOLATILE_FUNCTIONS): the host
+   * decides whether the value may be written.
+   */
+  volatile?(fn: string): void;
   /** An FDQ function (name without "FDQ."), given its evaluated arguments. */
   fdq(name: string, args: readonly (Value | undefined)[], ctx: Context): Value;
 }

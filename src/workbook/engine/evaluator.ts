@@ -14,9 +14,9 @@ import { ExcelError, type Scalar } from "../model";
 import { intersect, lift, operand, readRect, type Context, type Host } from "./context";
 import { FUNCTIONS, VOLATILE_FUNCTIONS } from "./functions";
 import type { EagerFn } from "./functions/table";
-import { parseFormula, type Node } from "./parser";
+import { parseExcelFormula, type Node } from "../../formula/parser";
 import { structuredRect } from "./structured";
-import { tokenize } from "./lexer";
+import { tokenize } from "../../formula/lexer";
 import { translateFormula } from "./translate";
 import {
   Arr,
@@ -39,7 +39,7 @@ const parsed = new Map<string, Node>();
 export function treeOf(text: string): Node {
   let node = parsed.get(text);
   if (!node) {
-    node = parseFormula(text);
+    node = parseExcelFormula(text);
     if (parsed.size > 50_000) parsed.clear();
     parsed.set(text, node);
   }
@@ -272,6 +272,7 @@ export class Evaluator {
         name,
       );
     }
+    if (VOLATILE_FUNCTIONS.has(name)) this.host.volatile?.(name);
     if (!fn) {
       // Its arguments are still read: whether the formula reads a cell that changed decides whether it matters.
       for (const a of args) this.evaluate(a, ctx);

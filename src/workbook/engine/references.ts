@@ -1,9 +1,8 @@
-// A1 addresses: columns as letters, cells and rectangles, for the parser, the report and the spill layout.
-// Rows and columns are 1-based, as in A1 notation (model.ts).
+// A1 addresses: cells and rectangles, for the engine, the report and the spill layout (the grid's bounds and
+// column letters are the formula layer's: src/formula/grid.ts). Rows and columns are 1-based, as in A1 notation.
+import { MAX_COL, MAX_ROW, columnLetters, columnNumber } from "../../formula/grid";
 
-/** Excel's grid. */
-export const MAX_ROW = 1_048_576;
-export const MAX_COL = 16_384;
+export { MAX_COL, MAX_ROW, columnLetters, columnNumber } from "../../formula/grid";
 
 export interface Rect {
   readonly sheet: string;
@@ -11,19 +10,6 @@ export interface Rect {
   readonly left: number;
   readonly bottom: number;
   readonly right: number;
-}
-
-export function columnLetters(col: number): string {
-  let letters = "";
-  for (let n = col; n > 0; n = Math.floor((n - 1) / 26))
-    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
-}
-
-export function columnNumber(letters: string): number {
-  let n = 0;
-  for (const ch of letters.toUpperCase()) n = n * 26 + ch.charCodeAt(0) - 64;
-  return n;
 }
 
 /** "B3". */

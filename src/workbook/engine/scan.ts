@@ -4,11 +4,11 @@
 // formula using them cannot be cleared this way.
 import type { Context } from "./context";
 import { readRect } from "./context";
-import { parseFormula, type Node } from "./parser";
+import { parseExcelFormula, type Node } from "../../formula/parser";
 import { nameTree } from "./evaluator";
 import { VOLATILE_FUNCTIONS } from "./functions";
 import { structuredRect } from "./structured";
-import { tokenize } from "./lexer";
+import { tokenize } from "../../formula/lexer";
 import { isError, Ref, Unsupported } from "./values";
 
 const VOLATILE = new Set(["INDIRECT", "OFFSET"]);
@@ -103,7 +103,7 @@ export function scanText(text: string, ctx: Context): void {
     }
     let node: Node;
     try {
-      node = parseFormula(source);
+      node = parseExcelFormula(source);
     } catch {
       continue;
     }

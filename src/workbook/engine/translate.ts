@@ -3,7 +3,7 @@
 // one cell to another: relative rows and columns shift, `$`-fixed ones stay, names and structured references
 // stay, and a reference moved off the grid becomes #REF!.
 import { columnLetters, columnNumber, MAX_COL, MAX_ROW } from "./references";
-import { tokenize } from "./lexer";
+import { tokenize } from "../../formula/lexer";
 
 const PART = /(\$?)([A-Za-z]{1,3})?(\$?)(\d+)?/y;
 

@@ -1,5 +1,5 @@
 // The recalculation's bookkeeping for one formula and for one attempt to evaluate it.
-import type { Node as Tree } from "../engine/parser";
+import type { Node as Tree } from "../../formula/parser";
 import { ExcelError, type FormulaCell, type Scalar } from "../model";
 
 export type State = "todo" | "waiting" | "pending" | "done" | "skipped";
@@ -34,6 +34,8 @@ export interface Node {
   volatile?: Volatile;
   /** Whether an evaluation called FDQ (directly, or through a defined name). */
   calledFdq?: boolean;
+  /** Done and fresh: whether its new value comes from an FDQ answer (not only from a missing cached value). */
+  fromFdq?: boolean;
 }
 
 /** What one evaluation attempt of a formula ran into. */
@@ -54,6 +56,10 @@ export interface Attempt {
   calledFdq: boolean;
   /** The first cell holding a rich value (a data type) it read, "Model!B2": its `<v>` is only a fallback. */
   richRead: string | undefined;
+  /** Whether what it computes from depends on an FDQ answer: its own call, or a precedent's. */
+  fromFdq: boolean;
+  /** A volatile function the engine computes (OFFSET, INDIRECT) that the formula itself calls. */
+  volatileCall: string | undefined;
 }
 
 /** Thrown to evaluate a precedent first. */

@@ -9,7 +9,10 @@
 // (an unsupported function, another workbook) keeps its value; when it should have changed it is reported,
 // with the functions that stopped it: right or untouched, never wrong. So is a formula that would be computed
 // from a value Excel recomputes and fdq does not: a cell of a what-if data table, or a cached value that comes
-// from a volatile function (TODAY, NOW, RAND...).
+// from a volatile function (TODAY, NOW, RAND...). A dependent of an FDQ cell that calls a volatile function the
+// engine can compute (OFFSET, INDIRECT) is reported too, by cell and function: Excel computes it again whenever
+// it calculates, so fdq leaves it to Excel; a formula using one that reads no FDQ answer is computed only when
+// the file holds no value of it.
 //
 // A cell holding a rich value (`vm`: an FDQ card, a number carrying its source, a linked data type) is Excel's
 // to refresh: its value lives in xl/richData/, which the refresh keeps byte for byte, and its `<v>` is only a
@@ -22,10 +25,11 @@
 // FDQ call whose answer is not fetched yet is recorded and leaves its cell (and the cells reading it) waiting;
 // the caller fetches the recorded calls in one batch, and the next pass evaluates the waiting cells again.
 import type { Outcome } from "../../functions/evaluate";
-import { FormulaSyntaxError, type FdqCall } from "../../functions/formula";
+import type { FdqCall } from "../../functions/formula";
+import { FormulaSyntaxError } from "../../formula/syntax-error";
 import { intersect, toArr, type Host } from "../engine/context";
 import { Evaluator } from "../engine/evaluator";
-import { parseFormula, type Node as Tree } from "../engine/parser";
+import { parseExcelFormula, type Node as Tree } from "../../formula/parser";
 import { addressOf, addressOfCell, rectOf } from "../engine/references";
 import { scanReferences, scanText, volatileCall } from "../engine/scan";
 import { Arr, Ref, Unsupported, type Value } from "../engine/values";
@@ -217,6 +221,9 @@ export class Recalculation {
       },
       isHiddenRow: (sheet, row) => this.index.sheet(sheet)?.hiddenRows?.has(row) ?? false,
       waits: () => this.current().waits,
+      volatile: (fn) => {
+        this.current().volatileCall ??= fn;
+      },
       fdq: (name, args, ctx) =>
         callFdq(name, args, ctx, {
           argumentsIncomplete: () => this.current().pendingPrecedent,
@@ -230,6 +237,7 @@ export class Recalculation {
     const attempt = this.current();
     attempt.fresh = true;
     attempt.calledFdq = true;
+    attempt.fromFdq = true;
     const key = callKey(call);
     const answer = this.answers.get(key);
     if (answer !== undefined) return answer;
@@ -283,6 +291,8 @@ export class Recalculation {
       volatile: undefined,
       calledFdq: false,
       richRead: undefined,
+      fromFdq: node.callsFdq,
+      volatileCall: undefined,
     };
     if (cell.richValue && node.callsFdq) {
       this.skip(node, RICH_VALUE_LEFT);
@@ -294,7 +304,7 @@ export class Recalculation {
     let failure: Unsupported | undefined;
     let tree: Tree | undefined;
     try {
-      node.tree ??= parseFormula(node.text);
+      node.tree ??= parseExcelFormula(node.text);
       tree = node.tree;
       value = this.evaluator.evaluate(tree, ctx);
       // A reference result is read here, so that what it reads counts for the formula's freshness.
@@ -343,6 +353,7 @@ export class Recalculation {
       return undefined;
     }
     node.calledFdq = attempt.calledFdq;
+    node.fromFdq = attempt.fromFdq;
     if (cell.richValue && attempt.fresh) {
       this.skip(node, RICH_VALUE_LEFT);
       return undefined;
@@ -358,6 +369,13 @@ export class Recalculation {
       }
     } else if (attempt.richRead !== undefined && attempt.fresh) {
       this.skip(node, `reads ${attempt.richRead}, which holds a data type: refreshed in Excel only`);
+    } else if (attempt.volatileCall !== undefined && attempt.fromFdq) {
+      const fn = attempt.volatileCall;
+      this.skip(
+        node,
+        `uses ${fn}, which Excel computes again whenever it calculates (fdq refresh does not)`,
+        [fn],
+      );
     } else if (attempt.volatile !== undefined && attempt.fresh) {
       const { fn, cell: where } = attempt.volatile;
       this.skip(
@@ -367,7 +385,11 @@ export class Recalculation {
       );
     } else {
       this.finish(node, attempt.fresh, attempt.fresh ? value : (cell.cached ?? null));
-      if (!attempt.fresh) node.volatile ??= attempt.volatile;
+      if (!attempt.fresh) {
+        const own = attempt.volatileCall;
+        node.volatile ??=
+          attempt.volatile ?? (own === undefined ? undefined : { fn: own, cell: addressOf(cell) });
+      }
     }
     return undefined;
   }
@@ -442,12 +464,14 @@ export class Recalculation {
         this.stale.read(attempt.node, node);
         if (node.cell.richValue) attempt.richRead ??= addressOf(node.cell);
         if (node.fresh) attempt.fresh = true;
+        if (node.fresh && node.fromFdq) attempt.fromFdq = true;
         if (node.volatile) attempt.volatile ??= node.volatile;
         return node.value;
       case "skipped":
         throw new SkippedPrecedent(node);
       case "pending":
         attempt.fresh = true;
+        attempt.fromFdq = true;
         attempt.pendingPrecedent = true;
         attempt.waits++;
         return PENDING();
@@ -464,9 +488,13 @@ export class Recalculation {
       const node = this.byCell.get(owner);
       if (node && node.state !== "done") this.precedent(node, attempt);
       if (node?.fresh) attempt.fresh = true;
+      if (node?.fresh && node.fromFdq) attempt.fromFdq = true;
     }
     if (this.spills.has(sheetName, row, col)) {
       attempt.fresh = true;
+      // A cell spilled by this run: its value is new, from FDQ when its anchor's is.
+      const anchor = owner && this.byCell.get(owner);
+      if (!anchor || anchor.fromFdq !== false) attempt.fromFdq = true;
       return this.spills.valueAt(sheetName, row, col) ?? null;
     }
     const table = this.tablesMayChange

@@ -31,6 +31,19 @@ export interface ResolvedCellPeriods {
 export const periodsCellId = (c: { sheet: string; cell: string }): string =>
   `${c.sheet.toLowerCase()}!${c.cell.toUpperCase()}`;
 
+/**
+ * A relative period's "before" for a refresh: what it resolved to at the last refresh, as kept for the cell at
+ * `at`, when the record is of this very formula (with its "="); undefined without one.
+ */
+export function keptPeriods(
+  kept: ReadonlyMap<string, ResolvedCellPeriods>,
+  at: { sheet: string; cell: string },
+  formula: string,
+): string | undefined {
+  const record = kept.get(periodsCellId(at));
+  return record?.formula === formula ? record.periods : undefined;
+}
+
 export function serializeResolvedPeriods(records: readonly ResolvedCellPeriods[]): string {
   const cells = records
     .map(

@@ -3,7 +3,7 @@
 // the sheet is read as that constant; a reference to another FDQ cell (a sector id that FDQ.SECURITY finds) is
 // not known before the refresh, so each referenced cell stands for one distinct value: the calls that read it
 // are counted once per referenced cell, which is what the refresh asks when the cells differ.
-import { findFdqCalls, parseFormula, type FdqCall, type FormulaArg } from "../../functions/formula";
+import { findFdqCalls, readFdqCall, type FdqCall, type FormulaArg } from "../../functions/formula";
 import type { TemplateSheet } from "./template-sheet";
 
 /** The value a reference to a formula cell stands for while the sheet is priced. */
@@ -19,7 +19,7 @@ export function templateCalls(sheet: TemplateSheet): FdqCall[] {
   for (const c of sheet.cells) {
     if (c.formula === undefined) continue;
     for (const span of findFdqCalls(c.formula)) {
-      const call = parseFormula(c.formula, { references: true, span });
+      const call = readFdqCall(c.formula, { references: true, span });
       const args = call.args.map((a): FormulaArg => {
         if (a === null || typeof a !== "object") return a;
         const ref = a.ref.replace(/\$/g, "").toUpperCase();

@@ -100,14 +100,31 @@ describe("refresh run", () => {
       "Sheet1!A2": { formula: MSFT, value: "#N/A" },
       "Sheet1!A3": { formula: NOPAT, value: 0.5 },
     });
-    await client.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022 });
-    // A2 shows an error; A3's answer is not in today's cache: its value is from an older refresh day.
+    // A1 shows today's answer (Excel computed it from today's cache); A2 shows an error; A3's answer is not in
+    // today's cache: its value is from an older refresh day.
+    const aapl = await client.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022 });
+    workbook.cells.get("Sheet1!A1")!.value = aapl.value;
     const errors = await runRefresh({ workbook, client, scope: "errors", today: today(), ...timing });
     expect(errors).toMatchObject({ scope: "errors", cells: 1, requestsSent: 1 });
     expect(errors.changes.map((c) => [c.cell, c.kind])).toEqual([["A2", "new value"]]);
     const stale = await runRefresh({ workbook, client, scope: "stale", today: today(), ...timing });
     expect(stale).toMatchObject({ scope: "stale", cells: 1, requestsSent: 1 });
     expect(stale.changes.map((c) => c.cell)).toEqual(["A3"]);
+  });
+
+  it("counts a cell as stale when today's cache answers it with another value than it shows", async () => {
+    const { client } = env;
+    const workbook = fakeWorkbook(client, {
+      "Sheet1!A1": { formula: ROIC, value: 12345 },
+      "Sheet1!A2": { formula: MSFT, value: "" },
+    });
+    await client.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022 });
+    const msft = await client.datapoint({ ticker: "MSFT", dataset: "roic", name: "ROIC", year: 2022 });
+    workbook.cells.get("Sheet1!A2")!.value = msft.value;
+    // Both answers are today's; A1 still shows a value computed on an earlier day.
+    const stale = await runRefresh({ workbook, client, scope: "stale", today: today(), ...timing });
+    expect(stale).toMatchObject({ scope: "stale", cells: 1 });
+    expect(stale.changes.map((c) => c.cell)).toEqual(["A1"]);
   });
 
   it("Cancel stops new requests at once: cells answered keep their values, the others are not sent", async () => {

@@ -328,6 +328,9 @@ describeWithLibreOffice(
             "B68",
             "B69",
             "B70",
+            "B72",
+            "B73",
+            "B74",
             "B75",
             "B76",
             "B77",
@@ -346,6 +349,10 @@ describeWithLibreOffice(
           "Deps!B60": 'reads the text "2023-01-05" as a number, which Excel does and fdq does not',
           "Deps!B66": "circular reference through Deps!B65",
           "Deps!B68": "uses RAND, which Excel computes again whenever it calculates (fdq refresh does not)",
+          "Deps!B72": "uses OFFSET, which Excel computes again whenever it calculates (fdq refresh does not)",
+          "Deps!B73": "uses OFFSET, which Excel computes again whenever it calculates (fdq refresh does not)",
+          "Deps!B74":
+            "uses INDIRECT, which Excel computes again whenever it calculates (fdq refresh does not)",
           "Deps!B77":
             "uses a reference across several sheets (Data:Clock!...), which fdq refresh does not compute",
           "Deps!B79":

@@ -86,9 +86,11 @@ export const CALC: Record<string, OracleCell> = {
   B40: { f: "NPER(Data!B2/12,-200,10000)" },
   B41: { f: "SUBTOTAL(9,Data!B2:B6)" },
   B42: { f: "CHOOSE(2,Data!B2,Data!B3,Data!B4)" },
-  B43: { f: "OFFSET(Data!B2,2,0)*1" },
-  B44: { f: "SUM(OFFSET(Data!B2,1,0,3,1))" },
-  B45: { f: 'INDIRECT("Data!B"&(2+1))*1' },
+  // OFFSET and INDIRECT over values that are no FDQ answer: a dependent of an FDQ cell calling one is reported
+  // (Excel computes it again whenever it calculates; test/integration/workbook/dependents-oracle.test.ts).
+  B43: { f: "OFFSET(Data!G2,2,0)*1" },
+  B44: { f: "SUM(OFFSET(Data!G2,1,0,3,1))" },
+  B45: { f: 'INDIRECT("Data!G"&(2+1))*1' },
   B46: { f: "LOOKUP(2021,Data!F2:F6,Data!B2:B6)" },
   B47: { f: 'UPPER(Data!A2)&TEXT(Data!B2,"0.00%")' },
   B48: { f: 'VALUE("12.5")*Data!B2' },

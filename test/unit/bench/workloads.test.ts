@@ -1,4 +1,4 @@
-import { parseFormula } from "../../../src/functions/formula";
+import { readFdqCall } from "../../../src/functions/formula";
 import { isSpCell } from "../../../bench/staleness";
 import {
   buildWorkload,
@@ -120,7 +120,7 @@ describe("workload generators", () => {
     expect(formulaText({ fn: "RATING", ticker: "XLF", field: "overall" })).toBe(
       '=FDQ.RATING("XLF","overall")',
     );
-    expect(parseFormula(ttm).args).toEqual(["AAPL", "metrics/roic", "ROIC", 2023, null, 3]);
+    expect(readFdqCall(ttm).args).toEqual(["AAPL", "metrics/roic", "ROIC", 2023, null, 3]);
   });
 
   it("spreads picks over the whole list and refuses a list that is too short", () => {

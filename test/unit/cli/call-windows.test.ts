@@ -3,13 +3,13 @@
 // whose requests cannot be named go together, and the outcomes come back in call order.
 import { FdqClient, type DatapointRequest, type DatapointResult } from "../../../src/api";
 import { evaluateInWindows, windowsOf } from "../../../src/cli/call-windows";
-import { parseFormula, type FdqCall } from "../../../src/functions/formula";
+import { readFdqCall, type FdqCall } from "../../../src/functions/formula";
 import type { FdqApi } from "../../../src/functions/impl";
 
 const client = new FdqClient({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "test-key" });
 
 const cell = (ticker: string, name: string, year: number): FdqCall =>
-  parseFormula(`=FDQ.DATAPOINT("${ticker}","metrics/roic","${name}",${year})`);
+  readFdqCall(`=FDQ.DATAPOINT("${ticker}","metrics/roic","${name}",${year})`);
 
 describe("windowsOf", () => {
   it("keeps a batch no larger than a window as one window, in call order", async () => {
@@ -47,7 +47,7 @@ describe("windowsOf", () => {
   });
 
   it("puts the calls whose requests cannot be named (refused arguments) together in one window", async () => {
-    const refused = (): FdqCall => parseFormula('=FDQ.DATAPOINT("AAPL","no/such","ROIC",2020)');
+    const refused = (): FdqCall => readFdqCall('=FDQ.DATAPOINT("AAPL","no/such","ROIC",2020)');
     const calls = [refused(), cell("AAPL", "ROIC", 2020), cell("MSFT", "ROIC", 2020), refused()];
     expect(await windowsOf(client, calls, 2)).toEqual([
       [0, 3],

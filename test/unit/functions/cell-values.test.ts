@@ -2,7 +2,7 @@
 // entity arguments, the host's support, the metadata's agreement with them. The `satisfies` lines are checked by
 // tsc (npm run typecheck): the values the functions build are Excel.EntityCellValue and Excel.DoubleCellValue as
 // @types/office-js declares them.
-import { parseFormula } from "../../../src/functions/formula";
+import { readFdqCall } from "../../../src/functions/formula";
 import {
   cellValueProblems,
   double,
@@ -207,7 +207,7 @@ describe("richValueSupport", () => {
 
 describe("FDQ.CARD's requests (Estimate and --budget)", () => {
   it("are its coverage look-ups, its ratings and each chosen metric", async () => {
-    const call = parseFormula('=FDQ.CARD("AAPL")');
+    const call = readFdqCall('=FDQ.CARD("AAPL")');
     expect((await requestsOf(call)).map((r) => r.kind)).toEqual([
       "security",
       "ratings",

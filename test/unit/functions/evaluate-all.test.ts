@@ -3,7 +3,7 @@
 // pauses must not change.
 import type { DatapointRequest, DatapointResult } from "../../../src/api";
 import { evaluateAll, type Outcome } from "../../../src/functions/evaluate";
-import { parseFormula } from "../../../src/functions/formula";
+import { readFdqCall } from "../../../src/functions/formula";
 import type { FdqApi } from "../../../src/functions/impl";
 
 /** A client that answers DATAPOINT only: at once (`now`), or when `release()` is called. */
@@ -48,7 +48,7 @@ function fakeClient(now: (req: DatapointRequest) => boolean) {
 /** n DATAPOINT calls, the year counting up from 1000 so that each outcome says which call it is. */
 const calls = (n: number) =>
   Array.from({ length: n }, (_, i) =>
-    parseFormula(`=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",${1000 + i})`),
+    readFdqCall(`=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",${1000 + i})`),
   );
 
 const values = (outcomes: readonly Outcome[]) => outcomes.map((o) => (o.ok ? o.value : o.error.message));

@@ -1,14 +1,9 @@
-import {
-  FormulaSyntaxError,
-  findFdqCalls,
-  formatFormula,
-  parseFormula,
-  type ParseOptions,
-} from "../../../src/functions/formula";
+import { findFdqCalls, formatFormula, readFdqCall, type ReadOptions } from "../../../src/functions/formula";
+import { FormulaSyntaxError } from "../../../src/formula/syntax-error";
 
-function syntaxError(text: string, options?: ParseOptions): FormulaSyntaxError {
+function syntaxError(text: string, options?: ReadOptions): FormulaSyntaxError {
   try {
-    parseFormula(text, options);
+    readFdqCall(text, options);
   } catch (err) {
     if (err instanceof FormulaSyntaxError) return err;
     throw err;
@@ -16,20 +11,20 @@ function syntaxError(text: string, options?: ParseOptions): FormulaSyntaxError {
   throw new Error(`parsed without error: ${text}`);
 }
 
-describe("parseFormula", () => {
+describe("readFdqCall", () => {
   it("parses an FDQ call with string and number literals, with or without =", () => {
     const call = { name: "DATAPOINT", args: ["AAPL", "metrics/roic", "ROIC", 2023] };
-    expect(parseFormula('=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023)')).toEqual(call);
-    expect(parseFormula('  fdq.datapoint( "AAPL" , "metrics/roic", "ROIC" , 2023 ) ')).toEqual(call);
+    expect(readFdqCall('=FDQ.DATAPOINT("AAPL","metrics/roic","ROIC",2023)')).toEqual(call);
+    expect(readFdqCall('  fdq.datapoint( "AAPL" , "metrics/roic", "ROIC" , 2023 ) ')).toEqual(call);
   });
 
   it("reads TRUE/FALSE in any case, omitted arguments as null and doubled quotes inside text", () => {
-    expect(parseFormula('=FDQ.DATASET("AAPL","roic",2023,,,true)')).toEqual({
+    expect(readFdqCall('=FDQ.DATASET("AAPL","roic",2023,,,true)')).toEqual({
       name: "DATASET",
       args: ["AAPL", "roic", 2023, null, null, true],
     });
-    expect(parseFormula('=FDQ.INFO("a""b",)')).toEqual({ name: "INFO", args: ['a"b', null] });
-    expect(parseFormula('=FDQ.SECTOR("TECHNOLOGYSEC","ROIC_AVG",-1.5e0)').args).toEqual([
+    expect(readFdqCall('=FDQ.INFO("a""b",)')).toEqual({ name: "INFO", args: ['a"b', null] });
+    expect(readFdqCall('=FDQ.SECTOR("TECHNOLOGYSEC","ROIC_AVG",-1.5e0)').args).toEqual([
       "TECHNOLOGYSEC",
       "ROIC_AVG",
       -1.5,
@@ -76,34 +71,34 @@ describe("parseFormula", () => {
   });
 
   it("formats a call back into a formula that parses to the same call", () => {
-    const call = parseFormula('=fdq.dataset("A""B","roic",2023,,,TRUE)');
+    const call = readFdqCall('=fdq.dataset("A""B","roic",2023,,,TRUE)');
     expect(formatFormula(call)).toBe('=FDQ.DATASET("A""B","roic",2023,,,TRUE)');
-    expect(parseFormula(formatFormula(call))).toEqual(call);
+    expect(readFdqCall(formatFormula(call))).toEqual(call);
   });
 });
 
-describe("parseFormula with references (the task pane's mode)", () => {
+describe("readFdqCall with references (the task pane's mode)", () => {
   const REFS = { references: true } as const;
 
   it("returns single-cell references as { ref } nodes: $ anchors, sheet names, quoted sheet names", () => {
-    expect(parseFormula('=FDQ.DATAPOINT($A2,"roic","ROIC",B$1)', REFS)).toEqual({
+    expect(readFdqCall('=FDQ.DATAPOINT($A2,"roic","ROIC",B$1)', REFS)).toEqual({
       name: "DATAPOINT",
       args: [{ ref: "$A2" }, "roic", "ROIC", { ref: "B$1" }],
     });
     expect(
-      parseFormula("=FDQ.DATAPOINT(Sheet2!A1, 'My Sheet'!$C$3, 'It''s'!D4, x_1.y!E5)", REFS).args,
+      readFdqCall("=FDQ.DATAPOINT(Sheet2!A1, 'My Sheet'!$C$3, 'It''s'!D4, x_1.y!E5)", REFS).args,
     ).toEqual([{ ref: "Sheet2!A1" }, { ref: "'My Sheet'!$C$3" }, { ref: "'It''s'!D4" }, { ref: "x_1.y!E5" }]);
     // Literals still read as before next to references.
-    expect(parseFormula("=FDQ.RATING(A1,TRUE)", REFS).args).toEqual([{ ref: "A1" }, true]);
+    expect(readFdqCall("=FDQ.RATING(A1,TRUE)", REFS).args).toEqual([{ ref: "A1" }, true]);
   });
 
   it("returns range references as { ref, range: true }: same sheet, other sheet, quoted sheet, $ anchors", () => {
-    expect(parseFormula('=FDQ.DATAPOINT($A2:$A50,"metrics/roic","ROIC",B$1)', REFS)).toEqual({
+    expect(readFdqCall('=FDQ.DATAPOINT($A2:$A50,"metrics/roic","ROIC",B$1)', REFS)).toEqual({
       name: "DATAPOINT",
       args: [{ ref: "$A2:$A50", range: true }, "metrics/roic", "ROIC", { ref: "B$1" }],
     });
     expect(
-      parseFormula("=FDQ.DATAPOINT(A2:A10, Data!B$1:D$1, 'My Sheet'!$C$3:$C$4, 'It''s'!D4:e5)", REFS).args,
+      readFdqCall("=FDQ.DATAPOINT(A2:A10, Data!B$1:D$1, 'My Sheet'!$C$3:$C$4, 'It''s'!D4:e5)", REFS).args,
     ).toEqual([
       { ref: "A2:A10", range: true },
       { ref: "Data!B$1:D$1", range: true },
@@ -182,10 +177,10 @@ describe("findFdqCalls", () => {
     expect(calls(text)).toEqual(['FDQ.INFO("ROIC"']);
     const [span] = findFdqCalls('=IFERROR(FDQ.DATAPOINT(A1,"roic","ROIC",YEAR(B1)),0)');
     expect(() =>
-      parseFormula('=IFERROR(FDQ.DATAPOINT(A1,"roic","ROIC",YEAR(B1)),0)', { references: true, span }),
+      readFdqCall('=IFERROR(FDQ.DATAPOINT(A1,"roic","ROIC",YEAR(B1)),0)', { references: true, span }),
     ).toThrow("Nested functions are not supported: YEAR(...); use a literal value (at character 41)");
     expect(
-      parseFormula('=IFERROR(FDQ.DATAPOINT(A1,"roic","ROIC",2023),0)', {
+      readFdqCall('=IFERROR(FDQ.DATAPOINT(A1,"roic","ROIC",2023),0)', {
         references: true,
         span: findFdqCalls('=IFERROR(FDQ.DATAPOINT(A1,"roic","ROIC",2023),0)')[0],
       }),

@@ -3,7 +3,7 @@
 // the value they were given. It records each batch of referenced cells read.
 import type { FdqClient } from "../../../src/api";
 import { describeFailure } from "../../../src/functions/errors";
-import { parseFormula } from "../../../src/functions/formula";
+import { readFdqCall } from "../../../src/functions/formula";
 import { evaluateCall } from "../../../src/functions/impl";
 import { cellAddress, parseAddress } from "../../../src/taskpane/office/a1";
 import {
@@ -50,7 +50,7 @@ export function fakeWorkbook(client: FdqClient, cells: Record<string, SeedCell>)
     if (!cell || !isFdqFormula(cell.formula)) return;
     let call;
     try {
-      call = parseFormula(cell.formula);
+      call = readFdqCall(cell.formula);
     } catch {
       return; // references or a wrapped call: the value given stays
     }

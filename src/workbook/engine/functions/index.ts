@@ -29,8 +29,11 @@ export const FUNCTIONS: FunctionTable = {
 export const SUPPORTED_FUNCTIONS: readonly string[] = Object.keys(FUNCTIONS).sort();
 
 /**
- * Functions deliberately left out of the table: their value changes whenever Excel calculates, though nothing
- * they read changed. A formula calling one, or computed from one's cached value, is reported.
+ * Excel's volatile functions: Excel computes them again whenever it calculates, though nothing they read
+ * changed. TODAY, NOW and the RAND family are left out of the table (their value changes with the clock or by
+ * chance); OFFSET and INDIRECT are in it, so that what they reach is known, and the host is told each time one
+ * is called (Host.volatile). A dependent of an FDQ cell that calls one, or is computed from one's cached value,
+ * is reported, not written.
  */
 export const VOLATILE_FUNCTIONS: ReadonlySet<string> = new Set([
   "TODAY",
@@ -38,4 +41,6 @@ export const VOLATILE_FUNCTIONS: ReadonlySet<string> = new Set([
   "RAND",
   "RANDBETWEEN",
   "RANDARRAY",
+  "OFFSET",
+  "INDIRECT",
 ]);

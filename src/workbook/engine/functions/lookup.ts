@@ -4,7 +4,7 @@
 // search over values of the looked-up type), so unsorted data gives Excel's answer, not a linear scan's.
 import type { Scalar } from "../../model";
 import { toArr, toScalar, type Args, type Context } from "../context";
-import { parseFormula } from "../parser";
+import { parseExcelFormula } from "../../../formula/parser";
 import { MAX_COL, MAX_ROW } from "../references";
 import { Arr, compare, isError, NA, Ref, REF, toNumber, Unsupported, VALUE, type Value } from "../values";
 import { num } from "./collect";
@@ -236,7 +236,7 @@ function indirect(args: Args, ctx: Context): Value {
   if (a1 === false || a1 === 0) throw new Unsupported("uses INDIRECT with an R1C1 reference", "INDIRECT");
   let node;
   try {
-    node = parseFormula(text);
+    node = parseExcelFormula(text);
   } catch {
     return REF();
   }

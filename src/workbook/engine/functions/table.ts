@@ -3,7 +3,7 @@
 // fetched). `arrays` lists the parameters Excel evaluates as arrays even in a plain formula (SUMPRODUCT's,
 // INDEX's first...): there `A1:A5>0` is an array, not the cell of the formula's row.
 import type { Args, Context } from "../context";
-import type { Node } from "../parser";
+import type { Node } from "../../../formula/parser";
 import type { Value } from "../values";
 
 export interface EagerFn {

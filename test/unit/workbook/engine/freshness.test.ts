@@ -67,12 +67,83 @@ describe("which formulas get new values", () => {
     });
   });
 
-  it("INDIRECT reaching an FDQ cell makes its formula a dependent", () => {
-    const { values } = compute(
+  it("INDIRECT reaching an FDQ cell makes its formula a dependent, reported as volatile", () => {
+    const { results } = compute(
       { sheets: { S: { A1: { f: FDQ, v: 0.1 }, B1: { f: 'INDIRECT("A"&1)*4', v: 0.4 } } } },
       answer,
     );
-    expect(values.get("S!B1")).toBe(1);
+    expect(results.find((r) => r.cell.col === 2)).toEqual({
+      cell: expect.objectContaining({ row: 1, col: 2 }),
+      kind: "skipped",
+      reason: "uses INDIRECT, which Excel computes again whenever it calculates (fdq refresh does not)",
+      functions: ["INDIRECT"],
+    });
+  });
+
+  it("a dependent of an FDQ cell calling OFFSET is reported with OFFSET, as one calling RAND is", () => {
+    const { results, values } = compute(
+      {
+        sheets: {
+          S: {
+            A1: { f: FDQ, v: 0.1 },
+            B1: { f: "OFFSET(A1,0,0)*2", v: 0.2 },
+            C1: { f: "A1*RAND()", v: 0.05 },
+          },
+        },
+      },
+      answer,
+    );
+    const reasons = results
+      .filter((r) => r.kind === "skipped")
+      .map((r) => [at(r), r.kind === "skipped" && r.reason]);
+    expect(reasons).toEqual([
+      ["1,2", "uses OFFSET, which Excel computes again whenever it calculates (fdq refresh does not)"],
+      ["1,3", "uses RAND, which Excel computes again whenever it calculates (fdq refresh does not)"],
+    ]);
+    expect(values.has("S!B1")).toBe(false);
+  });
+
+  it("a formula calling OFFSET or INDIRECT that reads no FDQ answer keeps its cached value silently", () => {
+    const { results } = compute(
+      {
+        sheets: {
+          S: {
+            A1: { f: FDQ, v: 0.1 },
+            A2: 3,
+            B2: { f: "OFFSET(A2,0,0)*2", v: 6 },
+            C2: { f: 'INDIRECT("A2")+1', v: 4 },
+          },
+        },
+      },
+      answer,
+    );
+    expect(results.map(at)).toEqual(["1,1"]);
+  });
+
+  it("a formula without a cached value calling OFFSET, reading no FDQ answer, is computed", () => {
+    const { values } = compute({ sheets: { S: { A1: 2, B1: "=OFFSET(A1,0,0)*3" } } });
+    expect(values.get("S!B1")).toBe(6);
+  });
+
+  it("a dependent of an FDQ cell reading a cached OFFSET value is reported, naming the cell that calls it", () => {
+    const { results } = compute(
+      {
+        sheets: {
+          S: {
+            A1: { f: FDQ, v: 0.1 },
+            A2: 3,
+            B2: { f: "OFFSET(A2,0,0)", v: 3 },
+            C2: { f: "A1+B2", v: 3.1 },
+          },
+        },
+      },
+      answer,
+    );
+    expect(results.find((r) => r.cell.row === 2 && r.cell.col === 3)).toMatchObject({
+      kind: "skipped",
+      reason: "reads S!B2, whose value comes from OFFSET, which Excel computes again whenever it calculates",
+      functions: ["OFFSET"],
+    });
   });
 
   it("a what-if data table is never computed, and reported when anything changed", () => {

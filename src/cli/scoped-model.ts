@@ -5,25 +5,27 @@
 // is made or priced by --budget, their cells are not written (byte for byte as they were), and a dependent of
 // a refreshed cell that also reads one of them reads its value as the workbook holds it.
 //
-// How fdq knows a cell's refresh day: from the day cache, as the task pane does (it keeps each answer with the
-// refresh day it was fetched on). A cell is current when every call it makes is answered by the cache without
-// a request AND that answer is the value the workbook holds; any other FDQ cell is stale. Finding out sends
-// nothing: the calls the cache answers are evaluated from it, the others are not made. With --no-cache (or a
-// cache of another machine) nothing is known to be current, so every FDQ cell is stale.
-import type { FdqClient } from "../api";
+// Which cells are stale is the one rule of src/workbook/changes/refresh-scope.ts, the task pane's too: a cell whose
+// value is not today's answer to its requests. This file reads what the rule needs from the package and the
+// day cache: each request's cached answer and its refresh day, and, where every request has today's answer,
+// whether the value the workbook holds is the one those answers give. Finding out sends nothing: the calls the
+// cache answers are evaluated from it, the others are not made. With --no-cache (or a cache of another machine)
+// nothing is known to be current, so every FDQ cell is stale.
+import { DEFAULTS, RefreshDayClock, type FdqClient } from "../api";
 import type { FdqCall } from "../functions/formula";
-import { classify, reportValue } from "../workbook/changes/changes";
+import { reportValue } from "../workbook/changes/changes";
 import { engineFormula } from "../workbook/formula-text";
-import {
-  ExcelError,
-  sheetKey,
-  type FormulaCell,
-  type Scalar,
-  type Sheet,
-  type WorkbookModel,
-} from "../workbook/model";
+import { sheetKey, type FormulaCell, type Scalar, type Sheet, type WorkbookModel } from "../workbook/model";
 import { Recalculation } from "../workbook/refresh/recalculation";
-import { estimateRun } from "./budget";
+import {
+  comparedValue,
+  FILTER_PHRASES,
+  isStale,
+  isTodaysAnswer,
+  showsError,
+  showsValue,
+} from "../workbook/changes/refresh-scope";
+import { callRequests } from "./budget";
 import { evaluateAll } from "../functions/evaluate";
 import { FileProblem } from "../workbook/xlsx/node-files";
 import type { RefreshOptions } from "./options";
@@ -35,16 +37,12 @@ export const isScoped = (scope: Scope): boolean => scope.sheet !== undefined || 
 /** The scope in the summary's words: " of sheet Model in error". */
 export function scopePhrase(scope: Scope): string {
   const sheet = scope.sheet !== undefined ? ` of sheet ${scope.sheet}` : "";
-  const only =
-    scope.only === "errors" ? " in error" : scope.only === "stale" ? " from an older refresh day" : "";
+  const only = scope.only === undefined ? "" : FILTER_PHRASES[scope.only];
   return `${sheet}${only}`;
 }
 
 /** A cell's value as the change report and the scopes compare it. */
-export function reportOf(value: Scalar | undefined): ReturnType<typeof reportValue> {
-  if (value instanceof ExcelError) return { error: value.code };
-  return reportValue(value);
-}
+export const reportOf = (value: Scalar | undefined): ReturnType<typeof reportValue> => comparedValue(value);
 
 const callsFdq = (cell: FormulaCell): boolean => engineFormula(cell.formula).callsFdq;
 
@@ -87,29 +85,39 @@ export function withFdqCellsOutside(
 }
 
 /**
- * The FDQ cells whose value is not known to be today's: a call not answered by the day cache without a
- * request, or answered with another value than the cell holds. Sends nothing.
+ * The stale FDQ cells (src/workbook/changes/refresh-scope.ts): a request without today's answer in the day cache,
+ * or a value other than today's answers give. Sends nothing.
  */
-export async function staleCells(model: WorkbookModel, client: FdqClient): Promise<Set<FormulaCell>> {
+export async function staleCells(
+  model: WorkbookModel,
+  client: FdqClient,
+  today: string = new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now()),
+): Promise<Set<FormulaCell>> {
   await client.ready();
   const dry = new Recalculation(model);
   for (let calls: FdqCall[] = dry.pass(); calls.length > 0; calls = dry.pass()) {
-    const cached: FdqCall[] = [];
-    const uncached: FdqCall[] = [];
+    const answered: FdqCall[] = [];
+    const unanswered: FdqCall[] = [];
     for (const call of calls) {
-      const estimate = await estimateRun(client, [call]);
-      (estimate.requestsNeeded === 0 ? cached : uncached).push(call);
+      const answers = (await callRequests(client, call)).flatMap((r) => {
+        try {
+          return [client.plan(r)];
+        } catch {
+          return []; // a request the client refuses: the call answers its error without one
+        }
+      });
+      (answers.every((a) => isTodaysAnswer(a, today)) ? answered : unanswered).push(call);
     }
-    if (uncached.length > 0) dry.refuse(uncached, "not in today's cache");
-    if (cached.length > 0) dry.answer(cached, await evaluateAll(client, cached));
+    // A call without today's answer makes its cell stale whatever it holds: it is not evaluated.
+    if (unanswered.length > 0) dry.refuse(unanswered, "not answered in today's cache");
+    if (answered.length > 0) dry.answer(answered, await evaluateAll(client, answered));
   }
   const current = new Set<FormulaCell>();
   for (const result of dry.results()) {
     if (result.kind !== "value" || !result.callsFdq || result.cell.cached === undefined) continue;
-    if (classify(reportOf(result.cell.cached), reportOf(result.value)) === undefined) {
-      if (!(result.cell.cached instanceof ExcelError) || result.value instanceof ExcelError)
-        current.add(result.cell);
-    }
+    // Every request of the cell had today's answer (else it was refused and gave no value).
+    const showsTodaysValue = showsValue(result.cell.cached, result.value);
+    if (!isStale({ answers: [], showsTodaysValue }, today)) current.add(result.cell);
   }
   return new Set(model.formulas.filter((cell) => callsFdq(cell) && !current.has(cell)));
 }
@@ -124,7 +132,7 @@ export async function scopedModel(
   const sheet = scope.sheet === undefined ? undefined : sheetKey(sheetNamed(model, scope.sheet));
   const onSheet = (cell: FormulaCell): boolean => sheet === undefined || sheetKey(cell.sheet) === sheet;
   if (scope.only === "errors") {
-    return withFdqCellsOutside(model, (cell) => onSheet(cell) && cell.cached instanceof ExcelError);
+    return withFdqCellsOutside(model, (cell) => onSheet(cell) && showsError(cell.cached));
   }
   if (scope.only === "stale") {
     const stale = await staleCells(withFdqCellsOutside(model, onSheet), client());

@@ -5,7 +5,8 @@
 // (src/workbook/refresh/resolved-periods.ts), which the next refresh reads as the "before" side of the change report
 // ("new period" when a relative period moved), and every FDQ cell's sources (src/workbook/refresh/cell-sources.ts), from
 // which `fdq freeze --share` names each value's request, period and refresh day on any machine, with or without
-// a day cache.
+// a day cache. A cell's periods and a relative period's "before" follow the rules the task pane uses too
+// (periodsOfRequests, keptPeriods).
 import {
   DEFAULTS,
   RefreshDayClock,
@@ -21,6 +22,7 @@ import { requestsOf } from "../functions/requests";
 import {
   callReader,
   isRelativeRequest,
+  periodsOfRequests,
   requestId,
   requestPeriod,
   resolvedLabel,
@@ -39,6 +41,7 @@ import { ownParts, replaceOwnParts, type OwnPart } from "../workbook/own-parts";
 import type { FormulaCell, WorkbookModel } from "../workbook/model";
 import type { CellResult } from "../workbook/refresh/recalculation";
 import {
+  keptPeriods,
   mergeResolvedPeriods,
   parseResolvedPeriods,
   PERIODS_NAMESPACE,
@@ -218,22 +221,11 @@ const distinct = (items: readonly (string | undefined)[]): string | undefined =>
   return seen.length > 0 ? seen.join("; ") : undefined;
 };
 
-/**
- * The periods `requests` ask, a relative one as `resolved` says it resolved ("FY2025"); undefined when a
- * relative one was not answered, or when none has a period.
- */
-function periodsLabel(
+/** The periods `requests` ask (periodsOfRequests), the label alone. */
+const periodsLabel = (
   requests: readonly FdqRequest[],
   resolved: (request: FdqRequest) => string | undefined,
-): string | undefined {
-  const labels: (string | undefined)[] = [];
-  for (const r of requests) {
-    const label = isRelativeRequest(r) ? resolved(r) : requestPeriod(r);
-    if (label === undefined && isRelativeRequest(r)) return undefined;
-    labels.push(label);
-  }
-  return distinct(labels);
-}
+): string | undefined => periodsOfRequests(requests, resolved).periods;
 
 /**
  * The periods of each FDQ cell the refresh gave a value, and the records the workbook keeps of them. A
@@ -282,8 +274,7 @@ export async function refreshPeriods(
     let then: string | undefined;
     let thenRequests: FdqRequest[][] | undefined;
     if (relative) {
-      const record = kept.get(periodsCellId(at));
-      then = record?.formula === formula ? record.periods : undefined;
+      then = keptPeriods(kept, at, formula);
     } else if (thenCalls) {
       thenRequests = await requestsOfCalls(thenCalls);
       then = periodsLabel(thenRequests.flat(), () => undefined);

@@ -1,11 +1,12 @@
-// Excel formulas to a syntax tree, by precedence climbing over tokens.ts. Excel's precedence, highest first:
+// The one parser of Excel formulas: a formula to its syntax tree, by precedence climbing over the lexer's tokens. Excel's precedence, highest first:
 // ":" (range), " " (intersection: a space between two references), "," (union, inside parentheses), then "#"
 // (spill) and "@" (implicit intersection), unary "-"/"+", "%", "^", "* /", "+ -", "&", comparisons. Unary
 // minus binds tighter than "^" in Excel (-2^2 is 4). Function names lose Excel's storage prefixes (_xlfn.,
-// _xlfn._xlws., _xlws.) and LET's parameters their _xlpm.
-import { ExcelError, type ErrorCode, type Scalar } from "../model";
-import { MAX_COL, MAX_ROW, columnNumber } from "./references";
-import { FormulaSyntaxError } from "../../functions/formula";
+// _xlfn._xlws., _xlws.) and LET's parameters their _xlpm. fdq refresh's formula engine evaluates the tree
+// (src/workbook/engine/); the FDQ-call reader (src/functions/formula.ts) reads an FDQ call from it.
+import { ExcelError, type ErrorCode, type Scalar } from "./excel-values";
+import { MAX_COL, MAX_ROW, columnNumber } from "./grid";
+import { FormulaSyntaxError } from "./syntax-error";
 import { tokenize, type Token } from "./lexer";
 
 export type Node =
@@ -26,6 +27,16 @@ export type Node =
   | { readonly type: "unary"; readonly op: string; readonly operand: Node }
   | { readonly type: "binary"; readonly op: string; readonly left: Node; readonly right: Node }
   | { readonly type: "array"; readonly rows: readonly (readonly Scalar[])[] };
+
+/**
+ * Where a node is in the formula's text: text[start, end); for an operator, `op` is where the operator is. Kept
+ * only for a reader that asks (the FDQ-call reader names where a problem is; the engine keeps no positions).
+ */
+export interface NodeSpan {
+  readonly start: number;
+  readonly end: number;
+  readonly op?: number;
+}
 
 const PREFIXES = /^(?:_xlfn\.)?(?:_xlws\.)?/i;
 
@@ -76,7 +87,28 @@ class Parser {
   constructor(
     private readonly tokens: Token[],
     private readonly source: string,
+    private readonly spans: Map<Node, NodeSpan> | undefined,
   ) {}
+
+  /** Where the next token starts (the end of the text after the last). */
+  private here(): number {
+    return this.tokens[this.i]?.start ?? this.source.length;
+  }
+
+  /** Where the last token read ends. */
+  private get lastEnd(): number {
+    return this.tokens[this.i - 1]?.end ?? 0;
+  }
+
+  /** `node`, noted as starting at `start` and ending after the last token read. */
+  private at<T extends Node>(node: T, start: number, op?: number): T {
+    if (this.spans?.has(node) === false)
+      this.spans.set(
+        node,
+        op === undefined ? { start, end: this.lastEnd } : { start, end: this.lastEnd, op },
+      );
+    return node;
+  }
 
   private peek(): Token | undefined {
     return this.tokens[this.i];
@@ -84,20 +116,21 @@ class Parser {
 
   private next(): Token {
     const t = this.tokens[this.i++];
-    if (!t) throw new FormulaSyntaxError("the formula ends too early", this.source.length);
+    if (!t) throw new FormulaSyntaxError("The formula ends too early", this.source.length);
     return t;
   }
 
   private expect(kind: Token["kind"]): Token {
     const t = this.next();
-    if (t.kind !== kind) throw new FormulaSyntaxError(`expected "${kind}", found "${t.text}"`, t.start);
+    if (t.kind !== kind)
+      throw new FormulaSyntaxError(`Unexpected ${JSON.stringify(t.text)}: a ${kind} was expected`, t.start);
     return t;
   }
 
-  parseFormula(): Node {
+  formula(): Node {
     const node = this.expression(0);
     const rest = this.peek();
-    if (rest) throw new FormulaSyntaxError(`unexpected "${rest.text}"`, rest.start);
+    if (rest) throw new FormulaSyntaxError(`Unexpected ${JSON.stringify(rest.text)}`, rest.start);
     return node;
   }
 
@@ -107,6 +140,7 @@ class Parser {
   }
 
   expression(min: number): Node {
+    const start = this.here();
     let left = this.unary();
     for (;;) {
       const t = this.peek();
@@ -116,7 +150,7 @@ class Parser {
       this.i++;
       // Left-associative: the right side binds only tighter operators.
       const right = this.expression(precedence + 1);
-      left = { type: "binary", op: t.text, left, right };
+      left = this.at({ type: "binary", op: t.text, left, right }, start, t.start);
     }
     return left;
   }
@@ -126,32 +160,33 @@ class Parser {
     if (t?.kind === "op" && (t.text === "-" || t.text === "+")) {
       this.i++;
       const operand = this.unary();
-      return { type: "unary", op: t.text, operand };
+      return this.at({ type: "unary", op: t.text, operand }, t.start, t.start);
     }
     if (t?.kind === "op" && t.text === "@") {
       this.i++;
-      return { type: "unary", op: "@", operand: this.postfix() };
+      return this.at({ type: "unary", op: "@", operand: this.postfix() }, t.start, t.start);
     }
     return this.postfix();
   }
 
   private postfix(): Node {
+    const start = this.here();
     let node = this.intersection();
     for (;;) {
-      if (this.isOp("%")) {
+      const op = this.peek();
+      if (op && (this.isOp("%") || this.isOp("#"))) {
         this.i++;
-        node = { type: "unary", op: "%", operand: node };
-      } else if (this.isOp("#")) {
-        this.i++;
-        node = { type: "unary", op: "#", operand: node };
+        node = this.at({ type: "unary", op: op.text, operand: node }, start, op.start);
       } else break;
     }
     return node;
   }
 
   private range(): Node {
+    const start = this.here();
     let node = this.primary();
     while (this.isOp(":")) {
+      const op = this.here();
       this.i++;
       const right = this.primary();
       // The second end of Sheet1!A1:B2 is on the first end's sheet.
@@ -159,22 +194,30 @@ class Parser {
         right.type === "ref" && right.sheet === undefined && node.type === "ref"
           ? { ...right, sheet: node.sheet }
           : right;
-      node = { type: "binary", op: ":", left: node, right: end };
+      node = this.at({ type: "binary", op: ":", left: node, right: end }, start, op);
     }
     return node;
   }
 
   /** `B2:F6 D2:D6`: the space between two references is Excel's intersection operator. */
   private intersection(): Node {
+    const start = this.here();
     let node = this.range();
     while (this.isOp(" ")) {
+      const op = this.here();
       this.i++;
-      node = { type: "binary", op: " ", left: node, right: this.range() };
+      node = this.at({ type: "binary", op: " ", left: node, right: this.range() }, start, op);
     }
     return node;
   }
 
   private primary(): Node {
+    const t = this.peek();
+    const node = this.primaryAt();
+    return t ? this.at(node, t.start) : node;
+  }
+
+  private primaryAt(): Node {
     const t = this.next();
     switch (t.kind) {
       case "number":
@@ -205,8 +248,9 @@ class Parser {
         let inner = this.expression(0);
         // (A1:B2,D4): a comma inside parentheses is the union operator.
         while (this.peek()?.kind === ",") {
+          const op = this.here();
           this.i++;
-          inner = { type: "binary", op: ",", left: inner, right: this.expression(0) };
+          inner = this.at({ type: "binary", op: ",", left: inner, right: this.expression(0) }, t.end, op);
         }
         this.expect(")");
         return inner;
@@ -214,7 +258,7 @@ class Parser {
       case "{":
         return this.arrayLiteral();
       default:
-        throw new FormulaSyntaxError(`unexpected "${t.text}"`, t.start);
+        throw new FormulaSyntaxError(`Unexpected ${JSON.stringify(t.text)}`, t.start);
     }
   }
 
@@ -225,13 +269,24 @@ class Parser {
       this.i++;
       return { type: "call", name: functionName(t.text), args };
     }
+    const unclosed = (): FormulaSyntaxError =>
+      new FormulaSyntaxError(
+        "The formula ends inside the argument list: a closing ) is missing",
+        this.source.length,
+      );
     for (;;) {
       const k = this.peek()?.kind;
+      if (k === undefined) throw unclosed();
       args.push(k === "," || k === ")" ? { type: "missing" } : this.expression(0));
-      const sep = this.next();
+      const sep = this.peek();
+      if (!sep) throw unclosed();
+      this.i++;
       if (sep.kind === ")") break;
       if (sep.kind !== ",")
-        throw new FormulaSyntaxError(`expected "," or ")", found "${sep.text}"`, sep.start);
+        throw new FormulaSyntaxError(
+          `Unexpected character ${JSON.stringify(sep.text.charAt(0))}: a , or ) was expected`,
+          sep.start,
+        );
     }
     return { type: "call", name: functionName(t.text), args };
   }
@@ -251,11 +306,14 @@ class Parser {
       if (sep.kind === "}") break;
       if (sep.kind === ";") rows.push([]);
       else if (sep.kind !== ",")
-        throw new FormulaSyntaxError(`unexpected "${sep.text}" in an array`, sep.start);
+        throw new FormulaSyntaxError(
+          `Unexpected ${JSON.stringify(sep.text)} in an array constant`,
+          sep.start,
+        );
     }
     const width = rows[0]?.length ?? 0;
     if (rows.some((r) => r.length !== width))
-      throw new FormulaSyntaxError("an array's rows differ in length", 0);
+      throw new FormulaSyntaxError("An array constant's rows differ in length", 0);
     return { type: "array", rows };
   }
 
@@ -264,7 +322,7 @@ class Parser {
     if (t.kind === "string") return t.text.slice(1, -1).replace(/""/g, '"');
     if (t.kind === "bool") return t.text.toUpperCase() === "TRUE";
     if (t.kind === "error") return new ExcelError(t.text.toUpperCase() as ErrorCode);
-    throw new FormulaSyntaxError(`"${t.text}" cannot be in an array constant`, t.start);
+    throw new FormulaSyntaxError(`${JSON.stringify(t.text)} cannot be in an array constant`, t.start);
   }
 }
 
@@ -292,7 +350,10 @@ function withIntersections(tokens: readonly Token[]): Token[] {
   return out;
 }
 
-/** The syntax tree of a formula (without "="); throws FormulaSyntaxError. */
-export function parseFormula(text: string): Node {
-  return new Parser(withIntersections(tokenize(text)), text).parseFormula();
+/**
+ * The syntax tree of an Excel formula (without "="); throws FormulaSyntaxError. With `spans`, each node's place
+ * in the text is noted there.
+ */
+export function parseExcelFormula(text: string, spans?: Map<Node, NodeSpan>): Node {
+  return new Parser(withIntersections(tokenize(text)), text, spans).formula();
 }

@@ -1,9 +1,9 @@
-// The lexer of Excel formulas as an .xlsx stores them (A1 style, "," between arguments, "." decimals,
-// `_xlfn.` prefixes kept). Each token keeps its span of the source, so a formula can be rewritten token by
-// token (translate.ts) without touching its spacing. A formula that cannot be read throws the one
-// FormulaSyntaxError (message and position) that FDQ's own formula parser throws too.
-import { FormulaSyntaxError } from "../../functions/formula";
-import { ERROR_CODES } from "../model";
+// The one lexer of Excel formulas, as an .xlsx stores them and as a cell shows them (A1 style, "," between
+// arguments, "." decimals, `_xlfn.` prefixes kept). Each token keeps its span of the source, so a formula can be
+// rewritten token by token (src/workbook/engine/translate.ts) without touching its spacing, and a reader can say
+// where a problem is. A formula that cannot be read throws FormulaSyntaxError (message and position).
+import { ERROR_CODES } from "./excel-values";
+import { FormulaSyntaxError } from "./syntax-error";
 
 export type TokenKind =
   | "number"
@@ -48,6 +48,26 @@ const AREA =
 const NAME = /[A-Za-z_\\\u00C0-\uFFFF][\w.\\?\u00C0-\uFFFF]*/y;
 const OPERATORS = ["<>", "<=", ">=", "+", "-", "*", "/", "^", "&", "=", "<", ">", "%", ":", "@", "#"];
 
+/**
+ * The index after a "text" or 'sheet name' that starts at `at` (its quote doubled inside, as Excel writes it), or
+ * -1 when it is not closed.
+ */
+function closeOfQuoted(text: string, at: number): number {
+  const quote = text.charAt(at);
+  for (let from = at + 1; ;) {
+    const close = text.indexOf(quote, from);
+    if (close < 0) return -1;
+    if (text.charAt(close + 1) !== quote) return close + 1;
+    from = close + 2;
+  }
+}
+
+/** The index after a "text" or 'sheet name' that starts at `at`; the end of the text if it is not closed. */
+export function afterQuoted(text: string, at: number): number {
+  const end = closeOfQuoted(text, at);
+  return end < 0 ? text.length : end;
+}
+
 function at(pattern: RegExp, text: string, i: number): RegExpExecArray | null {
   pattern.lastIndex = i;
   return pattern.exec(text);
@@ -65,7 +85,7 @@ function afterBrackets(text: string, i: number): number {
     if (ch === "[") depth++;
     else if (ch === "]" && --depth === 0) return j + 1;
   }
-  throw new FormulaSyntaxError("a structured reference's [ is not closed", i);
+  throw new FormulaSyntaxError("A structured reference's [ is not closed", i);
 }
 
 /** After a `[n]` external book index, the rest of the reference: Sheet!A1, Sheet!Name or !Name. */
@@ -93,15 +113,10 @@ export function tokenize(source: string): Token[] {
       continue;
     }
     if (ch === '"') {
-      let j = i + 1;
-      for (;;) {
-        j = text.indexOf('"', j);
-        if (j < 0) throw new FormulaSyntaxError("a text in quotes is not closed", i);
-        if (text.charCodeAt(j + 1) === 34) j += 2;
-        else break;
-      }
-      push("string", i, j + 1);
-      i = j + 1;
+      const end = closeOfQuoted(text, i);
+      if (end < 0) throw new FormulaSyntaxError('Unterminated text: a closing " is missing', i);
+      push("string", i, end);
+      i = end;
       continue;
     }
     if (ch === "#") {
@@ -139,6 +154,8 @@ export function tokenize(source: string): Token[] {
         continue;
       }
     }
+    if (ch === "'" && closeOfQuoted(text, i) < 0)
+      throw new FormulaSyntaxError("Unterminated sheet name: a closing ' is missing", i);
     // References, with or without a sheet prefix.
     const nameStart = ch === "'" || ch === "_" || /[A-Za-z\u00C0-\uFFFF]/.test(ch);
     const prefix = nameStart ? at(SHEET, text, i) : null;
@@ -147,6 +164,8 @@ export function tokenize(source: string): Token[] {
         ? prefix[1].replace(/''/g, "'")
         : prefix[2]
       : undefined;
+    if (ch === "'" && !prefix)
+      throw new FormulaSyntaxError("A ! and a cell were expected after the sheet name", afterQuoted(text, i));
     const j = prefix ? i + prefix[0].length : i;
     if (prefix || /[$A-Za-z0-9]/.test(ch)) {
       const area = at(AREA, text, j);
@@ -169,7 +188,7 @@ export function tokenize(source: string): Token[] {
         i = j + 5;
         continue;
       }
-      throw new FormulaSyntaxError(`nothing after ${prefix[0]}`, j);
+      throw new FormulaSyntaxError(`Nothing after ${prefix[0]}`, j);
     }
     const number = (code >= 48 && code <= 57) || ch === "." ? at(NUMBER, text, i) : null;
     if (number) {
@@ -210,7 +229,7 @@ export function tokenize(source: string): Token[] {
       i++;
       continue;
     }
-    throw new FormulaSyntaxError(`unexpected "${ch}"`, i);
+    throw new FormulaSyntaxError(`Unexpected character ${JSON.stringify(ch)}`, i);
   }
   return tokens;
 }

@@ -2,17 +2,20 @@
 // period resolved to at the last refresh (the record kept in the workbook: src/workbook/refresh/resolved-periods.ts,
 // the same part `fdq refresh` writes); after it, what it resolved to now, read from the answers the refresh
 // left in the client's cache (nothing is sent). The change report says "new period" when the two differ, and
-// the workbook keeps the new records for the next refresh, on any machine.
+// the workbook keeps the new records for the next refresh, on any machine. The rules are `fdq refresh`'s
+// (src/cli/refresh-records.ts): a cell's periods named by periodsOfRequests (src/workbook/changes/call-periods.ts)
+// and a relative period's "before" by keptPeriods (src/workbook/refresh/resolved-periods.ts); only where the
+// answers are read from differs (the client's cache here, the answers noted while fdq refresh evaluates there).
 import type { FdqRequest } from "../../api";
-import { isRelativeRequest, resolvedLabel } from "../../workbook/changes/call-periods";
+import { isRelativeRequest, periodsOfRequests, resolvedLabel } from "../../workbook/changes/call-periods";
 import {
+  keptPeriods,
   mergeResolvedPeriods,
-  periodsCellId,
   type ResolvedCellPeriods,
 } from "../../workbook/refresh/resolved-periods";
 import { parseAddress } from "../office/a1";
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
-import { cellRequests, requestPeriod } from "./cell-requests";
+import { cellRequests } from "./cell-requests";
 import type { PaneClient } from "./pane-client";
 
 /** A cell's periods after the refresh: "; "-joined labels, undefined when a relative one is not known. */
@@ -50,23 +53,16 @@ export async function periodsNow(
 ): Promise<Map<string, PeriodsNow>> {
   const out = new Map<string, PeriodsNow>();
   for (const { cell, requests } of await cellRequests(cells, workbook)) {
-    const labels: string[] = [];
-    const days: string[] = [];
-    let relative = false;
-    let complete = true;
+    const seen = new Map<FdqRequest, { label: string; day: string }>();
     for (const r of requests) {
-      let label: string | undefined;
-      if (isRelativeRequest(r)) {
-        relative = true;
-        const seen = await peek(r, client);
-        if (seen) days.push(seen.day);
-        else complete = false;
-        label = seen?.label;
-      } else label = requestPeriod(r);
-      if (label !== undefined && !labels.includes(label)) labels.push(label);
+      const answer = isRelativeRequest(r) ? await peek(r, client) : undefined;
+      if (answer) seen.set(r, answer);
     }
-    const periods = complete && labels.length > 0 ? labels.join("; ") : undefined;
-    const day = days.sort().at(-1);
+    const { relative, periods } = periodsOfRequests(requests, (r) => seen.get(r)?.label);
+    const day = [...seen.values()]
+      .map((s) => s.day)
+      .sort()
+      .at(-1);
     out.set(cell.address, {
       relative,
       ...(periods !== undefined && { periods }),
@@ -83,8 +79,7 @@ export function periodBefore(
   kept: ReadonlyMap<string, ResolvedCellPeriods>,
 ): string | undefined {
   if (!now?.relative) return undefined;
-  const record = kept.get(periodsCellId(parseAddress(cell.address)));
-  return record?.formula === cell.formula ? record.periods : undefined;
+  return keptPeriods(kept, parseAddress(cell.address), cell.formula);
 }
 
 /** The records after the refresh of `cells`. */
