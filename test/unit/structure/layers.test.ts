@@ -46,6 +46,8 @@ const VIOLATIONS: ReadonlyArray<readonly [string, string, string]> = [
   ["src/workbook/freeze/probe.ts", "../refresh/recalculation", "freeze and repair stand beside refresh"],
   ["src/workbook/share/probe.ts", "../refresh/cell-sources", "share freezes a copy"],
   ["src/workbook/changes/probe.ts", "../freeze/freeze", "changes re-reads calls through refresh"],
+  ["src/workbook/retrofit/probe.ts", "../refresh/recalculation", "retrofit proposes FDQ formulas for constants"],
+  ["src/workbook/freeze/probe.ts", "../retrofit/retrofit", "refresh, freeze and repair stand side by side"],
 ];
 
 describe("the layers of src/", () => {
@@ -70,6 +72,7 @@ describe("the layers of src/", () => {
       ["src/workbook/refresh/probe.ts", "../engine/parser"],
       ["src/workbook/share/probe.ts", "../freeze/freeze"],
       ["src/workbook/changes/probe.ts", "../refresh/fdq-functions"],
+      ["src/workbook/retrofit/probe.ts", "../freeze/frozen-formulas"],
     ];
     for (const [file, source] of allowed) {
       expect({ file, source, findings: await layerFindings(file, source) }).toEqual({
