@@ -14,6 +14,7 @@ import {
   parseFreezeArgs,
   parseRefreshArgs,
   parseRepairArgs,
+  parseRetrofitArgs,
   parseSearchArgs,
   parseUsageArgs,
   UsageError,
@@ -23,7 +24,17 @@ import { parseServeArgs } from "./serve-options";
 
 export { USAGE } from "./help";
 
-export const COMMANDS = ["eval", "refresh", "repair", "freeze", "thaw", "search", "usage", "serve"] as const;
+export const COMMANDS = [
+  "eval",
+  "refresh",
+  "repair",
+  "freeze",
+  "thaw",
+  "retrofit",
+  "search",
+  "usage",
+  "serve",
+] as const;
 
 /* eslint-disable @typescript-eslint/no-require-imports -- each command's module is required when it runs (see the top) */
 type Run = (rest: string[]) => number | Promise<number>;
@@ -44,6 +55,10 @@ const RUN: Readonly<Record<(typeof COMMANDS)[number], Run>> = {
   },
   freeze: (rest) => freezeOrThaw("freeze", rest),
   thaw: (rest) => freezeOrThaw("thaw", rest),
+  retrofit: (rest) => {
+    const options = parseRetrofitArgs(rest);
+    return (require("./retrofit-command") as typeof import("./retrofit-command")).runRetrofitCommand(options);
+  },
   search: (rest) => {
     const options = parseSearchArgs(rest);
     return (require("./search-command") as typeof import("./search-command")).runSearch(options);
