@@ -70,9 +70,10 @@ export function displayStep(value: number, format: string | undefined): number {
     const decimals = text.includes(".") ? text.length - text.indexOf(".") - 1 : 0;
     return 10 ** -decimals;
   }
-  const number = /[0#?][0#?,]*(?:\.([0#?]*))?(,*)/.exec(body);
-  const decimals = number?.[1]?.length ?? 0;
-  const thousands = number?.[2]?.length ?? 0;
+  const number = /[0#?][0#?,]*(?:\.[0#?]*)?,*/.exec(body)?.[0] ?? "";
+  const decimals = /\.([0#?]*)/.exec(number)?.[1]?.length ?? 0;
+  // Commas after the last digit divide by 1,000 each ("#,##0," shows thousands).
+  const thousands = /,*$/.exec(number)?.[0].length ?? 0;
   const percent = body.includes("%") ? 2 : 0;
   return 10 ** (3 * thousands - decimals - percent);
 }
