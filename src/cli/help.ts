@@ -35,7 +35,8 @@ export const USAGE = `Usage:
   fdq thaw WORKBOOK.xlsx (-o OUT.xlsx | --in-place) [--sheet NAME]
                                        puts the frozen FDQ formulas back, and the constants fdq
                                        retrofit replaced
-  fdq retrofit MODEL.xlsx [--ticker T] [--estimate] [--budget N] [--report FILE] [--apply (-o OUT.xlsx | --in-place)]
+  fdq retrofit MODEL.xlsx [--ticker T] [--estimate] [--budget N] [--report FILE]
+               [--apply (-o OUT.xlsx | --in-place)] [--tolerance PCT]
                                        find the typed numbers of a model that are FDQ datapoints (a company
                                        per sheet, periods across; or a comps table, tickers down) and
                                        propose each one's formula; prints the price first (--estimate:
@@ -90,10 +91,10 @@ Options:
                       value as rows ([[...],...]), an error as {"formula":...,"error":"#N/A","message":"..."},
                       a line not evaluated as {"formula":...,"line":N,"error":"usage","message":"..."};
                       with --values-only, the bare JSON values
-  -o, --out FILE      fdq refresh, repair, freeze, thaw, retrofit: where to write the workbook (a new file, not the
-                      input)
-  --in-place          fdq refresh, repair, freeze, thaw: replace the workbook itself (a temporary file beside
-                      it, flushed to disk, then renamed over it, with the workbook's permissions)
+  -o, --out FILE      fdq refresh, repair, freeze, thaw, retrofit: where to write the workbook (a new file,
+                      not the input)
+  --in-place          fdq refresh, repair, freeze, thaw, retrofit: replace the workbook itself (a temporary
+                      file beside it, flushed to disk, then renamed over it, with the workbook's permissions)
   --changes FILE      fdq refresh: write the cells whose values changed, with old and new values and the kind
                       of change (restated, new period, new value, now an error), as JSON or CSV (.csv)
   --sheet NAME        fdq refresh, freeze, thaw: only the FDQ cells of that sheet
@@ -104,7 +105,8 @@ Options:
   --estimate          fdq retrofit: print what the run would cost and stop; nothing is sent
   --report FILE       fdq retrofit: one row per number (sheet, cell, label, status, formula, FDQ and model
                       values, scale, difference, confidence, candidates), JSON or CSV (.csv)
-  --apply             fdq retrofit: write the FDQ formulas in place of the matched constants (-o or --in-place)
+  --apply             fdq retrofit: write the FDQ formulas in place of the matched constants (with -o or
+                      --in-place)
   --tolerance PCT     fdq retrofit: a match within PCT (up to 5%) instead of the rounding of the cell's format
   --stats             print requests sent, quota units spent, cache hits, coalesced calls and retries on stderr
   --billing MODEL     how the key's account is billed (env FDQ_BILLING): per-datapoint (default, the vendor's
