@@ -46,7 +46,11 @@ const VIOLATIONS: ReadonlyArray<readonly [string, string, string]> = [
   ["src/workbook/freeze/probe.ts", "../refresh/recalculation", "freeze and repair stand beside refresh"],
   ["src/workbook/share/probe.ts", "../refresh/cell-sources", "share freezes a copy"],
   ["src/workbook/changes/probe.ts", "../freeze/freeze", "changes re-reads calls through refresh"],
-  ["src/workbook/retrofit/probe.ts", "../refresh/recalculation", "retrofit proposes FDQ formulas for constants"],
+  [
+    "src/workbook/retrofit/probe.ts",
+    "../refresh/recalculation",
+    "retrofit proposes FDQ formulas for constants",
+  ],
   ["src/workbook/freeze/probe.ts", "../retrofit/retrofit", "refresh, freeze and repair stand side by side"],
 ];
 
