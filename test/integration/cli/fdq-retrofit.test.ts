@@ -3,6 +3,7 @@
 // The sandbox runs in this process, so its counts say what each run sent and spent: the price printed first,
 // --estimate sending nothing, a budget too small refused before any request, the links' precision and recall
 // and their units, and --apply then fdq thaw giving back every part of the model byte for byte.
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,11 +12,15 @@ import { FdqClient } from "../../../src/api";
 import { evaluateAll } from "../../../src/functions/evaluate";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { KEPT_CONSTANTS_NAMESPACE } from "../../../src/workbook/retrofit/kept-constants";
+import { findComponent, LIBREOFFICE } from "../../support/components";
+import { libreOfficeProfile } from "../../support/oracle-xlsx";
 import { scoreRetrofit, type ReportRow } from "../../support/retrofit-score";
 import { noLayoutBook, retrofitCorpus, type RetrofitCorpus } from "../../support/xlsx-corpus/retrofit-models";
 import { runFdq, type Run } from "./run-fdq";
 
 jest.setTimeout(180_000);
+
+const SOFFICE = findComponent(LIBREOFFICE);
 
 const text = (bytes: Uint8Array | undefined): string => new TextDecoder().decode(bytes);
 
@@ -161,6 +166,42 @@ describe("fdq retrofit on the retrofit corpus", () => {
       for (const part of Object.keys(before))
         expect({ part, text: text(back[part]) }).toEqual({ part, text: text(before[part]) });
     });
+  });
+
+  (SOFFICE ? it : it.skip)("links the same numbers in the corpus as LibreOffice re-saves it", async () => {
+    const out = path.join(dir, "lo");
+    await new Promise<void>((resolve, reject) =>
+      execFile(
+        SOFFICE as string,
+        [
+          libreOfficeProfile(path.join(dir, "lo-profile")),
+          "--headless",
+          "--convert-to",
+          "xlsx",
+          "--outdir",
+          out,
+          model(),
+        ],
+        { timeout: 170_000 },
+        (err) => (err ? reject(err) : resolve()),
+      ),
+    );
+    const run = await counted([
+      "retrofit",
+      path.join(out, "models.xlsx"),
+      "--report",
+      path.join(dir, "lo.json"),
+      ...connection,
+    ]);
+    expect(run.code).toBe(0);
+    const score = scoreRetrofit(
+      corpus.truth,
+      JSON.parse(readFileSync(path.join(dir, "lo.json"), "utf8")) as ReportRow[],
+    );
+    expect(score.wrongLinks).toEqual([]);
+    expect(score.precision).toBeGreaterThanOrEqual(0.98);
+    expect(score.recall).toBeGreaterThanOrEqual(0.9);
+    expect(run.units).toBeLessThanOrEqual(2 * score.linked);
   });
 
   it("says which layouts it reads when a file has none of them", async () => {
