@@ -59,7 +59,11 @@ describe("fdq retrofit on the retrofit corpus", () => {
     const run = await counted(["retrofit", model(), "--estimate", ...connection]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /^222 numbers under 51 labels on 5 sheets; \d+ labels may name FDQ datapoints\. This costs at most \d+ quota units \(\d+ units for a first look at each label's candidates\)\.\nEstimate only: nothing was sent\.\n$/,
+      new RegExp(
+        `^${corpus.truth.length} numbers under \\d+ labels on 5 sheets; \\d+ labels may name FDQ datapoints\\. ` +
+          `This costs at most \\d+ quota units \\(\\d+ units for a first look at each label's candidates\\)\\.\\n` +
+          "Estimate only: nothing was sent\\.\\n$",
+      ),
     );
     expect(run.stderr).toBe('fdq retrofit: sheet "Locked": the sheet is protected; skipped\n');
     expect({ requests: run.requests, units: run.units }).toEqual({ requests: 0, units: 0 });

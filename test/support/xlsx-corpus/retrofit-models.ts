@@ -361,6 +361,43 @@ export async function retrofitCorpus(fetch: FetchValues): Promise<RetrofitCorpus
         fdq: { dataset: "screens/traditional", name: "DEBT", scale: "thousands", style: "grouped" },
       },
       { label: "Dividend per share", other: [2.04, 2.24, 2.48, 2.72], style: "twoDecimals" },
+      {
+        label: "Op. income",
+        fdq: {
+          dataset: "fundamentals/reported",
+          name: "INCOME_OPERATING",
+          scale: "thousands",
+          style: "grouped",
+        },
+      },
+      {
+        label: "EPS (diluted)",
+        fdq: {
+          dataset: "screens/traditional",
+          name: "INCOME_NET_PER_WADSO",
+          scale: "ones",
+          style: "twoDecimals",
+        },
+      },
+      {
+        label: "Interest expense",
+        fdq: {
+          dataset: "fundamentals/reported",
+          name: "EXPENSES_INTEREST",
+          scale: "thousands",
+          style: "grouped",
+        },
+      },
+      {
+        label: "Diluted shares (m)",
+        fdq: {
+          dataset: "reconciliation/core-earnings-to-net-income",
+          name: "WADSO_SPLIT_ADJUSTED",
+          scale: "millions",
+          style: "oneDecimal",
+        },
+      },
+      { label: "Gross margin (%)", other: [68.4, 68.9, 69.8, 68.9], style: "decimal" },
     ],
     wrong: [[3, 1, 1.05]],
   });
