@@ -16,7 +16,7 @@ import type { GridSheet } from "./grid";
 import { candidatesFor, type Candidate } from "./labels";
 import { readLayout, type Line, type LineCell, type SheetLayoutResult } from "./layout";
 import { periodArgs, periodOrder } from "./periods";
-import { matchScale, type ScaleMatch, type ScaleName } from "./scale";
+import { matchScale, scaled, type ScaleMatch, type ScaleName } from "./scale";
 
 export interface RetrofitServices {
   /** The quota units these calls would spend now, sending nothing. */
@@ -243,7 +243,7 @@ export async function runRetrofit(
       const value = fetched.get(candidate, cell);
       if (!match) {
         const shown =
-          typeof value === "number" && anchor ? value * anchor.scale.factor * anchor.sign : undefined;
+          typeof value === "number" && anchor ? scaled(value, anchor.scale) * anchor.sign : undefined;
         rows.push({
           ...base(cell),
           status: "not found",

@@ -22,6 +22,14 @@ export const SCALES: readonly Scale[] = [
   { name: "percent", factor: 100, suffix: "*100" },
 ];
 
+/**
+ * FDQ's value at `scale`, computed as the formula computes it (value/1000000, not value×1e-6, which differs in
+ * the last digits): the cached value --apply writes is then the one Excel gives.
+ */
+export function scaled(value: number, scale: Scale): number {
+  return scale.factor >= 1 ? value * scale.factor : value / Math.round(1 / scale.factor);
+}
+
 export interface ScaleMatch {
   readonly scale: Scale;
   /** -1: the model types the value with its sign flipped. */
@@ -103,7 +111,7 @@ export function matchScale(
     if (isPercentFormat(format) && scale.name !== "ones") continue;
     if (scale.name === "percent" && Math.abs(value) >= 10) continue;
     for (const sign of [1, -1] as const) {
-      const expected = value * scale.factor * sign;
+      const expected = scaled(value, scale) * sign;
       const allowed =
         tolerance === undefined ? step / 2 + Math.abs(expected) * 1e-12 : Math.abs(expected) * tolerance;
       const off = Math.abs(model - expected);
