@@ -129,13 +129,14 @@ module.exports = tseslint.config(
                 "./src/workbook/changes",
                 "./src/workbook/repair",
                 "./src/workbook/templates",
+                "./src/workbook/retrofit",
               ],
               message:
                 "src/workbook's base (model, engine, xlsx, own parts) imports none of the concerns above it.",
             },
             {
               target: ["./src/workbook/refresh/**", "./src/workbook/freeze/**", "./src/workbook/repair/**"],
-              from: ["./src/workbook/share", "./src/workbook/changes"],
+              from: ["./src/workbook/share", "./src/workbook/changes", "./src/workbook/retrofit"],
               message:
                 "refresh, freeze and repair stand side by side on the workbook base: none imports share or changes.",
             },
@@ -174,12 +175,33 @@ module.exports = tseslint.config(
             },
             {
               target: "./src/workbook/share/**",
-              from: ["./src/workbook/refresh", "./src/workbook/changes", "./src/workbook/repair"],
+              from: [
+                "./src/workbook/refresh",
+                "./src/workbook/changes",
+                "./src/workbook/repair",
+                "./src/workbook/retrofit",
+              ],
               message: "share freezes a copy: it sits on freeze and the workbook base only.",
             },
             {
+              target: "./src/workbook/retrofit/**",
+              from: [
+                "./src/workbook/refresh",
+                "./src/workbook/share",
+                "./src/workbook/changes",
+                "./src/workbook/repair",
+              ],
+              message:
+                "retrofit proposes FDQ formulas for constants and keeps them for thaw: it sits on freeze and the workbook base only.",
+            },
+            {
               target: "./src/workbook/changes/**",
-              from: ["./src/workbook/freeze", "./src/workbook/share", "./src/workbook/repair"],
+              from: [
+                "./src/workbook/freeze",
+                "./src/workbook/share",
+                "./src/workbook/repair",
+                "./src/workbook/retrofit",
+              ],
               message:
                 "changes re-reads calls through refresh: it sits on refresh and the workbook base only.",
             },

@@ -8,6 +8,7 @@
 import MiniSearch, { type SearchOptions } from "minisearch";
 import { ABBREVIATIONS } from "./describe";
 import { DATASETS, datapointMetadata } from "./index";
+import { synonymsOf } from "./synonyms";
 import type { CatalogDatapoint, CategoryCode, Dataset } from "./types";
 
 export interface SearchEntry {
@@ -29,24 +30,32 @@ export interface SearchResult {
   readonly hits: readonly SearchEntry[];
   /** How many entries matched in all. */
   readonly total: number;
+  /**
+   * Per hit: whether the query spells its name out (the name, its abbreviations spelled out, or one of
+   * the analysts' phrases for it, in any order). fdq retrofit takes only such hits when there are any.
+   */
+  readonly spelled: readonly boolean[];
 }
 
 /** Words that say nothing about a datapoint ("return on invested capital", "EXPENSES_SGA_AND_…"). */
 const STOP_WORDS = new Set("a an and at by for from in of on or the to with".split(" "));
 
 /**
- * Field boosts. The name's own words count most; the words its abbreviations stand for nearly as
- * much (ROIC is named by "return on invested capital"); then the description. The dataset's path
+ * Field boosts. The name's own words and the analysts' words for it (synonyms.ts: "net sales" for
+ * REVENUE) count most; the words its abbreviations stand for nearly as much (ROIC is named by "return
+ * on invested capital"); then the description. The dataset's path
  * and title count a little, so that among the entries of one name (ROIC is in metrics/roic and
  * screens/enhanced) the dataset the query's words also name comes first.
  */
-const BOOST = { name: 3, expanded: 2, description: 1, dataset: 0.4 } as const;
+const BOOST = { name: 3, synonyms: 3, expanded: 2, description: 1, dataset: 0.4 } as const;
 
 /**
  * How much more an entry whose name the query spells out scores than one it only touches
  * (the final score is the full-text score × (1 + NAME_WEIGHT × name match), name match in 0..1).
  */
 const NAME_WEIGHT = 6;
+/** A name match this close is the query spelling the name out (exact words; a prefix or typo is 0.85 or less). */
+const SPELLED = 0.999;
 /** How well a query word covers a word of the name, by kind of match. */
 const COVER = { exact: 1, prefix: 0.85, fuzzy: 0.75 } as const;
 
@@ -85,8 +94,9 @@ const EXPANSIONS: ReadonlyMap<string, readonly string[]> = new Map(
 
 /**
  * The ways a name can be spelled out in words: each abbreviation as itself or as its expansion
- * (ROIC_GAAP: "roic gaap", "return invested capital gaap", …), and words that an abbreviation
- * stands for as that abbreviation (FREE_CASH_FLOW: "fcf"; BOOK_VALUE_ECONOMIC: "ebv").
+ * (ROIC_GAAP: "roic gaap", "return invested capital gaap", …), words that an abbreviation
+ * stands for as that abbreviation (FREE_CASH_FLOW: "fcf"; BOOK_VALUE_ECONOMIC: "ebv"), and each of the
+ * analysts' phrases for it (REVENUE: "net sales").
  */
 function readings(name: string): string[][] {
   const tokens = textWords(name);
@@ -100,12 +110,14 @@ function readings(name: string): string[][] {
     if (expansion.length < 2 || !expansion.every((w) => tokens.includes(w))) continue;
     result.push([...tokens.filter((t) => !expansion.includes(t)), abbr]);
   }
+  for (const synonym of synonymsOf(name)) result.push(unique(textWords(synonym)));
   return result;
 }
 
 interface Doc {
   readonly id: number;
   readonly name: string;
+  readonly synonyms: string;
   readonly expanded: string;
   readonly description: string;
   readonly dataset: string;
@@ -179,10 +191,14 @@ export class CatalogSearchIndex {
     this.mini.addAll(
       this.entries.map((e, id) => {
         const nameWords = textWords(e.datapoint.name);
-        const expanded = unique((this.readings[id] ?? []).flat()).filter((w) => !nameWords.includes(w));
+        const synonyms = unique(synonymsOf(e.datapoint.name).flatMap(textWords));
+        const expanded = unique((this.readings[id] ?? []).flat()).filter(
+          (w) => !nameWords.includes(w) && !synonyms.includes(w),
+        );
         return {
           id,
           name: nameWords.join(" "),
+          synonyms: synonyms.join(" "),
           expanded: expanded.join(" "),
           description: e.description,
           dataset: `${e.dataset.path} ${e.dataset.title}`,
@@ -218,13 +234,13 @@ export class CatalogSearchIndex {
       (filters.category === undefined || e.datapoint.category === filters.category);
     const { words, typing } = queryWords(query);
     if (words.length === 0) {
-      const all = this.entries.filter(accept);
-      return { hits: all.slice(0, limit), total: all.length };
+      const all = this.entries.filter(accept).slice(0, limit);
+      return { hits: all, total: this.entries.filter(accept).length, spelled: all.map(() => false) };
     }
 
     // The last word of several, while it is being typed, may be a misspelled word's beginning.
     const perWord = words.map((w, i) => this.matchWord(w, typing && i > 0 && i === words.length - 1));
-    const ranked: { entry: SearchEntry; score: number }[] = [];
+    const ranked: { entry: SearchEntry; score: number; spelled: boolean }[] = [];
     for (const [id, first] of perWord[0] ?? []) {
       const entry = this.entries[id];
       if (entry === undefined || !accept(entry)) continue;
@@ -240,7 +256,8 @@ export class CatalogSearchIndex {
         terms.push(m.terms);
       }
       if (score < 0) continue;
-      ranked.push({ entry, score: score * (1 + NAME_WEIGHT * this.nameMatch(id, words, terms)) });
+      const match = this.nameMatch(id, words, terms);
+      ranked.push({ entry, score: score * (1 + NAME_WEIGHT * match), spelled: match >= SPELLED });
     }
     // The entries of one name stay together, ranked by the best of them; within a name the
     // dataset the query also names comes first. Among equal scores the shorter name is the closer
@@ -263,7 +280,8 @@ export class CatalogSearchIndex {
         b.score - a.score ||
         a.entry.id - b.entry.id,
     );
-    return { hits: keyed.slice(0, limit).map((r) => r.entry), total: keyed.length };
+    const top = keyed.slice(0, limit);
+    return { hits: top.map((r) => r.entry), total: keyed.length, spelled: top.map((r) => r.spelled) };
   }
 
   /**

@@ -9,6 +9,8 @@
 import path from "node:path";
 import { sourcesRows, sourcesSheetName } from "../workbook/share/fdq-sources";
 import { freezePackage, thawPackage } from "../workbook/freeze/freeze";
+import { restoreConstants } from "../workbook/retrofit/apply";
+import { KeptConstantsError } from "../workbook/retrofit/kept-constants";
 import { FrozenFormatError } from "../workbook/freeze/frozen-formulas";
 import { sheetKey } from "../workbook/model";
 import { AtomicOutput, FileProblem, OutputWriteError, readInput } from "../workbook/xlsx/node-files";
@@ -84,6 +86,7 @@ export async function runFreeze(command: Command, options: FreezeOptions): Promi
     let done: number;
     let skipped: string[];
     let sheetLine = "";
+    let constants = 0;
     if (command === "freeze") {
       const result = freezePackage(pkg, read.model, { sheet: options.sheet, now: new Date() });
       ({ editor, skipped } = result);
@@ -104,6 +107,10 @@ export async function runFreeze(command: Command, options: FreezeOptions): Promi
       const result = thawPackage(pkg, { sheet: options.sheet });
       ({ editor, skipped } = result);
       done = result.restored.length;
+      // The constants fdq retrofit replaced with FDQ formulas come back too.
+      const retrofitted = restoreConstants(editor, { sheet: options.sheet });
+      constants = retrofitted.restored.length;
+      skipped = [...skipped, ...retrofitted.skipped];
     }
     const changed = editor.changedParts().filter((p) => pkg.has(p)).length;
     const added = editor.changedParts().length - changed;
@@ -115,7 +122,8 @@ export async function runFreeze(command: Command, options: FreezeOptions): Promi
     const what =
       command === "freeze"
         ? `Froze ${count(done, "FDQ cell")} to values (formulas kept in the workbook for fdq thaw and Restore formulas)`
-        : `Restored ${count(done, "frozen formula")}`;
+        : `Restored ${count(done, "frozen formula")}` +
+          (constants > 0 ? ` and ${count(constants, "constant")} fdq retrofit replaced` : "");
     process.stdout.write(
       `${what}${sheetLine}; changed ${count(changed, "part")}${added > 0 ? `, added ${added}` : ""}` +
         `${removed > 0 ? `, removed ${removed}` : ""}, ` +
@@ -126,6 +134,12 @@ export async function runFreeze(command: Command, options: FreezeOptions): Promi
   } catch (err) {
     if (err instanceof FileProblem) {
       process.stderr.write(`fdq ${command}: ${err.message}\n`);
+      return REFRESH_EXIT.badInput;
+    }
+    if (err instanceof KeptConstantsError) {
+      process.stderr.write(
+        `fdq ${command}: cannot read the constants fdq retrofit kept in ${options.workbook}: ${err.message}\n`,
+      );
       return REFRESH_EXIT.badInput;
     }
     if (err instanceof FrozenFormatError) {

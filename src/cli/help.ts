@@ -33,13 +33,23 @@ export const USAGE = `Usage:
                                        (--share: a copy for someone without the add-in, with a sheet
                                        "FDQ sources" saying where each value came from)
   fdq thaw WORKBOOK.xlsx (-o OUT.xlsx | --in-place) [--sheet NAME]
-                                       puts the frozen FDQ formulas back
+                                       puts the frozen FDQ formulas back, and the constants fdq
+                                       retrofit replaced
   fdq new TEMPLATE --tickers T1,T2,... [--datapoints DATASET:NAME,...] -o NEW.xlsx
                                        a new workbook holding a template's sheet (FDQ formulas with
                                        relative periods, FY0 ... FY-9), and what filling it will cost in
                                        quota units (today's cache counted; nothing is sent); fill it with
                                        fdq refresh NEW.xlsx --in-place (docs/templates.md)
   fdq new --list                       the templates' names, one a line
+  fdq retrofit MODEL.xlsx [--ticker T] [--estimate] [--budget N] [--report FILE]
+               [--apply (-o OUT.xlsx | --in-place)] [--tolerance PCT]
+                                       find the typed numbers of a model that are FDQ datapoints (a company
+                                       per sheet, periods across; or a comps table, tickers down) and
+                                       propose each one's formula; prints the price first (--estimate:
+                                       only that, nothing sent); --report FILE: one row per number (JSON,
+                                       or CSV for a .csv name); --apply: write the formulas over the
+                                       matched constants, kept in the workbook for fdq thaw
+                                       (docs/retrofit.md)
   fdq search QUERY... [--dataset PATH] [--limit N] [--json]
                                        find datapoints by name, abbreviation or description, best first
                                        (offline, from the catalog; --limit default 20; --json: an array
@@ -94,15 +104,23 @@ Options:
   --card-metric DATASET:NAME:PERIOD
                       fdq eval: a key metric of FDQ.CARD, e.g. roic:ROIC:FY0 (repeatable, at most 12), as
                       the task pane's card metrics
-  -o, --out FILE      fdq refresh, repair, freeze, thaw: where to write the workbook (a new file, not the
-                      input)
-  --in-place          fdq refresh, repair, freeze, thaw: replace the workbook itself (a temporary file beside
-                      it, flushed to disk, then renamed over it, with the workbook's permissions)
+  -o, --out FILE      fdq refresh, repair, freeze, thaw, retrofit: where to write the workbook (a new file,
+                      not the input)
+  --in-place          fdq refresh, repair, freeze, thaw, retrofit: replace the workbook itself (a temporary
+                      file beside it, flushed to disk, then renamed over it, with the workbook's permissions)
   --changes FILE      fdq refresh: write the cells whose values changed, with old and new values and the kind
                       of change (restated, new period, new value, now an error), as JSON or CSV (.csv)
   --sheet NAME        fdq refresh, freeze, thaw: only the FDQ cells of that sheet
   --only WHICH        fdq refresh: only the FDQ cells in error (errors) or not answered today (stale)
   --share             fdq freeze: a copy for a colleague without the add-in, with a sheet "FDQ sources"
+  --ticker T          fdq retrofit: the ticker of company sheets that name none (a cell 'Ticker: AAPL', the
+                      sheet's name)
+  --estimate          fdq retrofit: print what the run would cost and stop; nothing is sent
+  --report FILE       fdq retrofit: one row per number (sheet, cell, label, status, formula, FDQ and model
+                      values, scale, difference, confidence, candidates), JSON or CSV (.csv)
+  --apply             fdq retrofit: write the FDQ formulas in place of the matched constants (with -o or
+                      --in-place)
+  --tolerance PCT     fdq retrofit: a match within PCT (up to 5%) instead of the rounding of the cell's format
   --stats             print requests sent, quota units spent, cache hits, coalesced calls and retries on stderr
   --billing MODEL     how the key's account is billed (env FDQ_BILLING): per-datapoint (default, the vendor's
                       unit: one datapoint x security x period; cells asking some names of a dataset ask each

@@ -14,6 +14,7 @@ import {
   parseFreezeArgs,
   parseRefreshArgs,
   parseRepairArgs,
+  parseRetrofitArgs,
   parseSearchArgs,
   parseUsageArgs,
   UsageError,
@@ -30,6 +31,7 @@ export const COMMANDS = [
   "freeze",
   "thaw",
   "new",
+  "retrofit",
   "search",
   "usage",
   "serve",
@@ -58,6 +60,10 @@ const RUN: Readonly<Record<(typeof COMMANDS)[number], Run>> = {
     return command.runNew(command.parseNewArgs(rest));
   },
   thaw: (rest) => freezeOrThaw("thaw", rest),
+  retrofit: (rest) => {
+    const options = parseRetrofitArgs(rest);
+    return (require("./retrofit-command") as typeof import("./retrofit-command")).runRetrofitCommand(options);
+  },
   search: (rest) => {
     const options = parseSearchArgs(rest);
     return (require("./search-command") as typeof import("./search-command")).runSearch(options);

@@ -368,3 +368,68 @@ export function parseSearchArgs(args: string[]): SearchOptions {
   }
   return { query, dataset, limit, json: values.json === true };
 }
+
+/** `fdq retrofit` (src/cli/retrofit-command.ts). */
+export interface RetrofitOptions extends ConnectionOptions {
+  workbook: string;
+  /** --ticker: the ticker of company sheets that name none. */
+  ticker: string | undefined;
+  /** --estimate: print what the run would cost and stop; nothing is sent. */
+  estimate: boolean;
+  /** --report FILE: one row per number, JSON or CSV by the extension. */
+  report: string | undefined;
+  /** --apply: write the FDQ formulas over the matched constants (with -o or --in-place). */
+  apply: boolean;
+  out: string | undefined;
+  inPlace: boolean;
+  /** --tolerance PCT: a match within this relative difference, instead of the cell's own rounding. */
+  tolerance: number | undefined;
+}
+
+export function parseRetrofitArgs(args: string[], env: Env = process.env): RetrofitOptions {
+  const { values, positionals } = parse("retrofit", args, {
+    ...EVALUATION_FLAGS,
+    ticker: { type: "string" },
+    estimate: { type: "boolean", default: false },
+    report: { type: "string" },
+    apply: { type: "boolean", default: false },
+    out: { type: "string", short: "o" },
+    "in-place": { type: "boolean", default: false },
+    tolerance: { type: "string" },
+  });
+  if (positionals.length !== 1)
+    throw new UsageError(
+      "give exactly one workbook: fdq retrofit MODEL.xlsx [--report FILE] [--apply -o OUT.xlsx]",
+    );
+  const apply = values.apply === true;
+  const inPlace = values["in-place"] === true;
+  if (!apply && (values.out !== undefined || inPlace))
+    throw new UsageError("-o and --in-place write the formulas: give them with --apply.");
+  if (apply && values.estimate === true)
+    throw new UsageError("--estimate sends nothing and writes nothing: give it without --apply.");
+  const ticker = values.ticker?.trim().toUpperCase();
+  if (values.ticker !== undefined && !/^[A-Z][A-Z0-9.-]{0,9}$/.test(ticker ?? ""))
+    throw new UsageError(`--ticker must be a ticker such as AAPL, not "${values.ticker}".`);
+  if (values.report !== undefined && values.report.trim() === "")
+    throw new UsageError("--report needs a file name (.json or .csv).");
+  let tolerance: number | undefined;
+  if (values.tolerance !== undefined) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(values.tolerance);
+    tolerance = m ? Number(m[1]) / 100 : NaN;
+    if (!(tolerance >= 0 && tolerance <= 0.05))
+      throw new UsageError(
+        `--tolerance must be a percent from 0 to 5 (e.g. 0.5%), not "${values.tolerance}".`,
+      );
+  }
+  return {
+    ...evaluation(values, env),
+    workbook: positionals[0] as string,
+    ticker,
+    estimate: values.estimate === true,
+    report: values.report,
+    apply,
+    out: values.out,
+    inPlace,
+    tolerance,
+  };
+}

@@ -286,7 +286,7 @@ describe("fdq eval", () => {
     expect(sandbox.stats().requests).toBe(before);
     expect((await run(["eval", "--frobnicate", "x"])).code).toBe(2);
     expect((await run(["price", "x"])).stderr).toBe(
-      'fdq: unknown command "price"; the commands are eval, refresh, repair, freeze, thaw, new, search, usage, serve.\nRun "fdq --help" for the usage.\n',
+      'fdq: unknown command "price"; the commands are eval, refresh, repair, freeze, thaw, new, retrofit, search, usage, serve.\nRun "fdq --help" for the usage.\n',
     );
   });
 

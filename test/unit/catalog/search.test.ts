@@ -166,8 +166,8 @@ describe("an empty query", () => {
 
 describe("a query with no match", () => {
   it("finds nothing when any word matches nothing", () => {
-    expect(index.search("zzz")).toEqual({ hits: [], total: 0 });
-    expect(index.search("ebitda nonexistentword")).toEqual({ hits: [], total: 0 });
+    expect(index.search("zzz")).toEqual({ hits: [], total: 0, spelled: [] });
+    expect(index.search("ebitda nonexistentword")).toEqual({ hits: [], total: 0, spelled: [] });
   });
 });
 

@@ -55,6 +55,12 @@ const VIOLATIONS: ReadonlyArray<readonly [string, string, string]> = [
   ],
   ["src/workbook/refresh/probe.ts", "../templates/definitions", "templates stand beside the other concerns"],
   ["src/workbook/xlsx/probe.ts", "../templates/definitions", "src/workbook's base"],
+  [
+    "src/workbook/retrofit/probe.ts",
+    "../refresh/recalculation",
+    "retrofit proposes FDQ formulas for constants",
+  ],
+  ["src/workbook/freeze/probe.ts", "../retrofit/retrofit", "refresh, freeze and repair stand side by side"],
 ];
 
 describe("the layers of src/", () => {
@@ -84,6 +90,7 @@ describe("the layers of src/", () => {
       ["src/workbook/changes/probe.ts", "../refresh/fdq-functions"],
       ["src/workbook/templates/probe.ts", "../xlsx/xml"],
       ["src/taskpane/probe.ts", "../workbook/templates"],
+      ["src/workbook/retrofit/probe.ts", "../freeze/frozen-formulas"],
     ];
     for (const [file, source] of allowed) {
       expect({ file, source, findings: await layerFindings(file, source) }).toEqual({
