@@ -12,9 +12,9 @@
 // diagnostic, never a way to use the client.
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { checkDatapointRequest, type DatapointRequest, type FdqClient } from "../src/api";
+import { checkDatapointRequest, type DatapointRequest, type FdqClient, type RecordsAnswer } from "../src/api";
+// eslint-disable-next-line import-x/no-restricted-paths -- a diagnostic: times the request module's pieces alone
 import { datapointKeys } from "../src/api/call-keys";
-import type { RecordsAnswer } from "../src/api/answers";
 import { openConnection } from "../src/cli/connection";
 import { evaluateFile, fileLines } from "../src/cli/eval-command";
 import { formatResults } from "../src/cli/format";
