@@ -52,7 +52,7 @@ async function steps(config: ChildConfig, rounds: number): Promise<void> {
     return { ticker, dataset, name, year, quarter: null, ttm: null } as DatapointRequest;
   });
   const cells = calls.length;
-  const connection = await openConnection({ ...base, noCache: false, sandbox: false });
+  const connection = await openConnection({ ...base, noCache: false, sandbox: false, stats: false });
   const client: FdqClient = connection.client;
   await client.ready();
   const parts = (client as unknown as { parts: Parts }).parts;
@@ -71,7 +71,7 @@ async function steps(config: ChildConfig, rounds: number): Promise<void> {
     [
       "load the saved cache (open a client, ready())",
       async () => {
-        const c = await openConnection({ ...base, noCache: false, sandbox: false });
+        const c = await openConnection({ ...base, noCache: false, sandbox: false, stats: false });
         await c.client.ready();
         await c.close();
       },
