@@ -1,4 +1,4 @@
-// `npx tsx bench/warm-instructions.ts [--workloads W1,W3] [--base DIR]`: instructions per cached cell, counted by
+// `npx tsx bench/warm-instructions.ts [--workloads W1,W3] [--base DIR] [--floor]`: instructions per cached cell, counted by
 // valgrind's callgrind, which counts instructions rather than time: the same figure whatever the load, and
 // whatever the machine's memory costs. On the project's machine the CPU per cell of the same code moved by a
 // factor of three to four between days (a page fault there costs about 16 µs, bench/README.md); instruction
@@ -12,6 +12,8 @@
 // makes the count nearly repeatable (within about 8% from run to run: V8's heuristics still vary). --base DIR
 // counts another checkout the same way, on a cache its own cold run fills (a checkout made by
 // `git archive <commit> | tar -x -C DIR` with a node_modules link).
+// --floor counts bench/floor-child.ts (the floor of a warm run, see bench/warm-floor.ts) the same way, on this tree's
+// cache, and prints the product's count over the floor's: the ratio of bench/warm-floor.ts in instructions.
 // Slow: callgrind runs Node about fifty times slower (W3 about 2 minutes per process).
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -21,14 +23,21 @@ import type { ChildConfig } from "./child-protocol";
 import { runEvaluator } from "./measure";
 import { forEachWarmWorkload, WARM_KEY, workloadIds } from "./warm-workloads";
 
+const FLOOR = path.join(__dirname, "floor-child.ts");
 const CALLGRIND = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"];
 
 /** Instructions of one warm process of `tree` evaluating `passes` times. */
-async function instructions(config: ChildConfig, passes: number, tree?: string): Promise<number> {
+async function instructions(
+  config: ChildConfig,
+  passes: number,
+  tree?: string,
+  child?: string,
+): Promise<number> {
   const { report, stderr } = await runEvaluator({ ...config, passes }, WARM_KEY, {
     wrapper: CALLGRIND,
     nodeFlags: ["--single-threaded"],
     ...(tree === undefined ? {} : { tree }),
+    ...(child === undefined ? {} : { child }),
   });
   const errors = report.passes.reduce((sum, p) => sum + p.errors, 0);
   if (errors > 0) throw new Error(`a warm run under callgrind failed: ${JSON.stringify(report.passes[0])}`);
@@ -39,7 +48,7 @@ async function instructions(config: ChildConfig, passes: number, tree?: string):
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { workloads: { type: "string" }, base: { type: "string" } },
+    options: { workloads: { type: "string" }, base: { type: "string" }, floor: { type: "boolean" } },
     strict: true,
   });
   if (spawnSync("valgrind", ["--version"]).status !== 0)
@@ -48,6 +57,7 @@ async function main(): Promise<void> {
   const trees: [string, string | undefined][] = [["this tree", undefined]];
   if (values.base) trees.push([`base ${values.base}`, path.resolve(values.base)]);
   await forEachWarmWorkload(ids, async ({ id, cells, config, sandbox }) => {
+    let ownPerCell = 0;
     for (const [name, tree] of trees) {
       // Each tree fills a cache of its own (its cold run): another tree's cache format may differ.
       const own: ChildConfig = { ...config, cacheDir: path.join(config.cacheDir, name.replace(/\W+/g, "-")) };
@@ -60,9 +70,22 @@ async function main(): Promise<void> {
       const requests = sandbox.stats().requests - before;
       if (requests > 0) throw new Error(`${id} ${name}: the warm run sent ${requests} requests`);
       const perCell = Math.round((evaluated - startUp) / cells);
+      if (tree === undefined) ownPerCell = perCell;
       console.log(
         `${id} ${name}: ${cells} cells; start-up ${(startUp / 1e6).toFixed(0)} M instructions, evaluation ` +
           `${((evaluated - startUp) / 1e6).toFixed(0)} M: ${(perCell / 1000).toFixed(1)} k instructions per cached cell`,
+      );
+    }
+    if (values.floor) {
+      // On this tree's cache (filled above, in its own folder), the floor's process stopped before its work and
+      // the one that does it: passes 0 makes the floor child report without reading anything.
+      const own: ChildConfig = { ...config, cacheDir: path.join(config.cacheDir, "this-tree") };
+      const startUp = await instructions(own, 0, undefined, FLOOR);
+      const evaluated = await instructions(own, 1, undefined, FLOOR);
+      const perCell = Math.round((evaluated - startUp) / cells);
+      console.log(
+        `${id} floor: ${(perCell / 1000).toFixed(1)} k instructions per cached cell; product / floor ` +
+          `${(ownPerCell / perCell).toFixed(2)}`,
       );
     }
   });
