@@ -14,12 +14,12 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { checkDatapointRequest, type DatapointRequest, type FdqClient, type RecordsAnswer } from "../src/api";
 // eslint-disable-next-line import-x/no-restricted-paths -- a diagnostic: times the request module's pieces alone
-import { datapointKeys } from "../src/api/call-keys";
+import { datapointKeys } from "../src/api/call-requests";
 import { openConnection } from "../src/cli/connection";
 import { evaluateFile, fileLines } from "../src/cli/eval-command";
 import { formatResults } from "../src/cli/format";
 import { evaluateAll } from "../src/functions/evaluate";
-import { parseFormula, type FdqCall } from "../src/functions/formula";
+import { readFdqCall, type FdqCall } from "../src/functions/formula";
 import type { ChildConfig } from "./child-protocol";
 import { runEvaluator } from "./measure";
 import { evaluateWithProduct } from "./product";
@@ -46,7 +46,7 @@ async function steps(config: ChildConfig, rounds: number): Promise<void> {
   // One full warm evaluation first: the product's code compiled and optimised, as in a long-lived runtime.
   await evaluateWithProduct({ formulasFile: config.formulasFile, base });
   const text = readFileSync(config.formulasFile, "utf8");
-  const calls = fileLines(config.formulasFile, text).map((l) => parseFormula(l.text));
+  const calls = fileLines(config.formulasFile, text).map((l) => readFdqCall(l.text));
   const requests: DatapointRequest[] = calls.map((c) => {
     const [ticker, dataset, name, year] = c.args;
     return { ticker, dataset, name, year, quarter: null, ttm: null } as DatapointRequest;
@@ -66,7 +66,7 @@ async function steps(config: ChildConfig, rounds: number): Promise<void> {
   const measured: [string, () => unknown][] = [
     [
       "read the formula file and parse every formula",
-      () => fileLines("f", readFileSync(config.formulasFile, "utf8")).map((l) => parseFormula(l.text)),
+      () => fileLines("f", readFileSync(config.formulasFile, "utf8")).map((l) => readFdqCall(l.text)),
     ],
     [
       "load the saved cache (open a client, ready())",

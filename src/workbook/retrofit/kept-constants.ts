@@ -2,8 +2,9 @@
 // cell's element as the file stored it before (<c> with its style, type and value) and as retrofit wrote it.
 // They live in fdq's own custom XML parts (src/workbook/own-parts.ts) in a namespace of their own, beside the
 // frozen formulas. Host-neutral: no Office, no Node.
-import { escapeXml, isNode, ownParts, partParser, replaceOwnParts, type OwnPart } from "../own-parts";
+import { escapeXml, ourPartRoot, ownParts, replaceOwnParts, type OwnPart } from "../own-parts";
 import type { PackageEditor } from "../xlsx/structure";
+import { childNamed, childrenNamed, type XmlNode } from "../xlsx/xml";
 
 export const KEPT_CONSTANTS_NAMESPACE = "urn:fdq-excel:retrofitted-constants";
 /** The format version this code writes and the newest it reads. */
@@ -26,9 +27,6 @@ export class KeptConstantsError extends Error {
   override name = "KeptConstantsError";
 }
 
-const textOf = (v: unknown): string =>
-  typeof v === "string" ? v : isNode(v) && typeof v["#text"] === "string" ? v["#text"] : "";
-
 export function serializeKept(cells: readonly KeptConstant[]): string {
   const body = cells
     .map(
@@ -44,30 +42,28 @@ export function serializeKept(cells: readonly KeptConstant[]): string {
 }
 
 export function parseKept(xml: string): KeptConstant[] {
-  let doc: unknown;
+  let root: XmlNode | undefined;
   try {
-    doc = partParser.parse(xml, true);
+    root = ourPartRoot(xml, KIND.root, KIND.namespace);
   } catch (err) {
     throw new KeptConstantsError(`The kept constants part is not well-formed XML (${String(err)}).`);
   }
-  const root = isNode(doc) ? doc.retrofittedConstants : undefined;
-  const node = isNode(root) ? root : {};
-  const version = Number(node.version);
-  if (!Number.isInteger(version) || version < 1)
+  const version = Number(root?.attributes.version);
+  if (!root || !Number.isInteger(version) || version < 1)
     throw new KeptConstantsError("The kept constants part has no version.");
   if (version > KEPT_CONSTANTS_VERSION)
     throw new KeptConstantsError(
       `These constants were kept by a newer fdq (format ${version}): update fdq to restore them.`,
     );
-  const cells = Array.isArray(node.cell) ? node.cell : [];
-  return cells.map((c: unknown, i: number) => {
-    if (!isNode(c) || typeof c.sheet !== "string" || typeof c.cell !== "string")
+  return childrenNamed(root, "cell").map((c, i) => {
+    const { sheet, cell } = c.attributes;
+    if (typeof sheet !== "string" || typeof cell !== "string")
       throw new KeptConstantsError(`kept constant ${i + 1} has no sheet or cell.`);
-    const original = textOf(c.original);
-    const written = textOf(c.written);
+    const original = childNamed(c, "original")?.text ?? "";
+    const written = childNamed(c, "written")?.text ?? "";
     if (original === "" || written === "")
-      throw new KeptConstantsError(`kept constant ${i + 1} (${c.sheet}!${c.cell}) is incomplete.`);
-    return { sheet: c.sheet, cell: c.cell, original, written };
+      throw new KeptConstantsError(`kept constant ${i + 1} (${sheet}!${cell}) is incomplete.`);
+    return { sheet, cell, original, written };
   });
 }
 
