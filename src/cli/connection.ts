@@ -92,8 +92,6 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
       maxPersistChars: DEFAULTS.maxFilePersistChars,
       concurrency: options.concurrency,
       billing: options.billing,
-      // An analyst's surface: a mistyped ticker is named after one request (docs/quota-and-billing.md).
-      coverageCheck: "list",
       hints: cliHints(!options.sandbox && options.baseUrl === undefined),
       onEvent: (e) => {
         if (e.type === "cache-warning") warn(e.message);

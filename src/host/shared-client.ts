@@ -78,8 +78,6 @@ function clientOptions(settings: FdqSettings, options: SharedClientOptions): Cli
     ...(settings.billing ? { billing: settings.billing } : {}),
     ...(settings.refreshPolicy ? { refreshPolicy: settings.refreshPolicy } : {}),
     storage: options.storage ?? cacheStorage(),
-    // An analyst's surface: a mistyped ticker is named after one request (docs/quota-and-billing.md).
-    coverageCheck: options.coverageCheck ?? "list",
     hints: { ...EXCEL_HINTS, ...options.hints },
     onEvent: (e) => {
       options.onEvent?.(e);
