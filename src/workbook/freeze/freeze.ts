@@ -20,7 +20,8 @@ import { ExcelError, sheetKey, type FormulaCell, type Scalar, type WorkbookModel
 import { addressOfCell } from "../engine/references";
 import type { WorkbookPackage } from "../xlsx/package";
 import { withAttribute } from "../xlsx/patch";
-import { attributeIn, cellParts, layoutOf, parseAddress, scanSheet, type CellSpan } from "../xlsx/sheet-scan";
+import { attributeIn, cellParts, parseAddress, type CellSpan } from "../xlsx/sheet-scan";
+import { sheetCellSpans, spliceCells } from "../xlsx/cell-spans";
 import { PackageEditor } from "../xlsx/structure";
 import { escapeText } from "../xlsx/xml";
 import { dropFromCalcChain, restoreCalcChain } from "./calc-chain";
@@ -78,38 +79,6 @@ function withFormula(current: string, frozen: FrozenCell, prefix: string): strin
   return `${tag}${f}${inner}</${prefix}c>`;
 }
 
-interface SheetCells {
-  readonly part: string;
-  readonly xml: string;
-  readonly prefix: string;
-  readonly spans: Map<string, CellSpan>;
-}
-
-function sheetCells(pkg: WorkbookPackage, editor: PackageEditor, name: string): SheetCells | undefined {
-  const part = pkg.sheets.find((s) => sheetKey(s.name) === sheetKey(name))?.part;
-  if (part === undefined) return undefined;
-  const xml = editor.text(part);
-  const layout = layoutOf(xml);
-  const spans = new Map<string, CellSpan>();
-  scanSheet(
-    xml,
-    layout,
-    () => undefined,
-    (span) => spans.set(addressOfCell(span.row, span.col), span),
-  );
-  return { part, xml, prefix: layout.prefix, spans };
-}
-
-function splice(xml: string, edits: readonly { span: CellSpan; text: string }[]): string {
-  let out = "";
-  let at = 0;
-  for (const { span, text } of [...edits].sort((a, b) => a.span.start - b.span.start)) {
-    out += xml.slice(at, span.start) + text;
-    at = span.end;
-  }
-  return out + xml.slice(at);
-}
-
 function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
@@ -145,7 +114,7 @@ export function freezePackage(
   }
   const removedFromChain: { sheet: string; cell: string }[] = [];
   for (const [sheet, cells] of bySheet) {
-    const found = sheetCells(pkg, editor, sheet);
+    const found = sheetCellSpans(editor, sheet);
     if (!found) continue;
     const { xml, prefix, spans } = found;
     const wanted = new Set(cells.map((c) => addressOfCell(c.row, c.col)));
@@ -188,7 +157,7 @@ export function freezePackage(
       });
       removedFromChain.push({ sheet: cell.sheet, cell: address });
     }
-    if (edits.length > 0) editor.setText(found.part, splice(xml, edits));
+    if (edits.length > 0) editor.setText(found.part, spliceCells(xml, edits));
   }
   if (frozen.length > 0) {
     const chain = dropFromCalcChain(editor, removedFromChain, readKeptChain(editor));
@@ -216,7 +185,7 @@ export function thawPackage(pkg: WorkbookPackage, options: { sheet?: string | un
   for (const c of chosen) pushTo(bySheet, sheetKey(c.sheet), c);
   for (const cells of bySheet.values()) {
     const sheet = (cells[0] as FrozenCell).sheet;
-    const found = sheetCells(pkg, editor, sheet);
+    const found = sheetCellSpans(editor, sheet);
     if (!found) {
       for (const c of cells)
         skipped.push(`${c.sheet}!${c.cell}: the workbook has no sheet "${c.sheet}" any more; kept frozen`);
@@ -245,7 +214,7 @@ export function thawPackage(pkg: WorkbookPackage, options: { sheet?: string | un
       edits.push({ span, text: exact ? (c.stored as string) : withFormula(current, c, found.prefix) });
       restored.push(c);
     }
-    if (edits.length > 0) editor.setText(found.part, splice(found.xml, edits));
+    if (edits.length > 0) editor.setText(found.part, spliceCells(found.xml, edits));
   }
   if (restored.length > 0) {
     const chain = readKeptChain(editor);

@@ -6,46 +6,14 @@
 // fdq thaw gives each constant back: a cell still holding what retrofit wrote, or its formula with a newer
 // value, gets its original element back; a cell changed since (another formula, a typed value) is left and said.
 import { sheetKey } from "../model";
-import { addressOfCell } from "../engine/references";
 import type { WorkbookPackage } from "../xlsx/package";
 import { withAttribute } from "../xlsx/patch";
-import { cellParts, layoutOf, scanSheet, type CellSpan } from "../xlsx/sheet-scan";
+import { cellParts, type CellSpan } from "../xlsx/sheet-scan";
+import { sheetCellSpans, spliceCells } from "../xlsx/cell-spans";
 import { PackageEditor } from "../xlsx/structure";
 import { escapeText } from "../xlsx/xml";
 import { readKept, writeKept, type KeptConstant } from "./kept-constants";
 import { storedFormulaOf, type RetrofitRow } from "./retrofit";
-
-interface SheetText {
-  readonly part: string;
-  readonly xml: string;
-  readonly prefix: string;
-  readonly spans: Map<string, CellSpan>;
-}
-
-function sheetText(editor: PackageEditor, name: string): SheetText | undefined {
-  const part = editor.pkg.sheets.find((s) => sheetKey(s.name) === sheetKey(name))?.part;
-  if (part === undefined) return undefined;
-  const xml = editor.text(part);
-  const layout = layoutOf(xml);
-  const spans = new Map<string, CellSpan>();
-  scanSheet(
-    xml,
-    layout,
-    () => undefined,
-    (span) => spans.set(addressOfCell(span.row, span.col), span),
-  );
-  return { part, xml, prefix: layout.prefix, spans };
-}
-
-function splice(xml: string, edits: readonly { span: CellSpan; text: string }[]): string {
-  let out = "";
-  let at = 0;
-  for (const { span, text } of [...edits].sort((a, b) => a.span.start - b.span.start)) {
-    out += xml.slice(at, span.start) + text;
-    at = span.end;
-  }
-  return out + xml.slice(at);
-}
 
 /** The number as a cell stores it: the shortest text that reads back as the same double. */
 const numberText = (n: number): string => String(n);
@@ -77,7 +45,7 @@ export function applyRetrofit(pkg: WorkbookPackage, rows: readonly RetrofitRow[]
   }
   for (const list of bySheet.values()) {
     const sheet = (list[0] as RetrofitRow).sheet;
-    const found = sheetText(editor, sheet);
+    const found = sheetCellSpans(editor, sheet);
     if (!found) continue;
     const edits: { span: CellSpan; text: string }[] = [];
     for (const row of list) {
@@ -98,7 +66,7 @@ export function applyRetrofit(pkg: WorkbookPackage, rows: readonly RetrofitRow[]
       edits.push({ span, text });
       written.push({ sheet, cell: row.cell, original, written: text });
     }
-    if (edits.length > 0) editor.setText(found.part, splice(found.xml, edits));
+    if (edits.length > 0) editor.setText(found.part, spliceCells(found.xml, edits));
   }
   if (written.length > 0) {
     const kept = readKept(editor).filter(
@@ -133,7 +101,7 @@ export function restoreConstants(
   for (const k of chosen) sheets.set(sheetKey(k.sheet), [...(sheets.get(sheetKey(k.sheet)) ?? []), k]);
   for (const list of sheets.values()) {
     const sheet = (list[0] as KeptConstant).sheet;
-    const found = sheetText(editor, sheet);
+    const found = sheetCellSpans(editor, sheet);
     if (!found) {
       for (const k of list)
         skipped.push(
@@ -160,7 +128,7 @@ export function restoreConstants(
       edits.push({ span, text: k.original });
       restored.push(k);
     }
-    if (edits.length > 0) editor.setText(found.part, splice(found.xml, edits));
+    if (edits.length > 0) editor.setText(found.part, spliceCells(found.xml, edits));
   }
   if (restored.length > 0)
     writeKept(
