@@ -1,7 +1,7 @@
 // Logical functions. IF, IFS, IFERROR, IFNA, CHOOSE, SWITCH and LET are lazy, as in Excel: only the branch
 // taken is evaluated, so IF(TRUE,F2,XLOOKUP(...)) needs nothing of the other branch and fetches none of its
 // FDQ calls. An array condition (in an array formula) chooses element by element, both branches evaluated.
-import { ExcelError, type Scalar } from "../../model";
+import { ERROR_CODES, ExcelError, type Scalar } from "../../model";
 import { lift, liftArgs, operand, type Context } from "../context";
 import type { Node } from "../../../formula/parser";
 import { Arr, isError, NA, Ref, toBool, Unsupported, VALUE, type Value } from "../values";
@@ -9,16 +9,7 @@ import { elements } from "./collect";
 import { eager, MANY, type FunctionTable, type LazyFn } from "./table";
 
 /** ERROR.TYPE's numbers: the position (from 1) of an error code in this list, Excel's first eight codes. */
-const ERROR_TYPE_NUMBERS: readonly string[] = [
-  "#NULL!",
-  "#DIV/0!",
-  "#VALUE!",
-  "#REF!",
-  "#NAME?",
-  "#NUM!",
-  "#N/A",
-  "#GETTING_DATA",
-];
+const ERROR_TYPE_NUMBERS: readonly string[] = ERROR_CODES.slice(0, 8);
 
 const lazy = (min: number, max: number, fn: LazyFn["lazy"]): LazyFn => ({ min, max, lazy: fn });
 
