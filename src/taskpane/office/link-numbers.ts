@@ -167,14 +167,29 @@ export async function writeLinks(
       formula: link.formula,
     });
   }
-  if (written.length > 0) {
-    try {
-      await context.sync();
-    } catch (err) {
-      throw new Error(`Excel refused the formulas: ${messageOf(err)}. Nothing was linked.`);
-    }
+  if (written.length === 0) return { written, skipped };
+  try {
+    await context.sync();
+    return { written, skipped };
+  } catch (err) {
+    // Excel keeps what a refused batch did before it stopped: each cell is read again, so those that hold their
+    // formula are Undo's to put back and the others are said.
+    const again = written.map((w) => ({
+      w,
+      range: context.workbook.worksheets.getItem(w.sheet).getRange(w.cell).load("formulas"),
+    }));
+    await context.sync();
+    const reason = `Excel refused the formula (${messageOf(err)}); left as it is`;
+    return {
+      written: again.filter((a) => a.range.formulas[0]?.[0] === a.w.formula).map((a) => a.w),
+      skipped: [
+        ...skipped,
+        ...again
+          .filter((a) => a.range.formulas[0]?.[0] !== a.w.formula)
+          .map((a) => ({ cell: `${quoteSheetName(a.w.sheet)}!${a.w.cell}`, reason })),
+      ],
+    };
   }
-  return { written, skipped };
 }
 
 /** Puts back each constant (value and number format) where its cell still holds the formula written. */
