@@ -7,7 +7,7 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { callDouble, PANE_WIDTH, settled, useBrowserRig } from "./harness";
+import { callDouble, openPane, PANE_WIDTH, settled, useBrowserRig } from "./harness";
 import { artifact, tab } from "./pane-steps";
 
 jest.setTimeout(120_000);
@@ -106,6 +106,8 @@ describe("Link numbers in the pane", () => {
     await card.getByRole("button", { name: "Accept all" }).click();
     await proposals.getByLabel("C5 ROIC %").getByRole("button", { name: "Reject" }).click();
     await card.getByRole("button", { name: "Link accepted (7)" }).waitFor();
+    expect(await proposals.getByLabel("C5 ROIC %").textContent()).toContain("C5 ROIC % · rejected");
+    expect(await proposals.getByLabel("D5 ROIC %").textContent()).toContain("D5 ROIC % · accepted");
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PANE_WIDTH);
     const file = artifact("link-numbers.png");
     await card.screenshot({ path: file });
@@ -166,6 +168,30 @@ describe("Link numbers in the pane", () => {
         'Sheet "Locked" is protected: its numbers cannot be replaced. Unprotect it (Review > Unprotect Sheet) to link them.',
       )
       .waitFor();
+    await context.close();
+  });
+
+  it("without a connection, reads the sheet but asks to connect first: the price is unknown and nothing is sent", async () => {
+    const before = rig.sandbox.stats().requests;
+    const { context, page } = await openPane(rig.browser, rig.site);
+    await callDouble(page, "seed", {
+      "AAPL!B1": "FY2022",
+      "AAPL!C1": "FY2023",
+      "AAPL!A2": "Revenue ($m)",
+      "AAPL!B2": 1_000.5,
+      "AAPL!C2": 1_100.5,
+    });
+    await callDouble(page, "select", "AAPL!A1");
+    await tab(page, "Workbook");
+    const card = page.getByLabel("Link numbers", { exact: true });
+    await card.getByRole("button", { name: "Price it" }).click();
+    await card
+      .getByText(
+        "Connect first (Connect tab): without a connection the price of finding matches is unknown, and nothing can be fetched.",
+      )
+      .waitFor();
+    expect(await card.getByRole("button", { name: "Find matches" }).isDisabled()).toBe(true);
+    expect(rig.sandbox.stats().requests).toBe(before);
     await context.close();
   });
 });

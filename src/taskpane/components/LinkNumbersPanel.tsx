@@ -13,6 +13,7 @@ import {
   Text,
   ToggleButton,
   makeStyles,
+  mergeClasses,
   tokens,
 } from "@fluentui/react-components";
 import { useRef, useState } from "react";
@@ -45,6 +46,9 @@ const useStyles = makeStyles({
     border: `1px solid ${tokens.colorNeutralStroke2}`,
     borderRadius: tokens.borderRadiusMedium,
   },
+  accepted: { borderColor: tokens.colorPaletteGreenBorder2 },
+  rejected: { color: tokens.colorNeutralForeground3 },
+  decision: { fontWeight: tokens.fontWeightRegular },
   formula: {
     fontFamily: tokens.fontFamilyMonospace,
     fontSize: tokens.fontSizeBase100,
@@ -259,9 +263,18 @@ export function LinkNumbersPanel() {
               const key = keyOf(p);
               const decision = decisions.get(key);
               return (
-                <li key={key} className={styles.item} aria-label={`${p.cell} ${p.label}`}>
+                <li
+                  key={key}
+                  className={mergeClasses(
+                    styles.item,
+                    decision === "accepted" && styles.accepted,
+                    decision === "rejected" && styles.rejected,
+                  )}
+                  aria-label={`${p.cell} ${p.label}`}
+                >
                   <Text size={200} weight="semibold">
                     {p.cell} {p.label}
+                    {decision && <span className={styles.decision}> · {decision}</span>}
                   </Text>
                   <Text size={200}>
                     Model {shown(p.modelValue)} · FDQ {shown(p.fdqValue)} · {differenceText(p.difference)} ·{" "}
