@@ -46,7 +46,7 @@ const useStyles = makeStyles({
     border: `1px solid ${tokens.colorNeutralStroke2}`,
     borderRadius: tokens.borderRadiusMedium,
   },
-  accepted: { borderColor: tokens.colorPaletteGreenBorder2 },
+  accepted: { border: `1px solid ${tokens.colorPaletteGreenBorder2}` },
   rejected: { color: tokens.colorNeutralForeground3 },
   decision: { fontWeight: tokens.fontWeightRegular },
   formula: {

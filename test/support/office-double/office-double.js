@@ -321,7 +321,10 @@
     formatCells(formats) {
       for (const [address, format] of Object.entries(formats)) {
         const box = parseAddress(address);
-        state.numberFormats.set((box.sheet || state.activeSheet) + "!" + D.a1.cellName(box.top, box.left), format);
+        state.numberFormats.set(
+          (box.sheet || state.activeSheet) + "!" + D.a1.cellName(box.top, box.left),
+          format,
+        );
       }
     },
     /** Protects a sheet (Worksheet.protection.protected is then true). */
