@@ -4,7 +4,7 @@
 // proposals written as FDQ formulas in one batch, and Undo putting back each constant with its number format.
 // A cell changed between reading and writing is left as it is and said.
 import type { GridCell, GridSheet } from "../../workbook/retrofit/grid";
-import { readInBlocks, type Box } from "./batched-read";
+import { READ_BUDGET_BYTES, readInBlocks, type Box } from "./batched-read";
 import { messageOf } from "../logic/message";
 import { quoteSheetName } from "./a1";
 
@@ -112,18 +112,26 @@ export async function readModelSheet(
     rows: used.rowCount,
     columns: used.columnCount,
   };
-  // Number formats ride along with each block's formulas and values; kept here by the block's corner.
+  // Number formats ride along with each block's formulas and values; kept here by the block's corner. The
+  // blocks are sized by formulas and values alone, so they get two thirds of the budget: a format is rarely
+  // longer than a constant's value, which formulas and values each carry once, and a block Excel still refuses
+  // for its size is read again as halves.
   const formats = new Map<string, readonly (readonly unknown[])[]>();
-  const blocks = await readInBlocks(worksheet.name, area, {
-    read: async (box) => {
-      const range = worksheet
-        .getRangeByIndexes(box.row, box.column, box.rows, box.columns)
-        .load("formulas,values,numberFormat");
-      await context.sync();
-      formats.set(`${box.row},${box.column}`, range.numberFormat);
-      return { formulas: range.formulas, values: range.values };
+  const blocks = await readInBlocks(
+    worksheet.name,
+    area,
+    {
+      read: async (box) => {
+        const range = worksheet
+          .getRangeByIndexes(box.row, box.column, box.rows, box.columns)
+          .load("formulas,values,numberFormat");
+        await context.sync();
+        formats.set(`${box.row},${box.column}`, range.numberFormat);
+        return { formulas: range.formulas, values: range.values };
+      },
     },
-  });
+    (READ_BUDGET_BYTES * 2) / 3,
+  );
   const cells = blocks.flatMap((b) =>
     gridCellsOfBlock(b.row, b.column, b.formulas, b.values, formats.get(`${b.row},${b.column}`) ?? []),
   );
