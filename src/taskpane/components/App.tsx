@@ -24,6 +24,7 @@ import { ExplainPanel } from "./ExplainPanel";
 import { FormulaBuilder } from "./FormulaBuilder";
 import { FreezePanel } from "./FreezePanel";
 import { HealthPanel } from "./HealthPanel";
+import { LinkNumbersPanel } from "./LinkNumbersPanel";
 import { RefreshPanel } from "./RefreshPanel";
 import { SharePanel } from "./SharePanel";
 import { StatusPanel } from "./StatusPanel";
@@ -138,6 +139,7 @@ export function App() {
           <div className={styles.panel} role="tabpanel" aria-label="Workbook">
             <RefreshPanel control={refresh} usage={usage} quota={quota} />
             <TemplateGallery />
+            <LinkNumbersPanel />
             <HealthPanel />
             <ChangesPanel version={version} />
             <ErrorsPanel />

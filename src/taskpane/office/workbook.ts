@@ -3,6 +3,16 @@
 // Excel.run.
 import type { TemplateSheet } from "../../workbook/templates";
 import { insertTemplateSheet } from "./template-sheet";
+import {
+  readModelSheet,
+  undoLinks,
+  writeLinks,
+  type LinkWrite,
+  type LinkWriteOutcome,
+  type ModelSheetRead,
+  type ReplacedConstant,
+  type UndoOutcome,
+} from "./link-numbers";
 import type { FrozenCell } from "../../workbook/freeze/frozen-formulas";
 import { parseAddress } from "./a1";
 import { chunks } from "./batched-read";
@@ -94,6 +104,12 @@ export interface WorkbookAccess {
    * number after it when that name is taken, and activates it; answers its name. Optional for fakes.
    */
   insertSheet?(sheet: TemplateSheet): Promise<string>;
+  /** The active sheet as Link numbers reads it (link-numbers.ts), with the selection's box when asked. */
+  readModelSheet?(withSelection: boolean): Promise<ModelSheetRead>;
+  /** Writes accepted links in one batch where each cell still holds its constant; optional for fakes. */
+  writeLinks?(links: readonly LinkWrite[]): Promise<LinkWriteOutcome>;
+  /** Puts back the constants Link accepted replaced, where each cell still holds the formula written. */
+  undoLinks?(replaced: readonly ReplacedConstant[]): Promise<UndoOutcome>;
 }
 
 /** Formulas entered again per sync. */
@@ -133,6 +149,10 @@ export function excelWorkbook(): WorkbookAccess {
       }),
 
     insertSheet: (sheet) => Excel.run((context) => insertTemplateSheet(context, sheet)),
+
+    readModelSheet: (withSelection) => Excel.run((context) => readModelSheet(context, withSelection)),
+    writeLinks: (links) => Excel.run((context) => writeLinks(context, links)),
+    undoLinks: (replaced) => Excel.run((context) => undoLinks(context, replaced)),
 
     writeSelectedCell: (formula) =>
       Excel.run(async (context) => {

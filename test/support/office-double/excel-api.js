@@ -229,6 +229,9 @@
       if (!box) return makeRange(context, name, cellBox(0, 0));
       return makeRange(context, name, box);
     };
+    // Worksheet.protection (ExcelApi 1.2): whether the sheet is protected; the tests protect a sheet by name.
+    ws.protection = loadable(context, ["protected"]);
+    ws.protection.__get_protected = () => state.protectedSheets.has(name);
     ws.activate = () =>
       context.__queue.push({ run: () => (state.activeSheet = name), bytes: OPERATION_BYTES });
     return ws;

@@ -36,6 +36,8 @@
     sheets: [],
     /** Number formats set through Range.numberFormat, by "Sheet!A1". */
     numberFormats: new Map(),
+    /** Names of the sheets protected (Worksheet.protection.protected). */
+    protectedSheets: new Set(),
     activeSheet: "Sheet1",
     selection: { sheet: "Sheet1", top: 0, left: 0, bottom: 0, right: 0 },
     /** "web" or "desktop": how an empty cell reaches a function, and whether the 5 MB cap applies. */

@@ -25,6 +25,7 @@
 //   window.__officeDoubleTheme = "light" | "dark"
 // The tests' handle, window.__officeDouble:
 //   seed({ "Sheet1!A1": "=FDQ...", "Sheet2!B3": 42 }) types cells (creates sheets); addSheet(name);
+//   formatCells({ "Sheet1!B2": "#,##0.0" }); protect(sheetName);
 //   select(address); selection(); cell(address) -> { formula, value, error, spill?, valueAsJson? } | null
 //   (valueAsJson: the data type a function returned, see grid.js);
 //   settled() waits for every function call; calculations() lists calculate() types; functions();
@@ -316,6 +317,20 @@
       }
     },
     addSheet,
+    /** Sets number formats as Range.numberFormat does: { "Sheet1!B2": "#,##0.0" }. */
+    formatCells(formats) {
+      for (const [address, format] of Object.entries(formats)) {
+        const box = parseAddress(address);
+        state.numberFormats.set(
+          (box.sheet || state.activeSheet) + "!" + D.a1.cellName(box.top, box.left),
+          format,
+        );
+      }
+    },
+    /** Protects a sheet (Worksheet.protection.protected is then true). */
+    protect(name) {
+      state.protectedSheets.add(name);
+    },
     select(address) {
       const box = parseAddress(address);
       state.activeSheet = box.sheet || state.activeSheet;
