@@ -49,7 +49,7 @@ import { estimateRequests, withResolution, type RequestEstimate } from "./planne
 import { priceOf } from "./pricing";
 import { dataKey, wholeOf, type DatapointTarget, type RequestKey } from "./request-key";
 import type { Counters } from "./transport";
-import type { Answered, DatapointAnswered, DatapointKeys } from "./day-answers";
+import type { DatapointAnswered, DatapointKeys } from "./day-answers";
 import type {
   ApiResult,
   CallOptions,
@@ -435,38 +435,13 @@ export class FdqClient {
 
   /**
    * The read path of the endpoints other than data: the call's key (`keyOf`, whose argument errors reject the
-   * call), then today's answer. Once the saved cache is loaded, a cached answer settles with no async frame
-   * of its own (a ratings or metadata cell of a cached worksheet).
+   * call), then today's answer; no await for the parts once the saved cache is loaded.
    */
-  private data<T>(keyOf: () => RequestKey, options: CallOptions | undefined): Promise<ApiResult<T>> {
-    const p = this.parts;
-    if (!p?.cache.loaded) return this.dataOnceLoaded(keyOf, options);
-    try {
-      const key = keyOf();
-      const refreshDay = p.cache.today();
-      const value = p.answers.cached(key);
-      if (value)
-        return Promise.resolve(
-          this.apiResult<T>(p, key, { value, source: "cache", joined: false }, refreshDay),
-        );
-      return p.answers.answer(key, options).then((got) => this.apiResult<T>(p, key, got, refreshDay));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
-  /** `data` before the saved cache is loaded: the call's key first, then the parts, then today's answer. */
-  private async dataOnceLoaded<T>(
-    keyOf: () => RequestKey,
-    options: CallOptions | undefined,
-  ): Promise<ApiResult<T>> {
+  private async data<T>(keyOf: () => RequestKey, options: CallOptions | undefined): Promise<ApiResult<T>> {
     const key = keyOf();
-    const p = await this.partsReady();
+    const p = this.parts?.cache.loaded ? this.parts : await this.partsReady();
     const refreshDay = p.cache.today();
-    return this.apiResult<T>(p, key, await p.answers.answer(key, options), refreshDay);
-  }
-
-  private apiResult<T>(p: ClientParts, key: RequestKey, got: Answered, refreshDay: string): ApiResult<T> {
+    const got = await p.answers.answer(key, options);
     const result: ApiResult<T> = {
       data: (got.value as { data: T }).data,
       source: got.source,
