@@ -47,8 +47,9 @@ import { nearestNames, orList } from "../catalog/nearest";
 import type { Latest } from "./period-resolver";
 import { estimateRequests, withResolution, type RequestEstimate } from "./planner";
 import { priceOf } from "./pricing";
-import { dataKey, wholeOf, type RequestKey } from "./request-key";
+import { dataKey, wholeOf, type DatapointTarget, type RequestKey } from "./request-key";
 import type { Counters } from "./transport";
+import type { DatapointAnswered, DatapointKeys } from "./day-answers";
 import type {
   ApiResult,
   CallOptions,
@@ -214,7 +215,12 @@ export class FdqClient {
    * `options.cacheOnly`: see CallOptions.
    */
   datapoint(req: DatapointRequest, options?: CallOptions): Promise<DatapointResult> {
-    return this.counted(options, this.datapointCall(req, options));
+    const p = this.parts;
+    const work =
+      p?.cache.loaded && !isRelativeCall(req)
+        ? this.loadedDatapoint(p, req, options)
+        : this.datapointCall(req, options);
+    return this.counted(options, work);
   }
 
   private async datapointCall(req: DatapointRequest, options?: CallOptions): Promise<DatapointResult> {
@@ -226,29 +232,84 @@ export class FdqClient {
   /** A datapoint call of a fixed period: the cache, else the ticker's coverage, then the request. */
   private async fixedDatapoint(req: DatapointRequest, options?: CallOptions): Promise<DatapointResult> {
     const t = checkDatapointRequest(req);
-    // A loaded cache needs no await: a worksheet of cached cells then costs no extra promise per cell.
     const p = this.parts?.cache.loaded ? this.parts : await this.partsReady();
+    return this.targetDatapoint(p, t, options);
+  }
+
+  /** A fixed-period datapoint call once the saved cache is loaded (see targetDatapoint). */
+  private loadedDatapoint(
+    p: ClientParts,
+    req: DatapointRequest,
+    options: CallOptions | undefined,
+  ): Promise<DatapointResult> {
+    let t: DatapointTarget;
+    try {
+      t = checkDatapointRequest(req);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.targetDatapoint(p, t, options);
+  }
+
+  /**
+   * A checked datapoint call with the saved cache loaded. A cell today's cache answers settles with no async
+   * frame of its own (a worksheet of cached cells is most of a recalculation's calls): the same steps as the
+   * request's path, in the same order, each error rejecting the answered promise as the path rejects it.
+   */
+  private targetDatapoint(
+    p: ClientParts,
+    t: DatapointTarget,
+    options: CallOptions | undefined,
+  ): Promise<DatapointResult> {
     try {
       const refreshDay = p.cache.today();
       const keys = datapointKeys(t);
-      let got = p.answers.cachedDatapoint(keys);
-      if (!got) {
-        await this.covered(p, t.ticker, options);
-        got = await p.coverage.track(t.ticker, p.answers.datapoint(keys, options));
-      }
-      const result: DatapointResult = {
-        value: got.value.value(got.index),
-        record: got.value.record(got.index),
-        source: got.source,
-        refreshDay,
-        url: p.answers.url(got.key),
-      };
-      if (got.joined) result.joined = true;
-      return result;
+      const got = p.answers.cachedDatapoint(keys);
+      if (got) return Promise.resolve(this.datapointResult(p, got, refreshDay));
+      return this.askedDatapoint(p, t, keys, refreshDay, options);
     } catch (error) {
-      if (error instanceof DataPointNotFoundError) throw withNearestNames(error, t.dataset, t.name);
-      throw await p.coverage.explain(t.ticker, error, options);
+      return this.failedDatapoint(p, t, error, options);
     }
+  }
+
+  /** A datapoint call the cache does not answer: the ticker's coverage, then the request. */
+  private async askedDatapoint(
+    p: ClientParts,
+    t: DatapointTarget,
+    keys: DatapointKeys,
+    refreshDay: string,
+    options: CallOptions | undefined,
+  ): Promise<DatapointResult> {
+    try {
+      await this.covered(p, t.ticker, options);
+      const got = await p.coverage.track(t.ticker, p.answers.datapoint(keys, options));
+      return this.datapointResult(p, got, refreshDay);
+    } catch (error) {
+      return this.failedDatapoint(p, t, error, options);
+    }
+  }
+
+  /** A datapoint call's error as the user reads it: the nearest names of a missing one, the ticker's coverage. */
+  private async failedDatapoint(
+    p: ClientParts,
+    t: DatapointTarget,
+    error: unknown,
+    options: CallOptions | undefined,
+  ): Promise<never> {
+    if (error instanceof DataPointNotFoundError) throw withNearestNames(error, t.dataset, t.name);
+    throw await p.coverage.explain(t.ticker, error, options);
+  }
+
+  private datapointResult(p: ClientParts, got: DatapointAnswered, refreshDay: string): DatapointResult {
+    const result: DatapointResult = {
+      value: got.value.value(got.index),
+      record: got.value.record(got.index),
+      source: got.source,
+      refreshDay,
+      url: p.answers.url(got.key),
+    };
+    if (got.joined) result.joined = true;
+    return result;
   }
 
   /** Every datapoint of a dataset for a ticker and period, in the answer's (catalog) order. */

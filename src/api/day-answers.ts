@@ -18,7 +18,14 @@ import {
 } from "./errors";
 import { asksWholeDataset } from "./planner";
 import { priceOf, type BillingModel, type PricingOptions } from "./pricing";
-import { dataKey, wholeOf, type DataKey, type DatapointTarget, type RequestKey } from "./request-key";
+import {
+  dataKey,
+  wholeDataKey,
+  wholeOf,
+  type DataKey,
+  type DatapointTarget,
+  type RequestKey,
+} from "./request-key";
 import type { Counters, Transport } from "./transport";
 import type { CallOptions } from "./types";
 import type { UsageLedger } from "./usage-ledger";
@@ -32,7 +39,7 @@ export class DatapointKeys {
   private own: DataKey | undefined;
 
   constructor(private readonly t: DatapointTarget) {
-    this.whole = t.dataset.allDatapointsMode ? dataKey(t) : undefined;
+    this.whole = t.dataset.allDatapointsMode ? wholeDataKey(t) : undefined;
   }
 
   get name(): string {

@@ -91,38 +91,63 @@ function afterBrackets(text: string, i: number): number {
 /** After a `[n]` external book index, the rest of the reference: Sheet!A1, Sheet!Name or !Name. */
 const EXTERNAL_TAIL = /(?:'(?:[^']|'')+'|[^!'"(),;\s]*)!\$?[A-Za-z_][\w.]*\$?\d*(?::\$?[A-Za-z]+\$?\d*)?/y;
 
+/** The characters that are each a token of their own kind. */
+const PUNCTUATION = "(){},;";
+
+/** The first of `candidates` written at `i` in `text`, if any (a loop: the lexer runs once per formula). */
+function startingAt(
+  candidates: readonly string[],
+  text: string,
+  i: number,
+  upper = false,
+): string | undefined {
+  for (const c of candidates) {
+    const written = text.slice(i, i + c.length);
+    if ((upper ? written.toUpperCase() : written) === c) return c;
+  }
+  return undefined;
+}
+
+class Tokens {
+  readonly list: Token[] = [];
+  constructor(private readonly text: string) {}
+
+  push(kind: TokenKind, start: number, end: number, sheet?: string): void {
+    const text = this.text.slice(start, end);
+    this.list.push(sheet === undefined ? { kind, text, start, end } : { kind, text, start, end, sheet });
+  }
+}
+
 export function tokenize(source: string): Token[] {
   const text = source;
-  const tokens: Token[] = [];
-  const push = (kind: TokenKind, start: number, end: number, sheet?: string): void => {
-    tokens.push(
-      sheet === undefined
-        ? { kind, text: text.slice(start, end), start, end }
-        : { kind, text: text.slice(start, end), start, end, sheet },
-    );
-  };
+  const tokens = new Tokens(text);
   let i = 0;
   while (i < text.length) {
     const ch = text.charAt(i);
     const code = text.charCodeAt(i);
+    if (PUNCTUATION.includes(ch)) {
+      tokens.push(ch as TokenKind, i, i + 1);
+      i++;
+      continue;
+    }
     if (code === 32 || (code >= 9 && code <= 13) || (code > 127 && /\s/.test(ch))) {
       let j = i + 1;
       while (j < text.length && /\s/.test(text.charAt(j))) j++;
-      push("space", i, j);
+      tokens.push("space", i, j);
       i = j;
       continue;
     }
     if (ch === '"') {
       const end = closeOfQuoted(text, i);
       if (end < 0) throw new FormulaSyntaxError('Unterminated text: a closing " is missing', i);
-      push("string", i, end);
+      tokens.push("string", i, end);
       i = end;
       continue;
     }
     if (ch === "#") {
-      const error = ERROR_CODES.find((e) => text.slice(i, i + e.length).toUpperCase() === e);
+      const error = startingAt(ERROR_CODES, text, i, true);
       if (error) {
-        push("error", i, i + error.length);
+        tokens.push("error", i, i + error.length);
         i += error.length;
         continue;
       }
@@ -133,13 +158,13 @@ export function tokenize(source: string): Token[] {
       if (/^\[\d+\]$/.test(text.slice(i, close + 1))) {
         const tail = at(EXTERNAL_TAIL, text, close + 1);
         if (tail) {
-          push("external", i, close + 1 + tail[0].length);
+          tokens.push("external", i, close + 1 + tail[0].length);
           i = close + 1 + tail[0].length;
           continue;
         }
       }
       const end = afterBrackets(text, i);
-      push("structured", i, end);
+      tokens.push("structured", i, end);
       i = end;
       continue;
     }
@@ -149,7 +174,7 @@ export function tokenize(source: string): Token[] {
       if (sheet) {
         const tail = at(/\$?[A-Za-z_][\w.]*\$?\d*(?::\$?[A-Za-z]+\$?\d*)?/y, text, i + sheet[0].length);
         const end = i + sheet[0].length + (tail?.[0].length ?? 0);
-        push("external", i, end);
+        tokens.push("external", i, end);
         i = end;
         continue;
       }
@@ -170,7 +195,7 @@ export function tokenize(source: string): Token[] {
     if (prefix || /[$A-Za-z0-9]/.test(ch)) {
       const area = at(AREA, text, j);
       if (area) {
-        push("ref", i, j + area[0].length, sheetName);
+        tokens.push("ref", i, j + area[0].length, sheetName);
         i = j + area[0].length;
         continue;
       }
@@ -179,12 +204,12 @@ export function tokenize(source: string): Token[] {
       // Sheet!Name (a sheet-scoped name) or Sheet!#REF!.
       const name = at(NAME, text, j);
       if (name) {
-        push("name", i, j + name[0].length, sheetName);
+        tokens.push("name", i, j + name[0].length, sheetName);
         i = j + name[0].length;
         continue;
       }
       if (text.slice(j, j + 5).toUpperCase() === "#REF!") {
-        push("error", i, j + 5);
+        tokens.push("error", i, j + 5);
         i = j + 5;
         continue;
       }
@@ -192,7 +217,7 @@ export function tokenize(source: string): Token[] {
     }
     const number = (code >= 48 && code <= 57) || ch === "." ? at(NUMBER, text, i) : null;
     if (number) {
-      push("number", i, i + number[0].length);
+      tokens.push("number", i, i + number[0].length);
       i += number[0].length;
       continue;
     }
@@ -204,32 +229,27 @@ export function tokenize(source: string): Token[] {
       while (k < text.length && text.charAt(k) === " ") k++;
       if (text.charAt(end) === "[") {
         const close = afterBrackets(text, end);
-        push("structured", i, close);
+        tokens.push("structured", i, close);
         i = close;
       } else if (text.charAt(k) === "(") {
-        push("function", i, end);
+        tokens.push("function", i, end);
         i = end;
       } else if (upper === "TRUE" || upper === "FALSE") {
-        push("bool", i, end);
+        tokens.push("bool", i, end);
         i = end;
       } else {
-        push("name", i, end);
+        tokens.push("name", i, end);
         i = end;
       }
       continue;
     }
-    const op = OPERATORS.find((o) => text.startsWith(o, i));
+    const op = startingAt(OPERATORS, text, i);
     if (op) {
-      push("op", i, i + op.length);
+      tokens.push("op", i, i + op.length);
       i += op.length;
-      continue;
-    }
-    if ("(){},;".includes(ch)) {
-      push(ch as TokenKind, i, i + 1);
-      i++;
       continue;
     }
     throw new FormulaSyntaxError(`Unexpected character ${JSON.stringify(ch)}`, i);
   }
-  return tokens;
+  return tokens.list;
 }

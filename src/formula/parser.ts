@@ -269,17 +269,12 @@ class Parser {
       this.i++;
       return { type: "call", name: functionName(t.text), args };
     }
-    const unclosed = (): FormulaSyntaxError =>
-      new FormulaSyntaxError(
-        "The formula ends inside the argument list: a closing ) is missing",
-        this.source.length,
-      );
     for (;;) {
       const k = this.peek()?.kind;
-      if (k === undefined) throw unclosed();
+      if (k === undefined) throw this.unclosed();
       args.push(k === "," || k === ")" ? { type: "missing" } : this.expression(0));
       const sep = this.peek();
-      if (!sep) throw unclosed();
+      if (!sep) throw this.unclosed();
       this.i++;
       if (sep.kind === ")") break;
       if (sep.kind !== ",")
@@ -289,6 +284,13 @@ class Parser {
         );
     }
     return { type: "call", name: functionName(t.text), args };
+  }
+
+  private unclosed(): FormulaSyntaxError {
+    return new FormulaSyntaxError(
+      "The formula ends inside the argument list: a closing ) is missing",
+      this.source.length,
+    );
   }
 
   private arrayLiteral(): Node {
@@ -336,17 +338,18 @@ const STARTS_REFERENCE = new Set<Token["kind"]>(["ref", "name", "structured", "e
  */
 function withIntersections(tokens: readonly Token[]): Token[] {
   const out: Token[] = [];
-  tokens.forEach((t, i) => {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as Token;
     if (t.kind !== "space") {
       out.push(t);
-      return;
+      continue;
     }
     const before = out[out.length - 1];
     const after = tokens[i + 1];
     if (before && after && ENDS_REFERENCE.has(before.kind) && STARTS_REFERENCE.has(after.kind)) {
       out.push({ kind: "op", text: " ", start: t.start, end: t.end });
     }
-  });
+  }
   return out;
 }
 

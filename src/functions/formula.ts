@@ -306,7 +306,8 @@ export function readFdqCall(text: string, options: ReadOptions = NO_OPTIONS): Fd
   }
   if (call.type !== "call") return fail(`Unexpected text ${JSON.stringify(tree.written(call))}`, at);
   checkUnparenthesised(tree, call);
-  const args = call.args.map((arg) => tree.argument(arg));
+  const args: FormulaArgOrRef[] = [];
+  for (const arg of call.args) args.push(tree.argument(arg));
   const next = after.at(-1);
   if (next) {
     const { op } = tree.span(next);

@@ -1,5 +1,5 @@
 // RequestKey: the one identity of a request. Its path is the URL tail, the cache key and the serialised form.
-import { RequestKey } from "../../../src/api/request-key";
+import { RequestKey, dataKey, wholeDataKey } from "../../../src/api/request-key";
 import { ANNUAL, DATASETS, findDataset, period, type Dataset } from "../../../src/catalog";
 
 const roic = findDataset("metrics/roic")!;
@@ -65,6 +65,44 @@ describe("RequestKey: cache and in-flight keys", () => {
 
   it("leaves the price unset until the quota pricing fills it", () => {
     expect(RequestKey.ratings("AAPL").units).toBeUndefined();
+  });
+});
+
+describe("wholeDataKey: the whole dataset's key the cells of a worksheet share", () => {
+  it("answers one key per dataset, ticker, year and period, equal to the key built alone", () => {
+    const target = { dataset: roic, ticker: "AAPL", year: 2023, period: period("quarter", 2) };
+    const shared = wholeDataKey(target);
+    expect(wholeDataKey({ ...target })).toBe(shared);
+    expect(shared.path).toBe(dataKey(target).path);
+    expect(shared.fields).toEqual(dataKey(target).fields);
+  });
+
+  it("keeps different requests apart: another ticker, year, period or dataset is another key", () => {
+    const target = { dataset: roic, ticker: "AAPL", year: 2023, period: ANNUAL };
+    const paths = [
+      target,
+      { ...target, ticker: "MSFT" },
+      { ...target, year: 2022 },
+      { ...target, period: period("ttm", 4) },
+      { ...target, dataset: reported },
+    ].map((t) => wholeDataKey(t).path);
+    expect(new Set(paths).size).toBe(5);
+    expect(paths).toEqual([
+      "metrics/roic/AAPL?year=2023",
+      "metrics/roic/MSFT?year=2023",
+      "metrics/roic/AAPL?year=2022",
+      "metrics/roic/AAPL?year=2023&ttm=4",
+      "fundamentals/reported/AAPL?year=2023",
+    ]);
+  });
+
+  it("stays bounded: after 20,000 distinct keys the earlier ones are built again, still equal", () => {
+    const first = wholeDataKey({ dataset: roic, ticker: "FIRST", year: 2023, period: ANNUAL });
+    for (let i = 0; i < 20_000; i++)
+      wholeDataKey({ dataset: roic, ticker: `T${i}`, year: 2023, period: ANNUAL });
+    const again = wholeDataKey({ dataset: roic, ticker: "FIRST", year: 2023, period: ANNUAL });
+    expect(again).not.toBe(first);
+    expect(again.path).toBe(first.path);
   });
 });
 
