@@ -11,12 +11,31 @@
 //   alignment inside a longer base64 text);
 // - in each of these, any fragment of K of MIN_FRAGMENT characters or more (the whole key when shorter),
 //   so a cut, a prefix or a suffix of the key goes too; a fragment of digits only stays (numbers).
-// The key's forms are computed once per key (a Redactor); a text is first scanned for runs of characters
-// that could encode the key at all, so a text without one costs a few regular-expression scans. Every step
-// is linear in the key's length (once per key) and in the text's: the parts of the key are found with a
-// suffix automaton, never by comparing each candidate with the key, so no key and text chosen by an
-// attacker (a 7,000-digit key against a 7,000-digit path) make it slow.
-import { decodeBase64Run, decodeHexRun, decodeTextRun, type Decoded } from "./redact-decode";
+// Almost no text holds the key, so a text is first read once, character by character, through every decoding
+// at once (its escapes; hex at both pair alignments; base64 at its 4 alignments), each decoded character a step
+// in an automaton of the key's parts built once per key (a Redactor): a text in which no decoding holds
+// MIN_FRAGMENT characters of the key in a row comes back as it is, having allocated nothing. Only a decoding
+// that does is decoded again with where each character came from, to replace the parts. Every step is linear
+// in the key's length (once per key) and in the text's: the parts of the key are found with suffix automata,
+// never by comparing each candidate with the key, so no key and text chosen by an attacker (a 7,000-digit key
+// against a 7,000-digit path) make it slow.
+import {
+  IN_BASE64,
+  IN_HEX,
+  IN_TEXT,
+  OVER_BUDGET,
+  canonical,
+  canonicalCode,
+  characterAt,
+  decodeBase64Run,
+  decodeHexRun,
+  readsKey,
+  readsKeyBytes,
+  scratch,
+  type Decoded,
+  type Escape,
+  type Steps,
+} from "./redact-decode";
 
 export const KEY_PLACEHOLDER = "[API key]";
 
@@ -26,27 +45,28 @@ export const KEY_PLACEHOLDER = "[API key]";
  */
 export const MIN_FRAGMENT = 10;
 
-/** The longest run of possible key characters read in one piece. */
+/** The longest run of hex or base64 digits decoded in one piece. */
 const RUN_PIECE = 4096;
+
+/** Characters of a text decoded at once to replace the key's parts: what a long text costs stays bounded. */
+const TEXT_PIECE = 16384;
 
 /** Keys shorter than this (in bytes) are not looked for as hex or base64: by chance hits would be common. */
 const MIN_BINARY_KEY = 6;
 
-/** A character escaped where needed to stand for itself in a regular-expression class. */
-const classEscape = (c: string): string => (/[\\\]^[-]/.test(c) ? `\\${c}` : c);
-
-/** Space and plus compare equal: form encoding writes a space as "+". */
-const canonical = (c: string): string => {
-  const lower = c.toLowerCase();
-  const one = lower.length === 1 ? lower : c;
-  return one === " " ? "+" : one;
-};
+/**
+ * The largest table of an automaton's steps (its states x the key's distinct characters). A key beyond it
+ * (thousands of distinct characters) skips the quick reading: every text is decoded in full, still linearly.
+ */
+const MAX_STEP_TABLE = 1 << 22;
 
 interface Matcher {
   /** The key, as compared (canonical characters, or lower-case UTF-8 bytes as Latin-1). */
   key: string;
   /** The suffix automaton of the key read backwards: which texts are parts of the key, in linear time. */
   automaton: Automaton;
+  /** The key's own automaton as a table, for the quick reading (undefined: too large a table). */
+  steps: Steps | undefined;
   min: number;
 }
 
@@ -100,20 +120,43 @@ function automaton(text: string): Automaton {
   return { next, link, len };
 }
 
+function steps(key: string): Steps | undefined {
+  const low = new Int32Array(256).fill(-1);
+  const high = new Map<number, number>();
+  let width = 0;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c < 256 && low[c] === -1) low[c] = width++;
+    else if (c >= 256 && !high.has(c)) high.set(c, width++);
+  }
+  const a = automaton(key);
+  if (a.next.length * width > MAX_STEP_TABLE) return undefined;
+  const table = new Int32Array(a.next.length * width).fill(-1);
+  a.next.forEach((moves, state) => {
+    for (const [c, to] of moves) table[state * width + (c < 256 ? low[c]! : high.get(c)!)] = to;
+  });
+  return { low, high, width, table, link: a.link, len: a.len };
+}
+
 function matcher(key: string): Matcher {
-  return { key, automaton: automaton([...key].reverse().join("")), min: Math.min(MIN_FRAGMENT, key.length) };
+  return {
+    key,
+    automaton: automaton([...key].reverse().join("")),
+    steps: steps(key),
+    min: Math.min(MIN_FRAGMENT, key.length),
+  };
 }
 
 /**
  * For every unit, the length of the longest part of the key that starts there: `units` read backwards
  * through the automaton of the key read backwards. Linear in the units' length.
  */
-function longestParts(units: string, a: Automaton): Int32Array {
-  const out = new Int32Array(units.length);
+function longestParts(units: ArrayLike<number>, n: number, a: Automaton): Int32Array {
+  const out = new Int32Array(n);
   let state = 0;
   let length = 0;
-  for (let i = units.length - 1; i >= 0; i--) {
-    const c = units.charCodeAt(i);
+  for (let i = n - 1; i >= 0; i--) {
+    const c = units[i]!;
     while (state !== 0 && !a.next[state]!.has(c)) {
       state = a.link[state]!;
       length = a.len[state]!;
@@ -130,21 +173,21 @@ function longestParts(units: string, a: Automaton): Int32Array {
 }
 
 /**
- * The parts of `units` (one compared character each) that are parts of the key of `min` characters or more,
- * as [first unit, unit after the last), longest first from the left. Linear in the units' length (and the
- * key's, once per key): the cost is bounded whatever text and key a hostile client or service chooses.
+ * The parts of the first `n` units (one compared character each) that are parts of the key of `min` characters
+ * or more, as [first unit, unit after the last), longest first from the left. Linear in the units' length (and
+ * the key's, once per key): the cost is bounded whatever text and key a hostile client or service chooses.
  */
-function findParts(units: string, m: Matcher): [number, number][] {
+function findParts(units: ArrayLike<number>, n: number, m: Matcher): [number, number][] {
   const found: [number, number][] = [];
-  if (units.length < m.min) return found;
-  const longest = longestParts(units, m.automaton);
+  if (n < m.min) return found;
+  const longest = longestParts(units, n, m.automaton);
   // Non-digits among the first k units, so that "is this part only digits" costs one subtraction.
-  const nonDigits = new Int32Array(units.length + 1);
-  for (let i = 0; i < units.length; i++) {
-    const c = units.charCodeAt(i);
+  const nonDigits = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const c = units[i]!;
     nonDigits[i + 1] = nonDigits[i]! + (c >= 48 && c <= 57 ? 0 : 1);
   }
-  for (let s = 0; s + m.min <= units.length;) {
+  for (let s = 0; s + m.min <= n;) {
     const e = s + longest[s]!;
     // Digits alone are what answers are made of (values have 17 decimals): a part of the key that is
     // only digits goes only as the whole key.
@@ -159,33 +202,25 @@ function findParts(units: string, m: Matcher): [number, number][] {
   return found;
 }
 
-const latin1Lower = (bytes: string): string => bytes.replace(/[A-Z]/g, (c) => c.toLowerCase());
-
 export class Redactor {
   private readonly text: Matcher;
   private readonly bytes: Matcher | undefined;
-  private readonly textRuns: RegExp;
   private readonly hexRuns: RegExp | undefined;
   private readonly base64Runs: RegExp | undefined;
   /** Characters the longest encoding of the key can take (10 per character: "&#x10FFFF;"). */
   private readonly overlap: number;
+  private readonly scratch = scratch();
 
   constructor(readonly apiKey: string) {
     this.text = matcher([...apiKey].map(canonical).join(""));
     // One Latin-1 character per UTF-8 byte (TextEncoder: Buffer does not exist in Excel's webview).
     const utf8 = String.fromCharCode(...new TextEncoder().encode(apiKey));
-    this.bytes = utf8.length >= MIN_BINARY_KEY ? matcher(latin1Lower(utf8)) : undefined;
-    // Raw characters of the key (both cases, space and plus alike), or any escape of one character.
-    const raw = new Set<string>();
-    for (const c of apiKey) for (const v of [c, c.toLowerCase(), c.toUpperCase()]) raw.add(classEscape(v));
-    if (raw.has(" ") || raw.has("+")) raw.add(" ").add("\\+");
-    const escape =
-      '%(?:25)*[0-9a-f]{2}|\\\\+u[0-9a-f]{4}|\\\\+x[0-9a-f]{2}|\\\\+[\\\\/"]|&(?:amp;)*#[0-9]{1,7};?|&(?:amp;)*#x[0-9a-f]{1,6};?|&(?:amp;)*[a-z]{2,8};|\\+';
+    this.bytes =
+      utf8.length >= MIN_BINARY_KEY ? matcher(utf8.replace(/[A-Z]/g, (c) => c.toLowerCase())) : undefined;
     this.overlap = 10 * apiKey.length + 16;
     // Runs are read in pieces of at most `cap` characters that overlap by more than the key's longest
     // encoding: an unbounded run of millions of characters overflows the regular-expression stack.
     const cap = Math.max(RUN_PIECE, 4 * this.overlap);
-    this.textRuns = new RegExp(`(?:${escape}|[${[...raw].join("")}]){${this.text.min},${cap}}`, "giu");
     if (this.bytes) {
       const b = this.bytes.min;
       this.hexRuns = new RegExp(`[0-9a-f]{${2 * b},${cap}}`, "gi");
@@ -201,15 +236,63 @@ export class Redactor {
    */
   redact(text: string, deadline = Infinity): string {
     if (!this.apiKey || text.length < this.text.min) return text;
+    const found = this.quickReading(text, deadline);
+    if (found === 0) return text;
     const spans: [number, number][] = [];
-    this.scan(text, this.textRuns, (run) => [decodeTextRun(run, canonical)], this.text, spans, deadline);
-    if (this.bytes) {
+    if (found & IN_TEXT) this.textSpans(text, spans, deadline);
+    if (found & IN_HEX) {
       const hex = (run: string): Decoded[] => [0, 1].map((p) => decodeHexRun(run, p));
-      this.scan(text, this.hexRuns!, hex, this.bytes, spans, deadline);
+      this.scan(text, this.hexRuns!, hex, spans, deadline);
+    }
+    if (found & IN_BASE64) {
       const base64 = (run: string): Decoded[] => [0, 1, 2, 3].map((o) => decodeBase64Run(run, o));
-      this.scan(text, this.base64Runs!, base64, this.bytes, spans, deadline, true);
+      this.scan(text, this.base64Runs!, base64, spans, deadline, true);
     }
     return spans.length === 0 ? text : replaceSpans(text, spans);
+  }
+
+  /**
+   * Which decodings of `text` hold `min` characters of the key in a row: one pass, nothing allocated. It
+   * finds every part the full decodings find (they decode the same characters: the text with the same
+   * escapes, and hex and base64 runs, each at every alignment), and more (parts of digits only among them).
+   */
+  private quickReading(text: string, deadline: number): number {
+    const { text: t, bytes: b } = this;
+    const inText = t.steps ? readsKey(text, t.steps, t.min, this.scratch, deadline) : IN_TEXT;
+    if (!b) return inText;
+    const inBytes = b.steps
+      ? readsKeyBytes(text, b.steps, b.min, this.scratch, deadline)
+      : IN_HEX | IN_BASE64;
+    if (inText === OVER_BUDGET || inBytes === OVER_BUDGET) throw new RedactionOverBudget();
+    return inText | inBytes;
+  }
+
+  /**
+   * Adds the spans of `text` where its characters, each as is or escaped, hold part of the key. Decoded in
+   * pieces that overlap by the key's length less one character, so that each part of the key lies whole in one.
+   */
+  private textSpans(text: string, spans: [number, number][], deadline: number): void {
+    const m = this.text;
+    const keep = m.key.length - 1;
+    const size = Math.max(TEXT_PIECE, 4 * m.key.length);
+    const units = new Uint16Array(size);
+    // Where each unit starts in the text; at[n] is where the last one ends.
+    const at = new Int32Array(size + 1);
+    const escape: Escape = { code: 0, end: 0 };
+    let n = 0;
+    for (let i = 0; i < text.length;) {
+      characterAt(text, i, escape);
+      units[n] = canonicalCode(escape.code);
+      at[n] = i;
+      i = escape.end;
+      at[++n] = i;
+      if (n < size && i < text.length) continue;
+      overBudget(deadline);
+      for (const [s, e] of findParts(units, n, m)) spans.push([at[s]!, at[e]!]);
+      units.copyWithin(0, n - keep, n);
+      at.copyWithin(0, n - keep, n + 1);
+      n = keep;
+    }
   }
 
   /** Adds the spans of `text` where a run of `runs`, decoded each way `decode` knows, holds part of the key. */
@@ -217,20 +300,20 @@ export class Redactor {
     text: string,
     runs: RegExp,
     decode: (run: string) => Decoded[],
-    m: Matcher,
     spans: [number, number][],
     deadline: number,
     padded = false,
   ): void {
+    const m = this.bytes!;
     runs.lastIndex = 0;
     const cap = Math.max(RUN_PIECE, 4 * this.overlap);
     for (let match = runs.exec(text); match; match = runs.exec(text)) {
-      if (deadline !== Infinity && performance.now() > deadline) throw new RedactionOverBudget();
+      overBudget(deadline);
       const at = match.index;
       // A piece of a longer run: the next piece starts early enough to hold a key cut by this one's end.
       if (match[0].length === cap) runs.lastIndex = at + cap - this.overlap;
       for (const d of decode(match[0])) {
-        for (const [s, e] of findParts(d.units, m)) {
+        for (const [s, e] of findParts(codes(d.units), d.units.length, m)) {
           let end = at + d.end(e - 1);
           // Base64's padding after the key's last character goes with it.
           while (padded && text[end] === "=") end++;
@@ -241,6 +324,13 @@ export class Redactor {
   }
 }
 
+/** A Latin-1 string's characters as numbers. */
+const codes = (units: string): Uint8Array => Uint8Array.from(units, (c) => c.charCodeAt(0));
+
+function overBudget(deadline: number): void {
+  if (deadline !== Infinity && performance.now() > deadline) throw new RedactionOverBudget();
+}
+
 /** A redaction given a deadline did not finish by it (the text is not returned, redacted or not). */
 export class RedactionOverBudget extends Error {
   override name = "RedactionOverBudget";
@@ -248,7 +338,6 @@ export class RedactionOverBudget extends Error {
     super("the text took too long to redact");
   }
 }
-
 /** `text` with each of `spans` (merged where they overlap or touch) replaced by the placeholder. */
 function replaceSpans(text: string, spans: [number, number][]): string {
   spans.sort((a, b) => a[0] - b[0]);
