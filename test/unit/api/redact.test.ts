@@ -5,6 +5,11 @@ import { KEY_PLACEHOLDER, MIN_FRAGMENT, Redactor, redactKey } from "../../../src
 const KEY = "Zq7-Fk2pW9xLmC4tRb8sY1vD";
 const r = new Redactor(KEY);
 const bytes = (s: string): Buffer => Buffer.from(s, "utf8");
+/** Numbers in [0, 1) from a seed (a linear congruential generator): the same cases at every run. */
+const seeded = (seed: number): (() => number) => {
+  let x = seed >>> 0;
+  return () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+};
 const hex = (c: string, upper = false): string => {
   const h = c.charCodeAt(0).toString(16).padStart(2, "0");
   return upper ? h.toUpperCase() : h;
@@ -65,6 +70,50 @@ describe("the redactor", () => {
     expect(r.redact(bytes(KEY.slice(2, 14)).toString("hex"))).toBe(KEY_PLACEHOLDER);
     const short = KEY.slice(0, MIN_FRAGMENT - 1);
     expect(r.redact(`starts ${short}.`)).toBe(`starts ${short}.`);
+  });
+
+  it("removes a fragment in any mix of the encodings of its characters (300 drawn at random)", () => {
+    // One of each character's text encodings, drawn per character; a fragment of the key as hex or base64.
+    const forms: ((c: string, random: () => number) => string)[] = [
+      (c, random) => (random() < 0.5 ? c.toLowerCase() : c.toUpperCase()),
+      (c, random) => `%${hex(c, random() < 0.5)}`,
+      (c) => `%25${hex(c)}`,
+      (c, random) => `\\u00${hex(c, random() < 0.5)}`,
+      (c) => `\\\\u00${hex(c)}`,
+      (c) => `\\x${hex(c)}`,
+      (c) => `&#${c.charCodeAt(0)};`,
+      (c, random) => `&#x${hex(c, random() < 0.5)};`,
+      (c) => `&amp;#${c.charCodeAt(0)};`,
+      (c) => (c === "-" ? "&hyphen;" : c),
+    ];
+    const random = seeded(20261128);
+    for (let n = 0; n < 300; n++) {
+      const length = MIN_FRAGMENT + Math.floor(random() * (KEY.length - MIN_FRAGMENT + 1));
+      const start = Math.floor(random() * (KEY.length - length + 1));
+      const part = KEY.slice(start, start + length);
+      const roll = random();
+      const encoded =
+        roll < 0.1
+          ? bytes(part).toString("hex")
+          : roll < 0.2
+            ? bytes(part).toString(random() < 0.5 ? "base64" : "base64url")
+            : [...part].map((c) => forms[Math.floor(random() * forms.length)]!(c, random)).join("");
+      expect(r.redact(`{"name":"a ${encoded} b"}`)).toBe(`{"name":"a ${KEY_PLACEHOLDER} b"}`);
+    }
+  });
+
+  it("removes the key where a long text is cut into pieces to decode, whatever escapes come before it", () => {
+    // Texts are decoded 16,384 characters at a time, hex and base64 runs 4,096 digits at a time.
+    for (const [escaped, units] of [
+      [".", 16_379],
+      ["%2E", 16_379],
+      ["\\u002e", 16_370],
+    ] as const) {
+      const before = escaped.repeat(units);
+      expect(r.redact(`${before}${KEY} after`)).toBe(`${before}${KEY_PLACEHOLDER} after`);
+    }
+    const base64 = bytes(`${"y".repeat(3069)}${KEY}${"y".repeat(3000)}`).toString("base64");
+    expect(r.redact(base64)).toBe(`${base64.slice(0, 4092)}${KEY_PLACEHOLDER}${base64.slice(4124)}`);
   });
 
   it("removes every occurrence, in several encodings in one text", () => {
