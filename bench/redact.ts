@@ -73,6 +73,29 @@ async function fetchAnswers(count: number): Promise<{ texts: string[]; demoKey: 
   }
 }
 
+const keyName = (key: string, demoKey: string): string =>
+  key === demoKey ? "demo key" : "random 40-character key";
+
+/** How many answers are also redacted with the key echoed in them. */
+const ECHOING = 600;
+
+/** The key's encodings an answer echoes it in: as the envelope's JSON string in JSON writes them. */
+const ECHOES: ((key: string) => string)[] = [
+  (key) => key,
+  (key) => encodeURIComponent(key).replace(/[A-Za-z0-9]/g, (c) => `%${c.charCodeAt(0).toString(16)}`),
+  (key) => [...key].map((c) => `\\\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join(""),
+  (key) => [...key].map((c) => `&#${c.charCodeAt(0)};`).join(""),
+  (key) => Buffer.from(`Authorization: ${key}`).toString("base64"),
+  (key) => Buffer.from(key).toString("hex").toUpperCase(),
+];
+
+/** The answer with a record's filing type replaced by the key in encoding number i (mod their count). */
+function withKey(text: string, key: string, i: number): string {
+  const at = text.indexOf("10-K");
+  if (at < 0) throw new Error(`no filing type in ${text.slice(0, 200)}`);
+  return text.slice(0, at) + ECHOES[i % ECHOES.length]!(key) + text.slice(at + 4);
+}
+
 /** 40 letters and digits from a fixed seed. */
 function randomKey(): string {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -99,7 +122,15 @@ function timePass(r: RedactorLike, texts: readonly string[]): number {
   return used.user + used.system;
 }
 
-/** Bytes allocated over every text, counted in batches between full collections. */
+/**
+ * Bytes allocated per text, counted in batches between full collections, less what the counting itself
+ * allocates (measured with a redactor that returns each text as it is).
+ */
+function allocatedPerText(r: RedactorLike, texts: readonly string[]): number {
+  const counting = allocatedBytes({ redact: (t) => t }, texts);
+  return (allocatedBytes(r, texts) - counting) / texts.length;
+}
+
 function allocatedBytes(r: RedactorLike, texts: readonly string[]): number {
   let total = 0;
   const sink: string[] = [];
@@ -158,6 +189,23 @@ async function main(): Promise<void> {
           throw new Error(`${name} changed an answer without the key: ${t.slice(0, 200)}`);
       }
     }
+    // Answers that echo the key, in one of its encodings each, inside a record's text: every side must
+    // remove it, and alike (a cross-check of the sides, and what the full decoding costs).
+    const echoing = texts.slice(0, ECHOING).map((t, i) => withKey(t, key, i));
+    for (const t of echoing) {
+      const outs = redactors.map(({ r }) => r.redact(t));
+      if (outs.some((o) => o === t || o !== outs[0])) {
+        throw new Error(`the sides redact differently: ${outs.map((o) => o.slice(0, 300)).join(" | ")}`);
+      }
+    }
+    for (const { name, r } of redactors) {
+      const us = median(Array.from({ length: rounds }, () => timePass(r, echoing))) / echoing.length;
+      const allocated = allocatedPerText(r, echoing);
+      console.log(
+        `${keyName(key, demoKey)}, ${name}, ${echoing.length} answers echoing the key: ${round(us, 1)} µs, ` +
+          `${Math.round(allocated).toLocaleString("en")} bytes allocated per answer`,
+      );
+    }
     const times = new Map<string, number[]>(redactors.map((s) => [s.name, []]));
     for (let i = 0; i < rounds; i++) {
       for (const { name, r } of i % 2 === 0 ? redactors : [...redactors].reverse()) {
@@ -166,9 +214,9 @@ async function main(): Promise<void> {
     }
     for (const { name, r } of redactors) {
       const us = median(times.get(name)!) / texts.length;
-      const allocated = allocatedBytes(r, texts) / texts.length;
+      const allocated = allocatedPerText(r, texts);
       console.log(
-        `${key === demoKey ? "demo key" : "random 40-character key"}, ${name}: ` +
+        `${keyName(key, demoKey)}, ${name}: ` +
           `${round(us, 1)} µs of CPU per answer (median of ${rounds} passes; ` +
           `${times
             .get(name)!

@@ -259,11 +259,12 @@ export class Redactor {
   private quickReading(text: string, deadline: number): number {
     const { text: t, bytes: b } = this;
     const inText = t.steps ? readsKey(text, t.steps, t.min, this.scratch, deadline) : IN_TEXT;
+    if (inText === OVER_BUDGET) throw new RedactionOverBudget();
     if (!b) return inText;
     const inBytes = b.steps
       ? readsKeyBytes(text, b.steps, b.min, this.scratch, deadline)
       : IN_HEX | IN_BASE64;
-    if (inText === OVER_BUDGET || inBytes === OVER_BUDGET) throw new RedactionOverBudget();
+    if (inBytes === OVER_BUDGET) throw new RedactionOverBudget();
     return inText | inBytes;
   }
 
@@ -274,7 +275,8 @@ export class Redactor {
   private textSpans(text: string, spans: [number, number][], deadline: number): void {
     const m = this.text;
     const keep = m.key.length - 1;
-    const size = Math.max(TEXT_PIECE, 4 * m.key.length);
+    // A text has no more units than characters.
+    const size = Math.min(text.length, Math.max(TEXT_PIECE, 4 * m.key.length));
     const units = new Uint16Array(size);
     // Where each unit starts in the text; at[n] is where the last one ends.
     const at = new Int32Array(size + 1);
