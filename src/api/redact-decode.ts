@@ -365,7 +365,8 @@ export function readsKey(text: string, s: Steps, min: number, scratch: Scratch, 
 /**
  * IN_HEX when the text's runs of hex digits, IN_BASE64 when its runs of base64 or base64url digits, decoded into
  * bytes at every alignment, hold `min` bytes of the key in a row: every byte decodeHexRun and decodeBase64Run
- * decode from a run (and a few more at a run's start), in the same order.
+ * decode from a run (and a few more at a run's start), in the same order. A run too short to hold `min` bytes
+ * (most of a JSON answer's names and numbers) is only passed over.
  */
 export function readsKeyBytes(
   text: string,
@@ -374,53 +375,80 @@ export function readsKeyBytes(
   scratch: Scratch,
   deadline: number,
 ): number {
-  const { state, length } = scratch;
   let found = 0;
-  state.fill(0);
-  length.fill(0);
-  // Digits so far in the current hex run, and the last one's value.
-  let hexAt = 0;
-  let nibble = 0;
-  // Digits so far in the current base64 run, its last 12 bits, and where they start in its bits (mod 8).
-  let base64At = 0;
-  let bits = 0;
-  let phase = 0;
-  for (let i = 0; i < text.length; i++) {
-    if ((i & (DEADLINE_EVERY - 1)) === DEADLINE_EVERY - 1 && pastDeadline(deadline)) return OVER_BUDGET;
-    const c = text.charCodeAt(i);
-    if (isHex(c)) {
-      const h = hexValue(c);
-      // The byte of the pair that ends here: at the run's even or odd pair alignment.
-      const reading = HEX_READING + ((hexAt - 1) & 1);
-      if (hexAt > 0 && step(s, state, length, reading, lowerByte(16 * nibble + h), min)) found |= IN_HEX;
-      nibble = h;
-      hexAt++;
-    } else if (hexAt > 0) {
-      hexAt = 0;
-      for (let k = HEX_READING; k < HEX_READING + 2; k++) state[k] = length[k] = 0;
+  let check = DEADLINE_EVERY;
+  for (let i = 0; i < text.length;) {
+    if (i >= check) {
+      if (pastDeadline(deadline)) return OVER_BUDGET;
+      check += DEADLINE_EVERY;
     }
-    const six = c < 128 ? SIXES[c]! : -1;
-    if (six >= 0) {
-      bits = ((bits << 6) | six) & 0xfff;
-      // The three bytes that end in this character's 6 bits, 2, 4 and 6 bits into them. A byte starting at bit
-      // q of the run is the next byte of the decoding whose bytes start at bits q mod 8 (base64 groups of 4
-      // characters can start at any of them: bits 0, 6, 12, 18 mod 8 are 0, 6, 4, 2).
-      if (base64At > 0) {
-        for (let k = 2; k <= 6; k += 2) {
-          const byte = lowerByte((bits >> (6 - k)) & 0xff);
-          if (step(s, state, length, BASE64_READING + (((phase + k) & 7) >> 1), byte, min))
-            found |= IN_BASE64;
-        }
-      }
-      phase = (phase + 6) & 7;
-      base64At++;
-    } else if (base64At > 0) {
-      base64At = 0;
-      bits = 0;
-      phase = 0;
-      for (let k = BASE64_READING; k < BASE64_READING + 4; k++) state[k] = length[k] = 0;
+    if (!isBase64(text.charCodeAt(i))) {
+      i++;
+      continue;
     }
-    if (found === (IN_HEX | IN_BASE64)) break;
+    // A base64 run, and the hex runs in it (hex digits are base64 digits).
+    let end = i + 1;
+    while (end < text.length && isBase64(text.charCodeAt(end))) end++;
+    if (end - i >= Math.ceil((8 * min) / 6) && readsKeyBase64(text, i, end, s, min, scratch))
+      found |= IN_BASE64;
+    while (i < end) {
+      let hexEnd = i;
+      while (hexEnd < end && isHex(text.charCodeAt(hexEnd))) hexEnd++;
+      if (hexEnd - i >= 2 * min && readsKeyHex(text, i, hexEnd, s, min, scratch)) found |= IN_HEX;
+      i = Math.max(hexEnd, i + 1);
+    }
   }
   return found;
+}
+
+const isBase64 = (c: number): boolean => c < 128 && SIXES[c]! >= 0;
+
+/** Whether the hex run text[from, to), at either pair alignment, holds `min` bytes of the key in a row. */
+function readsKeyHex(
+  text: string,
+  from: number,
+  to: number,
+  s: Steps,
+  min: number,
+  scratch: Scratch,
+): boolean {
+  const { state, length } = scratch;
+  for (let k = HEX_READING; k < HEX_READING + 2; k++) state[k] = length[k] = 0;
+  let nibble = hexValue(text.charCodeAt(from));
+  for (let i = from + 1; i < to; i++) {
+    const h = hexValue(text.charCodeAt(i));
+    // The byte of the pair that ends here: at the run's even or odd pair alignment.
+    if (step(s, state, length, HEX_READING + ((i - from - 1) & 1), lowerByte(16 * nibble + h), min))
+      return true;
+    nibble = h;
+  }
+  return false;
+}
+
+/** Whether the base64 run text[from, to), at any of its 4 alignments, holds `min` bytes of the key in a row. */
+function readsKeyBase64(
+  text: string,
+  from: number,
+  to: number,
+  s: Steps,
+  min: number,
+  scratch: Scratch,
+): boolean {
+  const { state, length } = scratch;
+  for (let k = BASE64_READING; k < BASE64_READING + 4; k++) state[k] = length[k] = 0;
+  // The run's last 12 bits, and where its character's 6 bits start in the run's bits (mod 8).
+  let bits = SIXES[text.charCodeAt(from)]!;
+  let phase = 6;
+  for (let i = from + 1; i < to; i++) {
+    bits = ((bits << 6) | SIXES[text.charCodeAt(i)]!) & 0xfff;
+    // The three bytes that end in this character's 6 bits, 2, 4 and 6 bits into them. A byte starting at bit
+    // q of the run is the next byte of the decoding whose bytes start at bits q mod 8 (base64 groups of 4
+    // characters can start at any of them: bits 0, 6, 12, 18 mod 8 are 0, 6, 4, 2).
+    for (let k = 2; k <= 6; k += 2) {
+      const byte = lowerByte((bits >> (6 - k)) & 0xff);
+      if (step(s, state, length, BASE64_READING + (((phase + k) & 7) >> 1), byte, min)) return true;
+    }
+    phase = (phase + 6) & 7;
+  }
+  return false;
 }
