@@ -1,6 +1,9 @@
 // How the redactor (redact.ts) reads a text: the escapes a character of the key may be written in, and runs of
-// hex or base64 digits decoded into bytes. Each decoded unit remembers which characters of the text it came
-// from, so a part of the key found among the units is replaced where it stands in the text.
+// hex or base64 digits decoded into bytes. The quick reading (readsKey, readsKeyBytes) reads every decoding at
+// once and keeps nothing; the full one decodes into units that remember which characters of the text they came
+// from, so a part of the key found among them is replaced where it stands in the text. Both read a text alike.
+// The quick reading's steps live in this module with it: tsx, which runs the CLI, reads each of another module's
+// exports through a getter, too slow for a step per character.
 
 /** HTML's named references for the characters a key could hold. */
 const NAMED: Readonly<Record<string, string>> = {
@@ -79,7 +82,7 @@ function reference(t: string, q: number, value: number, out: Escape): true {
  *   else a character no key holds), each also after any number of "amp;" (HTML in HTML: &amp;#65;); else
  *   `&amp;` itself.
  */
-export function escapeAt(t: string, i: number, out: Escape): boolean {
+function escapeAt(t: string, i: number, out: Escape): boolean {
   const n = t.length;
   const c = t.charCodeAt(i);
   if (c === 37) {
