@@ -1,7 +1,8 @@
 // How the redactor (redact.ts) reads a text: the escapes a character of the key may be written in, and runs of
 // hex or base64 digits decoded into bytes. The quick reading (readsKey, readsKeyBytes) reads every decoding at
 // once and keeps nothing; the full one decodes into units that remember which characters of the text they came
-// from, so a part of the key found among them is replaced where it stands in the text. Both read a text alike.
+// from, so a part of the key found among them is replaced where it stands in the text. The quick reading finds
+// every part the full one finds (and a few it does not keep: parts of digits only).
 // The quick reading's steps live in this module with it: tsx, which runs the CLI, reads each of another module's
 // exports through a getter, too slow for a step per character.
 
