@@ -1,0 +1,289 @@
+// The previous refresh day's values, kept when the day cache drops them, so that a number can say whether the
+// service restated it since (src/functions/impl/sourced.ts, "Restated since the day before"). At the day turn
+// (in a running client, or at load where a saved cache holds an earlier day's answers) the day cache hands over
+// the answers it drops; their datapoints' value texts, exactly as the service sent them, are kept here by request
+// identity (the data request's path without a datapoint, so a dataset's whole answer and a single datapoint's
+// meet; a sector request's path) and datapoint name. One day only: the latest day dropped; an older one goes.
+// Kept in the cache's store under a record of its own per account (like the ledger and the period resolutions),
+// merged under the store's lock, so every workbook and `fdq` run of the account reads the same day before. It
+// reads only what the cache already held: it sends no request and spends no unit.
+import { BatchedWrites } from "./batched-writes";
+import type { CacheValue } from "./cache-codec";
+import type { LoadedEntry } from "./cache-store/persistence";
+import { isRecordStore, whenOpened } from "./cache-store/record-store";
+import { RequestKey } from "./request-key";
+import type { KeyValueStore } from "./storage";
+import type { SectorRecord } from "./types";
+import { DAY_LABEL } from "./vendor-clock";
+
+/** A datapoint's value on the previous refresh day: the service's text and that day. */
+export interface PreviousValue {
+  readonly day: string;
+  readonly datavalue: string;
+}
+
+/**
+ * Most characters the record may take in a plain key-value store: OfficeRuntime.storage, where IndexedDB cannot
+ * be opened, holds about 5 M characters for every workbook of the domain, of which the day cache takes up to
+ * 3.5 M (DEFAULTS.maxPersistChars); 1 M leaves room for the settings, the ledger and the period resolutions.
+ */
+export const MAX_PLAIN_STORE_CHARS = 1_000_000;
+
+/** The identity of a request's answers: a data request without its datapoint, a sector request as it is. */
+export function identityOf(key: RequestKey): string | undefined {
+  const f = key.fields;
+  if (f.endpoint === "sector") return key.path;
+  if (f.endpoint !== "data") return undefined;
+  return f.datapoint === undefined ? key.path : RequestKey.data(f.dataset, f.ticker, f.year, f.period).path;
+}
+
+/** One answer's datapoints: names and value texts in parallel, and the length of its stored form. */
+interface Group {
+  readonly names: string[];
+  readonly values: string[];
+  chars: number;
+}
+
+/** `[identity, names, value texts]`, as stored. */
+type StoredGroup = [string, string[], string[]];
+
+const FORMAT_VERSION = 1;
+
+/** The datapoints of a dropped answer with a value: a data answer's records, a sector answer's record. */
+function datapointsOf(rel: string, value: CacheValue): { identity: string; names: string[]; values: string[] } | undefined {
+  if (value.kind === "missing") return undefined;
+  const key = RequestKey.parse(rel);
+  const identity = key && identityOf(key);
+  if (identity === undefined) return undefined;
+  if (value.kind === "records") {
+    const names: string[] = [];
+    const values: string[] = [];
+    for (let i = 0; i < value.size; i++) {
+      const r = value.record(i);
+      names.push(r.datapoint);
+      values.push(r.datavalue);
+    }
+    return names.length > 0 ? { identity, names, values } : undefined;
+  }
+  if (key!.fields.endpoint !== "sector") return undefined;
+  const record = value.data as Partial<SectorRecord> | null;
+  if (typeof record?.datapoint !== "string" || typeof record.datavalue !== "string") return undefined;
+  return { identity, names: [record.datapoint], values: [record.datavalue] };
+}
+
+const isStringList = (list: unknown, count: number): list is string[] =>
+  Array.isArray(list) && list.length === count && list.every((s) => typeof s === "string");
+
+export interface PreviousDayOptions {
+  storage: KeyValueStore | undefined;
+  /** Its own key in the store (one per account tag). */
+  storageKey: string;
+  /** The cache's scope: another account's or service's record is not read. */
+  scope: string;
+  /** Most characters the stored record may take (the map is cut to it in memory too). */
+  maxChars: number;
+  persistDelayMs: number;
+  onWarning: (message: string) => void;
+}
+
+/** The bound of a store: the day cache's own budget where records are kept, MAX_PLAIN_STORE_CHARS in a plain store. */
+export function previousDayBound(storage: KeyValueStore | undefined, maxPersistChars: number): number {
+  return isRecordStore(storage) ? maxPersistChars : Math.min(maxPersistChars, MAX_PLAIN_STORE_CHARS);
+}
+
+export class PreviousDayValues {
+  /** The day the values are of; undefined before any is known. */
+  private day: string | undefined;
+  /** Identity -> its datapoints, in the order kept first under the bound. */
+  private groups = new Map<string, Group>();
+  /** Characters of the stored record's groups (the envelope's few dozen are counted by `envelopeChars`). */
+  private chars = 0;
+  /** The stored record's text, read at load and parsed only when first needed (a warm run may never need it). */
+  private unread: string | undefined;
+  private dirty = false;
+  private storage: KeyValueStore | undefined;
+  private readonly writes: BatchedWrites;
+  readonly ready: Promise<void>;
+
+  constructor(private readonly o: PreviousDayOptions) {
+    this.storage = o.storage;
+    this.writes = new BatchedWrites(
+      o.persistDelayMs,
+      () => this.write(),
+      (e) => o.onWarning(`The FDQ values of the day before could not be saved (${e.message}).`),
+    );
+    this.ready = this.load();
+  }
+
+  /** The refresh day the kept values are of, if any. */
+  get keptDay(): string | undefined {
+    this.parseUnread();
+    return this.day;
+  }
+
+  /** Datapoints kept (for tests and the docs' figures). */
+  get size(): number {
+    this.parseUnread();
+    let n = 0;
+    for (const g of this.groups.values()) n += g.names.length;
+    return n;
+  }
+
+  /** The value of datapoint `name` of `key`'s answer on the kept day, when that day is before `today`. */
+  get(key: RequestKey, name: string, today: string): PreviousValue | undefined {
+    this.parseUnread();
+    const day = this.day;
+    if (day === undefined || day >= today) return undefined;
+    const identity = identityOf(key);
+    const group = identity === undefined ? undefined : this.groups.get(identity);
+    const i = group ? group.names.indexOf(name) : -1;
+    return i < 0 ? undefined : { day, datavalue: group!.values[i]! };
+  }
+
+  /**
+   * Answers the day cache drops because their refresh day is over, the ones to keep first (most recently used)
+   * first. Only the latest day's are kept: a later day replaces the map, an earlier one is ignored.
+   */
+  dropped(entries: readonly LoadedEntry[]): void {
+    if (entries.length === 0) return;
+    this.parseUnread();
+    let changed = false;
+    for (const { rel, value, fetched } of entries) {
+      if (this.day !== undefined && fetched < this.day) continue;
+      const found = datapointsOf(rel, value);
+      if (!found) continue;
+      if (this.day === undefined || fetched > this.day) this.reset(fetched);
+      // The turn's own answer wins over one read from the store for the same day (they are the same request).
+      this.remove(found.identity);
+      changed = this.add(found.identity, found.names, found.values) || changed;
+    }
+    if (changed) this.markDirty();
+  }
+
+  async flush(): Promise<void> {
+    await this.ready;
+    if (this.writes.scheduled) await this.writes.now();
+    await this.writes.settled();
+  }
+
+  private reset(day: string): void {
+    this.day = day;
+    this.groups = new Map();
+    this.chars = 0;
+  }
+
+  private remove(identity: string): void {
+    const old = this.groups.get(identity);
+    if (!old) return;
+    this.groups.delete(identity);
+    this.chars -= old.chars;
+  }
+
+  /** Adds a group if it fits the bound (else it is not kept); whether it was added. */
+  private add(identity: string, names: string[], values: string[]): boolean {
+    const chars = JSON.stringify([identity, names, values] satisfies StoredGroup).length + 1;
+    if (this.envelopeChars() + this.chars + chars > this.o.maxChars) return false;
+    this.groups.set(identity, { names, values, chars });
+    this.chars += chars;
+    return true;
+  }
+
+  /** The stored record's characters besides its groups. */
+  private envelopeChars(): number {
+    return this.envelope([]).length;
+  }
+
+  private envelope(groups: string[]): string {
+    return `{"v":${FORMAT_VERSION},"scope":${JSON.stringify(this.o.scope)},"day":${JSON.stringify(this.day ?? "")},"e":[${groups.join(",")}]}`;
+  }
+
+  private markDirty(): void {
+    this.dirty = true;
+    if (this.storage) this.writes.schedule();
+  }
+
+  private async load(): Promise<void> {
+    const opening = whenOpened(this.o.storage);
+    if (opening) this.storage = (await opening).store;
+    if (!this.storage) return;
+    try {
+      const text = await this.storage.get(this.o.storageKey);
+      if (typeof text === "string") this.unread = text;
+    } catch (e) {
+      this.o.onWarning(`The FDQ values of the day before could not be read (${(e as Error).message}).`);
+    }
+    // Dropped while loading: merged with the stored ones by the same rule once they are read.
+    if (this.day !== undefined) this.parseUnread();
+  }
+
+  /** Merges the stored record read at load into the map (after what was dropped meanwhile). */
+  private parseUnread(): void {
+    const text = this.unread;
+    if (text === undefined) return;
+    this.unread = undefined;
+    this.merge(text);
+  }
+
+  /**
+   * Adds a stored record's groups: a later day replaces the map, the same day adds the groups not held yet
+   * (while they fit), an earlier day is ignored. A record that fails its checks is ignored as a whole.
+   */
+  private merge(text: string | null | undefined): void {
+    const stored = this.parse(text);
+    if (!stored) return;
+    if (this.day !== undefined && stored.day < this.day) return;
+    if (this.day === undefined || stored.day > this.day) this.reset(stored.day);
+    for (const [identity, names, values] of stored.e)
+      if (!this.groups.has(identity)) this.add(identity, names, values);
+  }
+
+  private parse(text: string | null | undefined): { day: string; e: StoredGroup[] } | undefined {
+    if (typeof text !== "string" || text.length > this.o.maxChars) return undefined;
+    let o: unknown;
+    try {
+      o = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    if (typeof o !== "object" || o === null) return undefined;
+    const { v, scope, day, e } = o as Record<string, unknown>;
+    if (v !== FORMAT_VERSION || scope !== this.o.scope || typeof day !== "string" || !DAY_LABEL.test(day))
+      return undefined;
+    if (!Array.isArray(e)) return undefined;
+    const groups: StoredGroup[] = [];
+    for (const g of e) {
+      if (!Array.isArray(g) || g.length !== 3 || typeof g[0] !== "string") return undefined;
+      const names: unknown = g[1];
+      if (!Array.isArray(names) || !isStringList(names, names.length) || !isStringList(g[2], names.length))
+        return undefined;
+      groups.push([g[0], names, g[2]]);
+    }
+    return { day, e: groups };
+  }
+
+  private serialize(): string {
+    const groups: string[] = [];
+    for (const [identity, g] of this.groups)
+      groups.push(JSON.stringify([identity, g.names, g.values] satisfies StoredGroup));
+    return this.envelope(groups);
+  }
+
+  /** Merges with what the store holds now (another workbook's or run's turn) and writes the result. */
+  private async write(): Promise<void> {
+    await this.ready;
+    const storage = this.storage;
+    if (!storage || !this.dirty) return;
+    this.dirty = false;
+    const apply = (old: string | null | undefined): string => {
+      this.merge(old);
+      return this.serialize();
+    };
+    try {
+      if (isRecordStore(storage)) await storage.update(this.o.storageKey, (old) => apply(old));
+      else await storage.set(this.o.storageKey, apply(await storage.get(this.o.storageKey)));
+    } catch (e) {
+      this.dirty = true;
+      throw e;
+    }
+  }
+}
