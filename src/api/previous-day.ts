@@ -50,7 +50,10 @@ type StoredGroup = [string, string[], string[]];
 const FORMAT_VERSION = 1;
 
 /** The datapoints of a dropped answer with a value: a data answer's records, a sector answer's record. */
-function datapointsOf(rel: string, value: CacheValue): { identity: string; names: string[]; values: string[] } | undefined {
+function datapointsOf(
+  rel: string,
+  value: CacheValue,
+): { identity: string; names: string[]; values: string[] } | undefined {
   if (value.kind === "missing") return undefined;
   const key = RequestKey.parse(rel);
   const identity = key && identityOf(key);
@@ -96,7 +99,7 @@ export class PreviousDayValues {
   private day: string | undefined;
   /** Identity -> its datapoints, in the order kept first under the bound. */
   private groups = new Map<string, Group>();
-  /** Characters of the stored record's groups (the envelope's few dozen are counted by `envelopeChars`). */
+  /** Characters of the stored groups, without the envelope and the commas between them. */
   private chars = 0;
   /** The stored record's text, read at load and parsed only when first needed (a warm run may never need it). */
   private unread: string | undefined;
@@ -181,8 +184,9 @@ export class PreviousDayValues {
 
   /** Adds a group if it fits the bound (else it is not kept); whether it was added. */
   private add(identity: string, names: string[], values: string[]): boolean {
-    const chars = JSON.stringify([identity, names, values] satisfies StoredGroup).length + 1;
-    if (this.envelopeChars() + this.chars + chars > this.o.maxChars) return false;
+    const chars = JSON.stringify([identity, names, values] satisfies StoredGroup).length;
+    // The record with it: the envelope, every group and a comma between two.
+    if (this.envelopeChars() + this.chars + chars + this.groups.size > this.o.maxChars) return false;
     this.groups.set(identity, { names, values, chars });
     this.chars += chars;
     return true;
