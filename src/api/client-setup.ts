@@ -105,6 +105,7 @@ export function buildClientParts(
   });
   const scope = `${tag}@${baseUrl}`;
   const maxPersistChars = options.maxPersistChars ?? DEFAULTS.maxPersistChars;
+  // Its first read waits for the cache's (previous-day.ts), which reports a store that fails it.
   const dayBefore = new PreviousDayValues({
     storage: options.storage,
     storageKey: `${DEFAULTS.previousDayKey}.${tag}`,

@@ -207,6 +207,9 @@ export class PreviousDayValues {
   }
 
   private async load(): Promise<void> {
+    // Read after the day cache's first read, which its constructor starts in this same turn: a store that fails
+    // its first read (a damaged CLI file) is then reported by the cache, in the words of what was lost.
+    await Promise.resolve();
     const opening = whenOpened(this.o.storage);
     if (opening) this.storage = (await opening).store;
     if (!this.storage) return;
