@@ -37,11 +37,10 @@ export function identityOf(key: RequestKey): string | undefined {
   return f.datapoint === undefined ? key.path : RequestKey.data(f.dataset, f.ticker, f.year, f.period).path;
 }
 
-/** One answer's datapoints: names and value texts in parallel, and the length of its stored form. */
+/** One request's datapoints (name -> value text) and the length of its stored form. */
 interface Group {
-  readonly names: string[];
-  readonly values: string[];
-  chars: number;
+  readonly values: ReadonlyMap<string, string>;
+  readonly chars: number;
 }
 
 /** `[identity, names, value texts]`, as stored. */
@@ -73,6 +72,10 @@ function datapointsOf(
   if (typeof record?.datapoint !== "string" || typeof record.datavalue !== "string") return undefined;
   return { identity, names: [record.datapoint], values: [record.datavalue] };
 }
+
+/** A group as stored: `[identity, names, value texts]`. */
+const groupText = (identity: string, values: ReadonlyMap<string, string>): string =>
+  JSON.stringify([identity, [...values.keys()], [...values.values()]] satisfies StoredGroup);
 
 const isStringList = (list: unknown, count: number): list is string[] =>
   Array.isArray(list) && list.length === count && list.every((s) => typeof s === "string");
@@ -128,7 +131,7 @@ export class PreviousDayValues {
   get size(): number {
     this.parseUnread();
     let n = 0;
-    for (const g of this.groups.values()) n += g.names.length;
+    for (const g of this.groups.values()) n += g.values.size;
     return n;
   }
 
@@ -138,9 +141,8 @@ export class PreviousDayValues {
     const day = this.day;
     if (day === undefined || day >= today) return undefined;
     const identity = identityOf(key);
-    const group = identity === undefined ? undefined : this.groups.get(identity);
-    const i = group ? group.names.indexOf(name) : -1;
-    return i < 0 ? undefined : { day, datavalue: group!.values[i]! };
+    const datavalue = identity === undefined ? undefined : this.groups.get(identity)?.values.get(name);
+    return datavalue === undefined ? undefined : { day, datavalue };
   }
 
   /**
@@ -155,10 +157,12 @@ export class PreviousDayValues {
       if (this.day !== undefined && fetched < this.day) continue;
       const found = datapointsOf(rel, value);
       if (!found) continue;
-      if (this.day === undefined || fetched > this.day) this.reset(fetched);
-      // The turn's own answer wins over one read from the store for the same day (they are the same request).
-      this.remove(found.identity);
-      changed = this.add(found.identity, found.names, found.values) || changed;
+      if (this.day === undefined || fetched > this.day) {
+        this.reset(fetched);
+        changed = true;
+      }
+      // Single datapoints of one request join its group; the turn's own value wins over one read from the store.
+      changed = this.put(found.identity, found.names, found.values, true) || changed;
     }
     if (changed) this.markDirty();
   }
@@ -175,20 +179,28 @@ export class PreviousDayValues {
     this.chars = 0;
   }
 
-  private remove(identity: string): void {
+  /**
+   * Puts datapoints into the group of `identity` (replacing the values it holds with `replace`, else adding only
+   * the names it lacks) if the record still fits the bound with them; else the group stays as it was. Whether
+   * anything changed.
+   */
+  private put(identity: string, names: string[], values: string[], replace: boolean): boolean {
     const old = this.groups.get(identity);
-    if (!old) return;
-    this.groups.delete(identity);
-    this.chars -= old.chars;
-  }
-
-  /** Adds a group if it fits the bound (else it is not kept); whether it was added. */
-  private add(identity: string, names: string[], values: string[]): boolean {
-    const chars = JSON.stringify([identity, names, values] satisfies StoredGroup).length;
+    const merged = new Map(old?.values);
+    let changed = false;
+    for (let i = 0; i < names.length; i++) {
+      if (!replace && merged.has(names[i]!)) continue;
+      if (merged.get(names[i]!) !== values[i]) changed = true;
+      merged.set(names[i]!, values[i]!);
+    }
+    if (!changed) return false;
+    const chars = groupText(identity, merged).length;
+    const others = this.chars - (old?.chars ?? 0);
+    const commas = this.groups.size - (old ? 1 : 0);
     // The record with it: the envelope, every group and a comma between two.
-    if (this.envelopeChars() + this.chars + chars + this.groups.size > this.o.maxChars) return false;
-    this.groups.set(identity, { names, values, chars });
-    this.chars += chars;
+    if (this.envelopeChars() + others + chars + commas > this.o.maxChars) return false;
+    this.groups.set(identity, { values: merged, chars });
+    this.chars = others + chars;
     return true;
   }
 
@@ -240,8 +252,7 @@ export class PreviousDayValues {
     if (!stored) return;
     if (this.day !== undefined && stored.day < this.day) return;
     if (this.day === undefined || stored.day > this.day) this.reset(stored.day);
-    for (const [identity, names, values] of stored.e)
-      if (!this.groups.has(identity)) this.add(identity, names, values);
+    for (const [identity, names, values] of stored.e) this.put(identity, names, values, false);
   }
 
   private parse(text: string | null | undefined): { day: string; e: StoredGroup[] } | undefined {
@@ -270,8 +281,7 @@ export class PreviousDayValues {
 
   private serialize(): string {
     const groups: string[] = [];
-    for (const [identity, g] of this.groups)
-      groups.push(JSON.stringify([identity, g.names, g.values] satisfies StoredGroup));
+    for (const [identity, g] of this.groups) groups.push(groupText(identity, g.values));
     return this.envelope(groups);
   }
 

@@ -110,10 +110,13 @@ describe("Restated since the day before (the previous refresh day's values)", ()
     await client.close();
   });
 
-  it("meets a datapoint asked alone and the dataset's whole answer as one request", async () => {
-    const { clock, restated, open } = setup(new MemoryStorage(), { billing: "per-datapoint" });
+  it("meets datapoints asked alone and the dataset's whole answer as one request", async () => {
+    const { clock, fake, restated, open } = setup(new MemoryStorage(), { billing: "per-datapoint" });
     const client = open();
-    await restatedOf(client, "ROIC"); // asked alone: its own request
+    // Asked alone, each by its own request.
+    await restatedOf(client, "ROIC");
+    await restatedOf(client, "NOPAT");
+    expect(fake.seen.map((r) => r.url.searchParams.get("datapoint"))).toEqual(["ROIC", "NOPAT"]);
     clock.now = DAY2;
     restated.set("ROIC", "0.5");
     const rows = await dataset(client, { ticker: "AAPL", dataset: "roic", year: 2023 }, true);
@@ -122,7 +125,10 @@ describe("Restated since the day before (the previous refresh day's values)", ()
     const words = (cell: unknown) =>
       (cell as { properties: Record<string, { basicValue: unknown }> }).properties[RESTATED]?.basicValue;
     expect(words(roicRow[1])).toBe(`yes: was ${valueText("AAPL", "ROIC", 2023, 5)} on 2024-03-15`);
-    expect(words(nopatRow[1])).toBe("not known: no value kept from the day before");
+    expect(words(nopatRow[1])).toBe("no: the same on 2024-03-15");
+    expect(words(rows.find(([name]) => name === "ROGIC")![1])).toBe(
+      "not known: no value kept from the day before",
+    );
     await client.close();
   });
 
