@@ -111,6 +111,7 @@ export function buildClientParts(
     storageKey: `${DEFAULTS.previousDayKey}.${tag}`,
     scope,
     maxChars: previousDayBound(options.storage, maxPersistChars),
+    now,
     persistDelayMs: options.persistDelayMs ?? DEFAULTS.persistDelayMs,
     onWarning: (message) => emit({ type: "cache-warning", message }),
   });

@@ -14,6 +14,7 @@ import { isRecordStore, whenOpened } from "./cache-store/record-store";
 import { RequestKey } from "./request-key";
 import type { KeyValueStore } from "./storage";
 import type { SectorRecord } from "./types";
+import { DAY_MS } from "./refresh-day";
 import { DAY_LABEL } from "./vendor-clock";
 
 /** A datapoint's value on the previous refresh day: the service's text and that day. */
@@ -88,6 +89,8 @@ export interface PreviousDayOptions {
   scope: string;
   /** Most characters the stored record may take (the map is cut to it in memory too). */
   maxChars: number;
+  /** The clock: a stored day later than tomorrow's date is refused (it would hide every turn until then). */
+  now: () => number;
   persistDelayMs: number;
   onWarning: (message: string) => void;
 }
@@ -119,20 +122,6 @@ export class PreviousDayValues {
       (e) => o.onWarning(`The FDQ values of the day before could not be saved (${e.message}).`),
     );
     this.ready = this.load();
-  }
-
-  /** The refresh day the kept values are of, if any. */
-  get keptDay(): string | undefined {
-    this.parseUnread();
-    return this.day;
-  }
-
-  /** Datapoints kept (for tests and the docs' figures). */
-  get size(): number {
-    this.parseUnread();
-    let n = 0;
-    for (const g of this.groups.values()) n += g.values.size;
-    return n;
   }
 
   /** The value of datapoint `name` of `key`'s answer on the kept day, when that day is before `today`. */
@@ -267,6 +256,7 @@ export class PreviousDayValues {
     const { v, scope, day, e } = o as Record<string, unknown>;
     if (v !== FORMAT_VERSION || scope !== this.o.scope || typeof day !== "string" || !DAY_LABEL.test(day))
       return undefined;
+    if (day > new Date(this.o.now() + DAY_MS).toISOString().slice(0, 10)) return undefined;
     if (!Array.isArray(e)) return undefined;
     const groups: StoredGroup[] = [];
     for (const g of e) {

@@ -22,13 +22,14 @@ import { datapoint } from "../../../src/functions/impl/datapoint";
 import { dataset } from "../../../src/functions/impl/dataset";
 import { sector } from "../../../src/functions/impl/sector";
 import { officeStorageDouble } from "../../support/office-storage";
-import { API_KEY, FakeFetch, defaultAnswer, envelope, makeClient, valueText } from "./fake-fetch";
+import { API_KEY, BASE_URL, FakeFetch, defaultAnswer, envelope, makeClient, valueText } from "./fake-fetch";
 
 const DAY1 = Date.parse("2024-03-15T12:00:00Z");
 const DAY2 = Date.parse("2024-03-16T12:00:00Z");
 const DAY3 = Date.parse("2024-03-17T12:00:00Z");
 const RESTATED = "Restated since the day before";
 const DAY_BEFORE_KEY = `${DEFAULTS.previousDayKey}.${accountTag(API_KEY)}`;
+const SCOPE = `${accountTag(API_KEY)}@${BASE_URL}`;
 
 /** The fake service; a datapoint named in `restated` answers the text given there instead. */
 function service() {
@@ -285,9 +286,29 @@ describe("Restated since the day before (the previous refresh day's values)", ()
     ]);
   });
 
-  it("does not trust a stored record of another account or service, or a damaged one", async () => {
+  it("reads a stored record of the account, and does not trust one of another account or service, or a damaged one", async () => {
+    const good = new MemoryStorage();
+    await good.set(
+      DAY_BEFORE_KEY,
+      JSON.stringify({
+        v: 1,
+        scope: SCOPE,
+        day: "2024-03-15",
+        e: [["metrics/roic/AAPL?year=2023", ["ROIC"], ["0.1"]]],
+      }),
+    );
+    const read = setup(good);
+    read.clock.now = DAY2;
+    const reader = read.open();
+    expect(await restatedOf(reader, "ROIC")).toBe("yes: was 0.1 on 2024-03-15");
+    await reader.close();
     for (const text of [
-      JSON.stringify({ v: 1, scope: "someone@https://elsewhere/v1", day: "2024-03-15", e: [] }),
+      JSON.stringify({
+        v: 1,
+        scope: "someone@https://elsewhere/v1",
+        day: "2024-03-15",
+        e: [["metrics/roic/AAPL?year=2023", ["ROIC"], ["0.1"]]],
+      }),
       "{not json",
       JSON.stringify({ v: 1, scope: "x", day: "yesterday", e: [["a", ["B"], []]] }),
     ]) {
@@ -299,5 +320,16 @@ describe("Restated since the day before (the previous refresh day's values)", ()
       expect(await restatedOf(client, "ROIC")).toBe("not known: no value kept from the day before");
       await client.close();
     }
+  });
+  it("refuses a stored day later than tomorrow, which would hide every turn until then", async () => {
+    const storage = new MemoryStorage();
+    const later = [["metrics/roic/AAPL?year=2023", ["ROIC"], ["0.1"]]];
+    await storage.set(DAY_BEFORE_KEY, JSON.stringify({ v: 1, scope: SCOPE, day: "2024-03-20", e: later }));
+    const { clock, open } = setup(storage);
+    const client = open();
+    await restatedOf(client, "ROIC");
+    clock.now = DAY2;
+    expect(await restatedOf(client, "ROIC")).toBe("no: the same on 2024-03-15");
+    await client.close();
   });
 });
