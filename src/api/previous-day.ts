@@ -11,7 +11,7 @@ import { BatchedWrites } from "./batched-writes";
 import type { CacheValue } from "./cache-codec";
 import type { LoadedEntry } from "./cache-store/persistence";
 import { isRecordStore, whenOpened } from "./cache-store/record-store";
-import { RequestKey } from "./request-key";
+import { pathWithoutDatapoint, RequestKey } from "./request-key";
 import type { KeyValueStore } from "./storage";
 import type { SectorRecord } from "./types";
 import { DAY_MS } from "./refresh-day";
@@ -49,15 +49,14 @@ type StoredGroup = [string, string[], string[]];
 
 const FORMAT_VERSION = 1;
 
-/** The datapoints of a dropped answer with a value: a data answer's records, a sector answer's record. */
+/**
+ * The datapoints of a dropped answer with a value: a data answer's records, a sector answer's record. Read from
+ * the cache key's text (pathWithoutDatapoint), not parsed: a day turn reads every answer of the day.
+ */
 function datapointsOf(
   rel: string,
   value: CacheValue,
 ): { identity: string; names: string[]; values: string[] } | undefined {
-  if (value.kind === "missing") return undefined;
-  const key = RequestKey.parse(rel);
-  const identity = key && identityOf(key);
-  if (identity === undefined) return undefined;
   if (value.kind === "records") {
     const names: string[] = [];
     const values: string[] = [];
@@ -66,12 +65,12 @@ function datapointsOf(
       names.push(r.datapoint);
       values.push(r.datavalue);
     }
-    return names.length > 0 ? { identity, names, values } : undefined;
+    return names.length > 0 ? { identity: pathWithoutDatapoint(rel), names, values } : undefined;
   }
-  if (key!.fields.endpoint !== "sector") return undefined;
+  if (value.kind !== "json" || !rel.startsWith("sector/")) return undefined;
   const record = value.data as Partial<SectorRecord> | null;
   if (typeof record?.datapoint !== "string" || typeof record.datavalue !== "string") return undefined;
-  return { identity, names: [record.datapoint], values: [record.datavalue] };
+  return { identity: rel, names: [record.datapoint], values: [record.datavalue] };
 }
 
 /** A group as stored: `[identity, names, value texts]`. */
@@ -107,6 +106,8 @@ export class PreviousDayValues {
   private groups = new Map<string, Group>();
   /** Characters of the stored groups, without the envelope and the commas between them. */
   private chars = 0;
+  /** The stored record's characters besides its groups (set with the day). */
+  private envelopeChars = 0;
   /** The stored record's text, read at load and parsed only when first needed (a warm run may never need it). */
   private unread: string | undefined;
   private dirty = false;
@@ -141,19 +142,28 @@ export class PreviousDayValues {
   dropped(entries: readonly LoadedEntry[]): void {
     if (entries.length === 0) return;
     this.parseUnread();
-    let changed = false;
+    let latest = this.day ?? "";
+    for (const e of entries) if (e.fetched > latest) latest = e.fetched;
+    // One request's answers gathered first (single datapoints of one dataset, ticker and period are one group),
+    // then put once each: a day of 22,500 single answers then costs one merge per request, not per answer.
+    const gathered = new Map<string, { names: string[]; values: string[] }>();
     for (const { rel, value, fetched } of entries) {
-      if (this.day !== undefined && fetched < this.day) continue;
+      if (fetched !== latest) continue;
       const found = datapointsOf(rel, value);
       if (!found) continue;
-      if (this.day === undefined || fetched > this.day) {
-        this.reset(fetched);
-        changed = true;
-      }
-      // Single datapoints of one request join its group; the turn's own value wins over one read from the store.
-      changed = this.put(found.identity, found.names, found.values, true) || changed;
+      const group = gathered.get(found.identity);
+      if (!group) gathered.set(found.identity, found);
+      else
+        for (let i = 0; i < found.names.length; i++) {
+          group.names.push(found.names[i]!);
+          group.values.push(found.values[i]!);
+        }
     }
-    if (changed) this.markDirty();
+    if (gathered.size === 0) return;
+    if (latest !== this.day) this.reset(latest);
+    // The turn's own values win over those read from the store for the same day.
+    for (const [identity, { names, values }] of gathered) this.put(identity, names, values, true);
+    this.markDirty();
   }
 
   async flush(): Promise<void> {
@@ -166,6 +176,7 @@ export class PreviousDayValues {
     this.day = day;
     this.groups = new Map();
     this.chars = 0;
+    this.envelopeChars = this.envelope([]).length;
   }
 
   /**
@@ -187,15 +198,10 @@ export class PreviousDayValues {
     const others = this.chars - (old?.chars ?? 0);
     const commas = this.groups.size - (old ? 1 : 0);
     // The record with it: the envelope, every group and a comma between two.
-    if (this.envelopeChars() + others + chars + commas > this.o.maxChars) return false;
+    if (this.envelopeChars + others + chars + commas > this.o.maxChars) return false;
     this.groups.set(identity, { values: merged, chars });
     this.chars = others + chars;
     return true;
-  }
-
-  /** The stored record's characters besides its groups. */
-  private envelopeChars(): number {
-    return this.envelope([]).length;
   }
 
   private envelope(groups: string[]): string {
