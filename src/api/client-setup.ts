@@ -15,6 +15,7 @@ import {
   type ErrorHints,
 } from "./errors";
 import { PeriodResolutions } from "./period-resolutions";
+import { PreviousDayValues, previousDayBound } from "./previous-day";
 import { resolverOn, type PeriodResolver } from "./period-resolver";
 import type { PricingOptions } from "./pricing";
 import { keepRule } from "./refresh-policy";
@@ -49,8 +50,12 @@ export interface ClientParts {
   ledger: UsageLedger;
   /** The latest periods found per ticker and kind (FY0, FQ0, LTM), per refresh day. */
   resolutions: PeriodResolutions;
+  /** The previous refresh day's values, kept at the day turn (previous-day.ts). */
+  dayBefore: PreviousDayValues;
   pricing: PricingOptions;
   policy: "strict" | "saver";
+  /** The checked base URL, without a trailing slash: a request's URL is it, "/" and the key's path. */
+  baseUrl: string;
   /** `${accountTag}@${baseUrl}`. */
   scope: string;
   hints: ErrorHints;
@@ -99,6 +104,17 @@ export function buildClientParts(
     onQuotaExhausted: () => ledger.markExhausted(),
   });
   const scope = `${tag}@${baseUrl}`;
+  const maxPersistChars = options.maxPersistChars ?? DEFAULTS.maxPersistChars;
+  // Its first read waits for the cache's (previous-day.ts), which reports a store that fails it.
+  const dayBefore = new PreviousDayValues({
+    storage: options.storage,
+    storageKey: `${DEFAULTS.previousDayKey}.${tag}`,
+    scope,
+    maxChars: previousDayBound(options.storage, maxPersistChars),
+    now,
+    persistDelayMs: options.persistDelayMs ?? DEFAULTS.persistDelayMs,
+    onWarning: (message) => emit({ type: "cache-warning", message }),
+  });
   const cache = new DayCache({
     clock: new RefreshDayClock(options.refreshDay ?? DEFAULTS.refreshDay),
     now,
@@ -106,11 +122,12 @@ export function buildClientParts(
     storage: options.storage,
     storageKey: options.storageKey ?? DEFAULTS.storageKey,
     maxEntries: positiveInteger(options.maxCacheEntries ?? DEFAULTS.maxCacheEntries, "maxCacheEntries"),
-    maxPersistChars: options.maxPersistChars ?? DEFAULTS.maxPersistChars,
+    maxPersistChars,
     persistDelayMs: options.persistDelayMs ?? DEFAULTS.persistDelayMs,
     toValue,
     emit,
     keep: keepRule(options.refreshPolicy),
+    dayBefore,
   });
   // After the cache: a store that fails its first read (a damaged CLI file) is reported by the cache.
   const ledger = new UsageLedger({
@@ -149,8 +166,10 @@ export function buildClientParts(
     cache,
     ledger,
     resolutions,
+    dayBefore,
     pricing,
     policy,
+    baseUrl,
     scope,
     hints,
   };

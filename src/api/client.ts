@@ -45,9 +45,10 @@ import { DataPointNotFoundError, NotCachedError, NotConfiguredError, type FdqErr
 import { findDatapoint, type Dataset } from "../catalog";
 import { nearestNames, orList } from "../catalog/nearest";
 import type { Latest } from "./period-resolver";
+import type { PreviousValue } from "./previous-day";
 import { estimateRequests, withResolution, type RequestEstimate } from "./planner";
 import { priceOf } from "./pricing";
-import { dataKey, wholeOf, type DatapointTarget, type RequestKey } from "./request-key";
+import { dataKey, RequestKey, wholeOf, type DatapointTarget } from "./request-key";
 import type { Counters } from "./transport";
 import type { DatapointAnswered, DatapointKeys } from "./day-answers";
 import type {
@@ -201,13 +202,26 @@ export class FdqClient {
   /** Writes the cache to storage now (writes are otherwise batched). */
   async flush(): Promise<void> {
     const e = this.parts;
-    await Promise.all([e?.cache.flush(), e?.ledger.flush(), e?.resolutions.flush()]);
+    await Promise.all([e?.cache.flush(), e?.ledger.flush(), e?.resolutions.flush(), e?.dayBefore.flush()]);
   }
 
   /** Flushes and releases timers; the client should not be used afterwards. */
   async close(): Promise<void> {
     const e = this.parts;
-    await Promise.all([e?.cache.close(), e?.ledger.flush(), e?.resolutions.flush()]);
+    await Promise.all([e?.cache.close(), e?.ledger.flush(), e?.resolutions.flush(), e?.dayBefore.flush()]);
+  }
+
+  /**
+   * The value datapoint `name` had in the answer of the request at `url` (a result's `url`) on the previous
+   * refresh day, as the service sent it, when the day cache kept it at the day turn (previous-day.ts). Sends
+   * nothing; undefined before the saved cache is loaded, and for any other URL.
+   */
+  previousValue(url: string, name: string): PreviousValue | undefined {
+    const p = this.parts;
+    if (!p?.cache.loaded) return undefined;
+    const root = `${p.baseUrl}/`;
+    const key = url.startsWith(root) ? RequestKey.parse(url.slice(root.length)) : undefined;
+    return key && p.dayBefore.get(key, name, p.cache.today());
   }
 
   /**

@@ -7,7 +7,12 @@ import { LRUCache } from "lru-cache";
 import { BatchedWrites } from "./batched-writes";
 import { encodeValue, weightOf, type CacheValue } from "./cache-codec";
 import { PartsPersistence } from "./cache-store/parts-persistence";
-import type { CachePersistence, CacheSnapshot, PersistenceContext } from "./cache-store/persistence";
+import type {
+  CachePersistence,
+  CacheSnapshot,
+  LoadedEntry,
+  PersistenceContext,
+} from "./cache-store/persistence";
 import { RecordPersistence } from "./cache-store/record-persistence";
 import { isRecordStore, whenOpened } from "./cache-store/record-store";
 import { RequestKey } from "./request-key";
@@ -33,6 +38,11 @@ export interface DayCacheOptions {
    * it (the strict policy) a new refresh day drops every answer of the previous one.
    */
   keep?: (cacheKey: string, value: CacheValue, fetchedOn: string, today: string) => boolean;
+  /**
+   * Told the answers of an earlier refresh day the cache drops (at the turn, or at load from a saved cache),
+   * most recently used first (previous-day.ts keeps their values); the cache is ready once it is.
+   */
+  dayBefore?: { readonly ready: Promise<void>; dropped(entries: readonly LoadedEntry[]): void };
 }
 
 /** Taken when a request starts; its answer is stored only if the day and the invalidation count still match. */
@@ -86,6 +96,7 @@ export class DayCache {
       today: () => this.today(),
       toValue: o.toValue,
       keep: o.keep,
+      dropped: o.dayBefore && ((entries) => o.dayBefore!.dropped(entries)),
       maxChars: o.maxPersistChars,
       warn: (message: string) => this.warn(message),
     };
@@ -95,10 +106,12 @@ export class DayCache {
       () => this.write(),
       (e) => this.warn(`The FDQ cache could not be saved (${e.message}).`),
     );
-    this.ready = this.load().finally(() => {
-      this.withRecords = undefined;
-      this.loaded = true;
-    });
+    this.ready = Promise.all([this.load(), o.dayBefore?.ready])
+      .finally(() => {
+        this.withRecords = undefined;
+        this.loaded = true;
+      })
+      .then(() => undefined);
   }
 
   private persistenceOn(storage: KeyValueStore | undefined): CachePersistence | undefined {
@@ -150,13 +163,17 @@ export class DayCache {
    */
   private dropOutdated(today: string, previous: string): void {
     const keep = this.o.keep;
+    const dropped: LoadedEntry[] = [];
     for (const rel of [...this.entries.keys()]) {
       const value = this.entries.peek(rel);
       // An entry without its own day was fetched on the cache's day until now (see load).
       const fetchedOn = this.fetched.get(rel) ?? previous;
-      if (!keep || !value || !keep(rel, value, fetchedOn, today)) this.delete(rel);
-      else this.fetched.set(rel, fetchedOn); // kept past its day: its day is no longer the cache's
+      if (!keep || !value || !keep(rel, value, fetchedOn, today)) {
+        if (value && this.o.dayBefore) dropped.push({ rel, value, fetched: fetchedOn });
+        this.delete(rel);
+      } else this.fetched.set(rel, fetchedOn); // kept past its day: its day is no longer the cache's
     }
+    this.o.dayBefore?.dropped(dropped);
   }
 
   get(key: RequestKey): CacheValue | undefined {

@@ -53,4 +53,6 @@ export const DEFAULTS = {
   usageKey: "fdq.usage",
   /** Prefix of the latest-period resolutions' storage key (one per account tag). */
   periodsKey: "fdq.periods",
+  /** Prefix of the previous refresh day's values' storage key (one per account tag; previous-day.ts). */
+  previousDayKey: "fdq.dayBefore",
 } as const;

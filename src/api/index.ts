@@ -2,6 +2,7 @@
 // or from ./node for the Node-only stores; lint (import-x/no-restricted-paths) fails a deep import.
 export { FdqClient } from "./client";
 export { RequestKey, type Endpoint, type RequestFields } from "./request-key";
+export type { PreviousValue } from "./previous-day";
 export { priceOf, DEFAULT_PRICING, type PricingOptions } from "./pricing";
 export { estimateRequests, type PlannedRequest, type RequestEstimate, type ResolutionCost } from "./planner";
 export { PeriodResolver, isNoData, newestPossible, type Latest } from "./period-resolver";

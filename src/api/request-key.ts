@@ -224,6 +224,18 @@ export function wholeDataKey(t: DatasetTarget): DataKey {
   return key;
 }
 
+/**
+ * The path of a data request without its datapoint (its dataset's whole request, as `dataKey` without a name
+ * writes it), read from the canonical path, whose query starts with `datapoint=`: no parsing, for the day turn,
+ * which reads every answer of a day. Any other path is answered as it is.
+ */
+export function pathWithoutDatapoint(path: string): string {
+  const q = path.indexOf("?datapoint=");
+  if (q < 0 || path.startsWith("sector/")) return path;
+  const amp = path.indexOf("&", q);
+  return amp < 0 ? path.slice(0, q) : `${path.slice(0, q + 1)}${path.slice(amp + 1)}`;
+}
+
 /** The whole-dataset request that also answers a single-datapoint request, where the spec documents one. */
 export function wholeOf(key: RequestKey): RequestKey | undefined {
   const f = key.fields;

@@ -134,6 +134,11 @@ class Noting implements FdqApi {
     const { client } = this;
     return client.plan ? (request) => client.plan!(request) : undefined;
   }
+
+  get previousValue(): FdqApi["previousValue"] {
+    const { client } = this;
+    return client.previousValue ? (url, name) => client.previousValue!(url, name) : undefined;
+  }
 }
 
 function startNoting(client: FdqApi, call: FdqCall, values?: ValueOptions): Promise<Outcome> {

@@ -98,8 +98,10 @@ export class PartsPersistence implements CachePersistence {
     const refused = adoptWindow(m, ctx);
     if (refused) ctx.warn(`The saved FDQ cache's day was not trusted: ${refused}.`);
     const today = ctx.today();
-    if (m.day !== today && !ctx.keep) return stale; // an earlier refresh day: stale by design, not an error
+    // An earlier refresh day: stale by design, not an error; read only for the values of the day before.
+    if (m.day !== today && !ctx.keep && !ctx.dropped) return stale;
     const entries: LoadedEntry[] = [];
+    const gone: LoadedEntry[] = [];
     let chars = 0;
     try {
       for (let i = 0; i < m.chunks; i++) {
@@ -118,7 +120,10 @@ export class PartsPersistence implements CachePersistence {
           if (typeof fetched !== "string" || !DAY_LABEL.test(fetched) || fetched > m.day) {
             throw new Error(`part ${i} names an impossible day`);
           }
-          if (fetched !== today && !ctx.keep?.(rel, value, fetched, today)) continue;
+          if (fetched !== today && !ctx.keep?.(rel, value, fetched, today)) {
+            if (ctx.dropped) gone.push({ rel, value, fetched });
+            continue;
+          }
           entries.push({ rel, value, fetched });
         }
       }
@@ -126,6 +131,8 @@ export class PartsPersistence implements CachePersistence {
       ctx.warn(`The saved FDQ cache is damaged and was discarded (${(e as Error).message}).`);
       return { entries: [], stale: true };
     }
+    // Parts hold the least recently used first.
+    if (gone.length > 0) ctx.dropped!(gone.reverse());
     // A refused window is replaced by the clock's own at the next save.
     return { entries, stale: m.day !== today || refused !== undefined };
   }

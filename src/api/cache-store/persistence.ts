@@ -14,6 +14,8 @@ export interface PersistenceContext {
   toValue: (datavalue: string) => number | string;
   /** The saver's rule: whether an answer fetched on an earlier day still serves `today`. */
   keep?: (cacheKey: string, value: CacheValue, fetchedOn: string, today: string) => boolean;
+  /** Told the earlier refresh day's answers a load drops, most recently used first (previous-day.ts). */
+  dropped?: (entries: readonly LoadedEntry[]) => void;
   /** Most characters the persisted entries may take. */
   maxChars: number;
   warn: (message: string) => void;

@@ -47,6 +47,8 @@ export class RecordPersistence implements CachePersistence {
   private discard = false;
   /** The stored meta's window was refused: the next save replaces it even if no answer changes. */
   private metaStale = false;
+  /** An earlier day's records met by the load in progress, for `ctx.dropped`. */
+  private gone: Loaded[] | undefined;
   /** The cache was imported from the legacy store: the next save puts every entry, then empties that store. */
   private imported: PartsPersistence | undefined;
 
@@ -111,6 +113,7 @@ export class RecordPersistence implements CachePersistence {
     let damaged = 0;
     let chars = 0;
     let ordered = true;
+    this.gone = ctx.dropped && [];
     // Indexed, not destructured: this loop runs once per stored answer in a process whose code is still cold.
     for (let r = 0; r < records.length; r++) {
       const record = records[r]!;
@@ -126,6 +129,9 @@ export class RecordPersistence implements CachePersistence {
       loaded.push(entry);
       chars += entry.chars;
     }
+    const gone = this.gone;
+    this.gone = undefined;
+    if (gone && gone.length > 0) ctx.dropped!(gone.sort((a, b) => b.at - a.at)); // the newest first
     if (damaged > 0) {
       ctx.warn(
         `The saved FDQ cache held ${damaged} damaged ${damaged === 1 ? "entry" : "entries"}, discarded.`,
@@ -179,7 +185,10 @@ export class RecordPersistence implements CachePersistence {
     const value = decodeValue(encoded, this.ctx.toValue);
     if (!value) return "damaged";
     const rel = key.slice(this.entryPrefix.length);
-    if (day !== today && !this.ctx.keep?.(rel, value, day, today)) return "gone";
+    if (day !== today && !this.ctx.keep?.(rel, value, day, today)) {
+      this.gone?.push({ rel, value, fetched: day, at, key, chars: text.length });
+      return "gone";
+    }
     return { rel, value, fetched: day, at, key, chars: text.length };
   }
 

@@ -32,7 +32,7 @@ import {
 import type { CardMetric } from "../value-options";
 import { yearArg } from "./args";
 import { forwarded, type FdqApi } from "./client";
-import { sourcedDatapoint } from "./sourced";
+import { dayBeforeOf, sourcedDatapoint } from "./sourced";
 import { findSecurity } from "./security";
 import { tickerArg } from "./ticker-arg";
 
@@ -234,7 +234,7 @@ export async function card(
       if (settled.status === "fulfilled") {
         const request = asked[i]!;
         answered.push({ request: { kind: "datapoint", request }, result: settled.value });
-        const sourced = sourcedDatapoint(settled.value, request);
+        const sourced = sourcedDatapoint(settled.value, request, dayBeforeOf(client));
         value =
           typeof sourced === "string"
             ? text(sourced)

@@ -7,8 +7,11 @@ export type FdqApi = Pick<
   FdqClient,
   "datapoint" | "dataset" | "datapointInfo" | "coverageList" | "security" | "sector" | "ratings"
 > &
-  /** What a request costs (FDQ.CARD's footer); a recorder of requests has no prices. */
-  Partial<Pick<FdqClient, "plan">>;
+  /**
+   * What a request costs (FDQ.CARD's footer) and the previous refresh day's values (numbers with their source);
+   * a recorder of requests has neither.
+   */
+  Partial<Pick<FdqClient, "plan" | "previousValue">>;
 
 const CACHE_ONLY: CallOptions = { cacheOnly: true };
 
@@ -26,6 +29,7 @@ export function cacheOnly(client: FdqApi): FdqApi {
     sector: (request) => client.sector(request, CACHE_ONLY),
     ratings: (ticker) => client.ratings(ticker, CACHE_ONLY),
     plan: client.plan ? (request) => client.plan!(request) : undefined,
+    previousValue: client.previousValue ? (url, name) => client.previousValue!(url, name) : undefined,
   };
 }
 

@@ -2,7 +2,7 @@ import type { DatapointResult } from "../../api";
 import type { DoubleValue } from "../cell-values";
 import { periodArgs } from "./args";
 import { forwarded, type FdqApi } from "./client";
-import { sourcedDatapoint } from "./sourced";
+import { dayBeforeOf, sourcedDatapoint } from "./sourced";
 import { tickerArg } from "./ticker-arg";
 
 export interface DatapointArgs {
@@ -42,7 +42,8 @@ export function datapoint(
       })
       .then(
         withSource
-          ? (result: DatapointResult) => sourcedDatapoint(result, { dataset: args.dataset, ...period })
+          ? (result: DatapointResult) =>
+              sourcedDatapoint(result, { dataset: args.dataset, ...period }, dayBeforeOf(client))
           : valueOf,
       );
   } catch (err) {

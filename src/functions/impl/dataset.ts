@@ -3,7 +3,7 @@ import { findDatapoint, findDataset } from "../../catalog";
 import type { DoubleValue } from "../cell-values";
 import { booleanArg, periodArgs } from "./args";
 import { forwarded, type FdqApi } from "./client";
-import { sourcedRecord } from "./sourced";
+import { dayBeforeOf, sourcedRecord } from "./sourced";
 import { tickerArg } from "./ticker-arg";
 
 export interface DatasetArgs {
@@ -42,10 +42,11 @@ export async function dataset(
   });
   // Excel cannot spill an empty array; an empty answer is "no data" like any other.
   if (result.records.length === 0) throw new DataNotFoundError();
+  const dayBefore = withSource ? dayBeforeOf(client) : undefined;
   return result.records.map((record, i) => {
     const plain = result.values[i] ?? record.datavalue;
     const value = withSource
-      ? sourcedRecord(plain, record, result, { dataset: args.dataset, ...period })
+      ? sourcedRecord(plain, record, result, { dataset: args.dataset, ...period }, dayBefore)
       : plain;
     if (!withSigns || !entry) return [record.datapoint, value];
     return [findDatapoint(entry, record.datapoint)?.sign ?? "", record.datapoint, value];

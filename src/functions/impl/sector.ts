@@ -1,7 +1,7 @@
 import type { DoubleValue } from "../cell-values";
 import { optionalNumberArg } from "./args";
 import { forwarded, type FdqApi } from "./client";
-import { sourcedSector } from "./sourced";
+import { dayBeforeOf, sourcedSector } from "./sourced";
 
 export interface SectorArgs {
   id?: unknown;
@@ -21,5 +21,5 @@ export async function sector(
     name: forwarded(args.datapoint),
     priorYear: forwarded(priorYear),
   });
-  return withSource ? sourcedSector(result, priorYear) : result.value;
+  return withSource ? sourcedSector(result, priorYear, dayBeforeOf(client)) : result.value;
 }

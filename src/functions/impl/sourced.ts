@@ -2,17 +2,31 @@
 // FDQ.DATASET or FDQ.SECTOR is returned as a Double (Excel.DoubleCellValue) whose basicValue is the number every
 // formula computes with, whose number format suits the datapoint (src/catalog/number-formats.ts), and whose
 // properties say what was asked and what answered. Text datapoints stay text; errors stay errors.
-import type { DatapointRecord, DatapointResult, SectorResult } from "../../api";
+import type { DatapointRecord, DatapointResult, PreviousValue, SectorResult } from "../../api";
 import { findDataset, isRelativePeriod, numberFormatOf, relativeText } from "../../catalog";
 import { double, PropertyList, text, type DoubleValue } from "../cell-values";
+import type { FdqApi } from "./client";
+
+/** The previous refresh day's value of a datapoint of the answer at `url` (FdqClient.previousValue). */
+export type DayBefore = (url: string, datapoint: string) => PreviousValue | undefined;
+
+/** The client's previous-day values, where it keeps them (a recorder of requests does not). */
+export const dayBeforeOf = (client: FdqApi): DayBefore | undefined =>
+  client.previousValue && ((url, datapoint) => client.previousValue!(url, datapoint));
+
+/** What "Restated since the day before" says when no value of the day before was kept for the number. */
+export const RESTATEMENT_UNKNOWN = "not known: no value kept from the day before";
 
 /**
- * Whether a value changed since the previous refresh day is not something the add-in can know from what it keeps:
- * the day cache holds the current refresh day's answers only (docs/architecture.md, "The cache per refresh day").
- * The property says so rather than guess; `fdq refresh --changes` compares a workbook with its previous values.
+ * "Restated since the day before": the service's value text today against the one the day cache kept at the
+ * day turn (src/api/previous-day.ts), compared exactly as sent, so a change in any digit counts.
  */
-export const RESTATEMENT_UNKNOWN =
-  "not known: FDQ keeps only this refresh day's answers (fdq refresh --changes compares a workbook with its previous values)";
+export function restatedWords(datavalue: string, before: PreviousValue | undefined): string {
+  if (!before) return RESTATEMENT_UNKNOWN;
+  return before.datavalue === datavalue
+    ? `no: the same on ${before.day}`
+    : `yes: was ${before.datavalue} on ${before.day}`;
+}
 
 /** The fiscal period as the call asked it: "FY0", "2023", "2023 Q2", "2023 TTM2". */
 export function periodAsked(year: unknown, quarter: unknown, ttm: unknown): string {
@@ -46,8 +60,9 @@ function datasetPath(dataset: unknown): string {
 export function sourcedRecord(
   value: number | string,
   record: DatapointRecord,
-  result: Pick<DatapointResult, "refreshDay" | "resolved">,
+  result: Pick<DatapointResult, "refreshDay" | "resolved" | "url">,
   asked: Asked,
+  dayBefore?: DayBefore,
 ): number | string | DoubleValue {
   if (typeof value !== "number") return value;
   const list = new PropertyList();
@@ -59,17 +74,26 @@ export function sourcedRecord(
   list.add("Period type", text(record.periodtype));
   if (record.filingtype !== undefined) list.add("Filing type", text(record.filingtype));
   list.add("Refresh day", text(result.refreshDay));
-  list.add("Restated since the day before", text(RESTATEMENT_UNKNOWN));
+  const before = dayBefore?.(result.url, record.datapoint);
+  list.add("Restated since the day before", text(restatedWords(record.datavalue, before)));
   return { ...double(value, numberFormatOf(record.datapoint)), properties: list.properties };
 }
 
 /** FDQ.DATAPOINT's value with its source. */
-export function sourcedDatapoint(result: DatapointResult, asked: Asked): number | string | DoubleValue {
-  return sourcedRecord(result.value, result.record, result, asked);
+export function sourcedDatapoint(
+  result: DatapointResult,
+  asked: Asked,
+  dayBefore?: DayBefore,
+): number | string | DoubleValue {
+  return sourcedRecord(result.value, result.record, result, asked, dayBefore);
 }
 
 /** FDQ.SECTOR's value with its source. */
-export function sourcedSector(result: SectorResult, priorYearAsked: unknown): number | string | DoubleValue {
+export function sourcedSector(
+  result: SectorResult,
+  priorYearAsked: unknown,
+  dayBefore?: DayBefore,
+): number | string | DoubleValue {
   const { value, record } = result;
   if (typeof value !== "number") return value;
   const list = new PropertyList();
@@ -82,6 +106,7 @@ export function sourcedSector(result: SectorResult, priorYearAsked: unknown): nu
   );
   list.add("Prior year", double(record.prior_year));
   list.add("Refresh day", text(result.refreshDay));
-  list.add("Restated since the day before", text(RESTATEMENT_UNKNOWN));
+  const before = dayBefore?.(result.url, record.datapoint);
+  list.add("Restated since the day before", text(restatedWords(record.datavalue, before)));
   return { ...double(value, numberFormatOf(record.datapoint)), properties: list.properties };
 }

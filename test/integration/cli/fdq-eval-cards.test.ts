@@ -4,6 +4,9 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { DEFAULTS, FdqClient, RefreshDayClock } from "../../../src/api";
+import { FileRecordStore } from "../../../src/api/node";
+import { cacheFileFor } from "../../../src/cli/connection";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
 import { BIN, runFdq, type Run } from "./run-fdq";
 
@@ -180,5 +183,68 @@ describe("fdq eval --json --with-source", () => {
     ];
     const plain = lines(await fdq(["--json", ...args]));
     expect(lines(await fdq(["--json", "--with-source", ...args]))).toEqual(plain);
+  });
+});
+
+describe("fdq eval --json --with-source: Restated since the day before", () => {
+  it("says what the service sent the day before for a number it restated since, and not known for one first asked today", async () => {
+    const DAY_MS = 86_400_000;
+    // The service restates the closed fiscal years from today's UTC date on; its clock starts a day earlier.
+    let serviceNow = new Date(Date.now() - DAY_MS);
+    const service = await startSandbox({
+      port: 0,
+      now: () => serviceNow,
+      restate: new Date().toISOString().slice(0, 10),
+    });
+    try {
+      const cacheDir = mkdtempSync(path.join(tmpdir(), "fdq-cache-"));
+      const file = cacheFileFor(cacheDir, service.baseUrl, service.demoKey);
+      // Yesterday's run, in the CLI's own cache file (as fdq writes it, with yesterday's clock).
+      const yesterday = new FdqClient({
+        baseUrl: service.baseUrl,
+        apiKey: service.demoKey,
+        storage: new FileRecordStore(file, 10_000_000),
+        maxPersistChars: DEFAULTS.maxFilePersistChars,
+        now: () => Date.now() - DAY_MS,
+      });
+      const before = await yesterday.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2023 });
+      await yesterday.close();
+      serviceNow = new Date();
+      const dayBefore = new RefreshDayClock(DEFAULTS.refreshDay).label(Date.now() - DAY_MS);
+      const cells = [
+        '=FDQ.DATAPOINT("AAPL","roic","ROIC",2023)',
+        '=FDQ.DATAPOINT("MSFT","roic","ROIC",2023)',
+      ];
+      const run = () =>
+        runFdq(
+          [
+            "eval",
+            "--base-url",
+            service.baseUrl,
+            "--api-key",
+            service.demoKey,
+            "--cache-dir",
+            cacheDir,
+            "--json",
+            "--with-source",
+            ...cells,
+          ],
+          { ...process.env, XDG_CACHE_HOME: home, FDQ_BASE_URL: "", FDQ_API_KEY: "" },
+          [process.execPath, BIN],
+        );
+      const restated = (r: Run) => lines(r).map((line) => props(line.value)["Restated since the day before"]);
+      const first = await run();
+      const today = lines(first)[0]!.value as Json;
+      expect(basic(today)).not.toBe(before.value);
+      const expected = [
+        { type: "String", basicValue: `yes: was ${before.record.datavalue} on ${dayBefore}` },
+        { type: "String", basicValue: "not known: no value kept from the day before" },
+      ];
+      expect(restated(first)).toEqual(expected);
+      // A second run the same day reads the values the first kept (the day before's answers are gone from the file).
+      expect(restated(await run())).toEqual(expected);
+    } finally {
+      await service.close();
+    }
   });
 });

@@ -291,8 +291,7 @@ describe("numbers with their source", () => {
     expect(props["Period asked"]).toEqual({ type: "String", basicValue: "FY0" });
     expect(props["Restated since the day before"]).toEqual({
       type: "String",
-      basicValue:
-        "not known: FDQ keeps only this refresh day's answers (fdq refresh --changes compares a workbook with its previous values)",
+      basicValue: "not known: no value kept from the day before",
     });
   });
 

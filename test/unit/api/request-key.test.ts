@@ -1,5 +1,5 @@
 // RequestKey: the one identity of a request. Its path is the URL tail, the cache key and the serialised form.
-import { RequestKey, dataKey, wholeDataKey } from "../../../src/api/request-key";
+import { RequestKey, dataKey, pathWithoutDatapoint, wholeDataKey } from "../../../src/api/request-key";
 import { ANNUAL, DATASETS, findDataset, period, type Dataset } from "../../../src/catalog";
 
 const roic = findDataset("metrics/roic")!;
@@ -103,6 +103,22 @@ describe("wholeDataKey: the whole dataset's key the cells of a worksheet share",
     const again = wholeDataKey({ dataset: roic, ticker: "FIRST", year: 2023, period: ANNUAL });
     expect(again).not.toBe(first);
     expect(again.path).toBe(first.path);
+  });
+});
+
+describe("pathWithoutDatapoint: a data request's path without its datapoint, read from the text", () => {
+  it("is the whole dataset's path for every period, and leaves a sector's or a whole answer's path alone", () => {
+    const targets = [
+      { dataset: roic, ticker: "BF.B", year: 2023, period: ANNUAL },
+      { dataset: roic, ticker: "A/B", year: 2024, period: period("quarter", 2) },
+      { dataset: roic, ticker: "AAPL", year: 2024, period: period("ttm", 3) },
+    ];
+    for (const t of targets) {
+      expect(pathWithoutDatapoint(dataKey(t, "ROIC & NOPAT").path)).toBe(dataKey(t).path);
+      expect(pathWithoutDatapoint(dataKey(t).path)).toBe(dataKey(t).path);
+    }
+    const sector = RequestKey.sector("TECHNOLOGYSEC", "ROIC_AVG", 2).path;
+    expect(pathWithoutDatapoint(sector)).toBe(sector);
   });
 });
 
