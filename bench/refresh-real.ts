@@ -25,7 +25,6 @@ import { boundUrl } from "./wire";
 const LATENCY_MS = 80;
 const TARGET = { factor: 1.3, rssMb: 400 };
 
-
 interface RefreshRun {
   code: number;
   stdout: string;

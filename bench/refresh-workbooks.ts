@@ -151,11 +151,7 @@ export function buildWide(dir: string, shape: WideShape): Model {
       i < shape.sheets ? dataSheet(i + 1) : fdqSheet(),
     );
   });
-  const strings = [
-    ...Array.from({ length: LABELS }, (_, i) => `Item ${i}`),
-    ...names,
-    ...tickers,
-  ];
+  const strings = [...Array.from({ length: LABELS }, (_, i) => `Item ${i}`), ...names, ...tickers];
   const sml = "application/vnd.openxmlformats-officedocument.spreadsheetml";
   const parts: Record<string, string> = {
     "[Content_Types].xml":
