@@ -14,72 +14,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { columnLetters } from "../src/workbook/engine/references";
-import { TestBook } from "../test/support/xlsx-corpus/test-book";
 import { DEFAULTS } from "../src/api";
-import { findDataset } from "../src/catalog";
 import { startSandbox } from "../src/sandbox";
 import { fetchAll } from "./baselines";
 import { idealSeconds, lowerBoundRequests } from "./lower-bound";
 import { round } from "./results-format";
-import { sandboxUniverse } from "./universe";
+import { buildR1 } from "./refresh-workbooks";
 import { boundUrl } from "./wire";
-import type { CellFetch } from "./workloads";
 
 const LATENCY_MS = 80;
-const YEARS = 10;
-const DATASETS = ["metrics/roic", "screens/traditional"];
-const NAMES_PER_DATASET = 10;
 const TARGET = { factor: 1.3, rssMb: 400 };
-
-interface Model {
-  readonly cells: CellFetch[];
-  readonly file: string;
-}
-
-/** Row 1 years (B1 a constant, the rest =previous+1 per block), row 2 names, row 3 datasets, tickers from A4. */
-async function buildModel(dir: string, tickerCount: number): Promise<Model> {
-  const universe = sandboxUniverse(1, new Date());
-  const firstYear = universe.lastYear - YEARS + 1;
-  const tickers = universe.stocks
-    .filter((s) => s.firstYear <= firstYear)
-    .slice(0, tickerCount)
-    .map((s) => s.ticker);
-  const columns = DATASETS.flatMap((path) => {
-    const dataset = findDataset(path)!;
-    return dataset.datapoints
-      .slice(0, NAMES_PER_DATASET)
-      .flatMap((d) =>
-        Array.from({ length: YEARS }, (_, i) => ({ dataset, name: d.name, year: firstYear + i })),
-      );
-  });
-  // Written as SpreadsheetML by hand (test/support/xlsx-corpus), as a tool other than Excel writes it: no
-  // cached values, so every formula is computed.
-  const book = new TestBook();
-  const sheet = book.addWorksheet("Model");
-  columns.forEach((c, i) => {
-    const letter = columnLetters(i + 2);
-    const first = i % YEARS === 0;
-    sheet.getCell(`${letter}1`).value = first ? c.year : { formula: `${columnLetters(i + 1)}1+1` };
-    sheet.getCell(`${letter}2`).value = c.name;
-    sheet.getCell(`${letter}3`).value = c.dataset.path;
-  });
-  const cells: CellFetch[] = [];
-  tickers.forEach((ticker, r) => {
-    const row = r + 4;
-    sheet.getCell(`A${row}`).value = ticker;
-    columns.forEach((c, i) => {
-      const letter = columnLetters(i + 2);
-      sheet.getCell(`${letter}${row}`).value = {
-        formula: `_xldudf_FDQ_DATAPOINT($A${row},${letter}$3,${letter}$2,${letter}$1)`,
-      };
-      cells.push({ kind: "datapoint", ticker, dataset: c.dataset, name: c.name, period: { year: c.year } });
-    });
-  });
-  const file = path.join(dir, "model.xlsx");
-  book.writeFile(file);
-  return { cells, file };
-}
 
 interface RefreshRun {
   code: number;
@@ -141,7 +85,7 @@ async function main(): Promise<void> {
   });
   const dir = mkdtempSync(path.join(tmpdir(), "fdq-bench-refresh-"));
   try {
-    const model = await buildModel(dir, tickerCount);
+    const model = await buildR1(dir, tickerCount);
     const bound = lowerBoundRequests(model.cells);
     const lowerBound = await fetchAll(
       bound.map((r) => boundUrl(sandbox.baseUrl, r)),

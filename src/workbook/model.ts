@@ -51,6 +51,11 @@ export interface Sheet {
   readonly hiddenRows?: ReadonlySet<number>;
   /** The constants holding a rich value (`vm`), as "row!col", if any: their `<v>` is only a plain fallback. */
   readonly richValues?: ReadonlySet<string>;
+  /**
+   * The sheet's cells were not read: nothing `fdq refresh` computes reads them (src/workbook/xlsx/sheet-reach.ts).
+   * `rows` is then empty, and reading a cell of it is a fault of the reader, not an empty cell.
+   */
+  readonly unread?: true;
 }
 
 export interface DefinedName {

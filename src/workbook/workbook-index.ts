@@ -42,13 +42,30 @@ export class WorkbookIndex {
     return this.sheets.get(sheetKey(name));
   }
 
+  /** The sheet whose cells are read; a sheet the reader left unread is a fault, never empty cells. */
+  private cellsOf(sheet: string): Sheet | undefined {
+    const found = this.sheets.get(sheetKey(sheet));
+    if (found?.unread) throw new Error(`the cells of sheet "${found.name}" were not read`);
+    return found;
+  }
+
   /** The stored content of a cell: a constant, a formula cell, or undefined when empty. */
   content(sheet: string, row: number, col: number): Scalar | FormulaCell | undefined {
-    return this.sheets.get(sheetKey(sheet))?.rows.get(row)?.get(col);
+    return this.cellsOf(sheet)?.rows.get(row)?.get(col);
   }
 
   extent(sheet: string): { rows: number; cols: number } {
+    this.cellsOf(sheet);
     return this.extents.get(sheetKey(sheet)) ?? { rows: 0, cols: 0 };
+  }
+
+  isHiddenRow(sheet: string, row: number): boolean {
+    return this.cellsOf(sheet)?.hiddenRows?.has(row) ?? false;
+  }
+
+  /** Whether the constant at the cell holds a rich value (`vm`). */
+  isRichValue(sheet: string, row: number, col: number): boolean {
+    return this.cellsOf(sheet)?.richValues?.has(`${row}!${col}`) ?? false;
   }
 
   /** Widens a sheet's used extent (a spill of this run reaching further). */

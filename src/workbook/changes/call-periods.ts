@@ -124,7 +124,7 @@ export function callReader(model: WorkbookModel, writes?: CellWrites): (cell: Fo
     spill: () => new ExcelError("#REF!"),
     date1904: model.date1904,
     isSubtotal: () => false,
-    isHiddenRow: (sheet, row) => index.sheet(sheet)?.hiddenRows?.has(row) ?? false,
+    isHiddenRow: (sheet, row) => index.isHiddenRow(sheet, row),
     // No call is answered here: a lazy function's condition that reads one evaluates as Excel would on
     // the values the workbook holds.
     waits: () => 0,

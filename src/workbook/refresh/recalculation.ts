@@ -219,7 +219,7 @@ export class Recalculation {
         const held = this.index.content(sheet, row, col);
         return isFormulaCell(held) && /(^|[^A-Za-z0-9_.])SUBTOTAL\s*\(/i.test(held.formula);
       },
-      isHiddenRow: (sheet, row) => this.index.sheet(sheet)?.hiddenRows?.has(row) ?? false,
+      isHiddenRow: (sheet, row) => this.index.isHiddenRow(sheet, row),
       waits: () => this.current().waits,
       volatile: (fn) => {
         this.current().volatileCall ??= fn;
@@ -511,7 +511,7 @@ export class Recalculation {
       return node ? this.precedent(node, attempt) : (held.cached ?? null);
     }
     if (held === undefined || held === null) this.stale.readEmpty(attempt.node, sheetName, row, col);
-    else if (this.index.sheet(sheetName)?.richValues?.has(`${row}!${col}`))
+    else if (this.index.isRichValue(sheetName, row, col))
       attempt.richRead ??= addressOf({ sheet: this.index.sheet(sheetName)?.name ?? sheetName, row, col });
     return held ?? null;
   }

@@ -20,7 +20,7 @@ import {
   type CellSpan,
   type RowSpan,
 } from "./sheet-scan";
-import { writeZip } from "./zip";
+import { writeZip, type PartContent } from "./zip";
 import { bytesOf, escapeAttribute, escapeText } from "./xml";
 
 /** What the refresh writes to one cell (src/workbook/refresh/cell-writes.ts makes them from its results). */
@@ -167,12 +167,15 @@ function widenedSpans(spans: string, cols: readonly number[]): string {
   return `${Math.min(a, ...cols)}:${Math.max(b, ...cols)}`;
 }
 
-/** The sheet's text with `writes` applied. */
+/**
+ * The sheet's text with `writes` applied, as pieces in order (stretches of the old text and the new cells between
+ * them: the patched sheet is never one string); undefined when nothing in it changes.
+ */
 function patchSheet(
   xml: string,
   writes: Map<number, Map<number, CellWrite>>,
   ctx: Omit<SheetContext, "prefix">,
-): string {
+): string[] | undefined {
   const layout = layoutOf(xml);
   const sheet: SheetContext = { ...ctx, prefix: layout.prefix };
   const splices: Splice[] = [];
@@ -245,13 +248,39 @@ function patchSheet(
   // was self-closing comes after the cells inserted there.
   const replaces = (s: Splice): number => (s.end > s.at ? 1 : 0);
   splices.sort((a, b) => a.at - b.at || replaces(a) - replaces(b));
-  let out = "";
+  if (splices.every((s) => s.text === xml.slice(s.at, s.end))) return undefined;
+  const pieces: string[] = [];
   let at = 0;
   for (const s of splices) {
-    out += xml.slice(at, s.at) + s.text;
+    pieces.push(xml.slice(at, s.at), s.text);
     at = s.end;
   }
-  return out + xml.slice(at);
+  pieces.push(xml.slice(at));
+  return pieces;
+}
+
+/** The zip writer is handed the patched sheet's bytes in pieces of this many UTF-16 units (the last less). */
+const PIECE = 64 * 1024;
+
+/**
+ * The bytes of `pieces` joined, encoded a piece of PIECE units at a time: small pieces (a sheet patched in 50,000
+ * cells is 100,000 of them) are gathered, long ones cut, and a surrogate pair is never cut.
+ */
+function* utf8Of(pieces: readonly string[]): Generator<Uint8Array> {
+  let pending = "";
+  for (const piece of pieces) {
+    let at = 0;
+    while (pending.length + piece.length - at >= PIECE) {
+      let end = at + PIECE - pending.length;
+      const last = piece.charCodeAt(end - 1);
+      if (last >= 0xd800 && last <= 0xdbff) end--;
+      yield bytesOf(pending + piece.slice(at, end));
+      pending = "";
+      at = end;
+    }
+    pending += piece.slice(at);
+  }
+  if (pending !== "") yield bytesOf(pending);
 }
 
 /** <dimension ref> widened to the cells now holding values, as Excel keeps it. */
@@ -300,14 +329,13 @@ export function patchPackage(
     [...rows.values()].some((cols) => [...cols.values()].some((w) => w.newDynamicArray)),
   );
   const added = wantsDynamic ? dynamicArrayMark(pkg) : undefined;
-  const replaced = new Map<string, Uint8Array>(added?.parts ?? []);
+  const replaced = new Map<string, PartContent>(added?.parts ?? []);
   const bySheet = new Map(pkg.sheets.map((s) => [sheetKey(s.name), s]));
   for (const [name, sheetWrites] of writes) {
     const part = bySheet.get(sheetKey(name))?.part;
     if (part === undefined) continue;
-    const xml = pkg.text(part);
-    const patched = patchSheet(xml, sheetWrites, { shared, mark: added?.mark });
-    if (patched !== xml) replaced.set(part, bytesOf(patched));
+    const patched = patchSheet(pkg.text(part), sheetWrites, { shared, mark: added?.mark });
+    if (patched) replaced.set(part, utf8Of(patched));
   }
   return {
     bytes: writeZip(pkg.archive, replaced),

@@ -6,6 +6,7 @@ import { addressOfCell } from "../engine/references";
 import { translateFormula } from "../engine/translate";
 import {
   ExcelError,
+  sheetKey,
   type DefinedName,
   isErrorCode,
   type FormulaCell,
@@ -15,8 +16,9 @@ import {
   type WorkbookModel,
 } from "../model";
 import { dynamicArrayMarks } from "./metadata";
-import type { WorkbookPackage } from "./package";
-import { attributeIn, cellParts, inlineText, layoutOf, scanSheet } from "./sheet-scan";
+import type { SheetEntry, WorkbookPackage } from "./package";
+import { sheetsTheRefreshReads, type FormulaSeen } from "./sheet-reach";
+import { attributeIn, cellParts, inlineText, layoutOf, scanSheet, type CellParts } from "./sheet-scan";
 import { attributeOf, childNamed, childrenNamed, unescapeXstring } from "./xml";
 
 export interface ReadWorkbook {
@@ -63,6 +65,24 @@ interface SheetContext {
   readonly date1904: boolean;
 }
 
+/** A cell's cached value as its `t` and `<v>` (or inline string) give it; undefined when the file holds none. */
+function cachedValueOf(parts: CellParts, context: SheetContext): Scalar | undefined {
+  const type = attributeIn(parts.tag, "t") ?? "n";
+  const v = parts.value;
+  let cached: Scalar | undefined;
+  if (type === "s") cached = v === undefined ? undefined : (context.strings[Number(v)] ?? "");
+  else if (type === "str") cached = v === undefined ? undefined : unescapeXstring(v);
+  else if (type === "inlineStr") cached = parts.inline ?? (v === undefined ? undefined : unescapeXstring(v));
+  else if (type === "b") cached = v === undefined ? undefined : v.trim() === "1" || v.trim() === "true";
+  else if (type === "e") {
+    const code = (v ?? "").trim();
+    cached = v === undefined ? undefined : new ExcelError(isErrorCode(code) ? code : "#UNKNOWN!");
+  } else if (type === "d") cached = v === undefined ? undefined : serialOfIso(v.trim(), context.date1904);
+  else cached = v === undefined || v.trim() === "" ? undefined : Number(v);
+  if (typeof cached === "number" && Number.isNaN(cached)) cached = undefined;
+  return cached;
+}
+
 function readSheet(xml: string, context: SheetContext, index: number, formulas: FormulaCell[]): Sheet {
   const rows = new Map<number, Map<number, Scalar | FormulaCell>>();
   const masters = new Map<string, { text: string; row: number; col: number }>();
@@ -78,20 +98,7 @@ function readSheet(xml: string, context: SheetContext, index: number, formulas: 
     },
     (span) => {
       const parts = cellParts(xml, span, layout.prefix);
-      const type = attributeIn(parts.tag, "t") ?? "n";
-      const v = parts.value;
-      let cached: Scalar | undefined;
-      if (type === "s") cached = v === undefined ? undefined : (context.strings[Number(v)] ?? "");
-      else if (type === "str") cached = v === undefined ? undefined : unescapeXstring(v);
-      else if (type === "inlineStr")
-        cached = parts.inline ?? (v === undefined ? undefined : unescapeXstring(v));
-      else if (type === "b") cached = v === undefined ? undefined : v.trim() === "1" || v.trim() === "true";
-      else if (type === "e") {
-        const code = (v ?? "").trim();
-        cached = v === undefined ? undefined : new ExcelError(isErrorCode(code) ? code : "#UNKNOWN!");
-      } else if (type === "d") cached = v === undefined ? undefined : serialOfIso(v.trim(), context.date1904);
-      else cached = v === undefined || v.trim() === "" ? undefined : Number(v);
-      if (typeof cached === "number" && Number.isNaN(cached)) cached = undefined;
+      const cached = cachedValueOf(parts, context);
 
       let row = rows.get(span.row);
       const richValue = attributeIn(parts.tag, "vm") !== undefined;
@@ -151,6 +158,34 @@ function readSheet(xml: string, context: SheetContext, index: number, formulas: 
   };
 }
 
+/**
+ * Visits a sheet's formula cells for the reach (sheet-reach.ts) without building them: a follower of a shared
+ * formula gives its master's text.
+ */
+function visitFormulas(xml: string, context: SheetContext, visit: (formula: FormulaSeen) => void): void {
+  const layout = layoutOf(xml);
+  const masters = new Map<string, string>();
+  const formulaOpen = `<${layout.prefix}f`;
+  scanSheet(
+    xml,
+    layout,
+    () => undefined,
+    (span) => {
+      if (!xml.substring(span.tagEnd, span.contentEnd).includes(formulaOpen)) return;
+      const parts = cellParts(xml, span, layout.prefix);
+      if (parts.formulaTag === undefined) return;
+      const fType = attributeIn(parts.formulaTag, "t") ?? "normal";
+      let text = parts.formulaText;
+      if (fType === "shared") {
+        const si = attributeIn(parts.formulaTag, "si") ?? "";
+        if (text.trim() !== "" && attributeIn(parts.formulaTag, "ref") !== undefined) masters.set(si, text);
+        else text = masters.get(si) ?? text;
+      }
+      visit({ text, cached: cachedValueOf(parts, context) !== undefined, dataTable: fType === "dataTable" });
+    },
+  );
+}
+
 function tablesOf(pkg: WorkbookPackage, sheet: string, part: string): Table[] {
   return pkg
     .relationships(part)
@@ -176,33 +211,20 @@ function tablesOf(pkg: WorkbookPackage, sheet: string, part: string): Table[] {
 
 const isTrue = (text: string | undefined): boolean => text === "1" || text === "true";
 
+export interface ReadOptions {
+  /**
+   * Build the cells of only the sheets `fdq refresh` needs (sheet-reach.ts); every other sheet is listed with
+   * `unread` and no cells.
+   */
+  readonly refreshReach?: boolean;
+}
+
 /** Reads the model of an opened package. */
-export function readWorkbook(pkg: WorkbookPackage): ReadWorkbook {
+export function readWorkbook(pkg: WorkbookPackage, options: ReadOptions = {}): ReadWorkbook {
   const workbookPr = childNamed(pkg.workbook, "workbookPr");
   const date1904 = isTrue(workbookPr ? attributeOf(workbookPr, "date1904") : undefined);
   const strings = sharedStringsOf(pkg);
   const dynamic = dynamicArrayMarks(pkg);
-  const sheets: Sheet[] = [];
-  const formulas: FormulaCell[] = [];
-  const tables: Table[] = [];
-  for (const entry of pkg.sheets) {
-    if (entry.part === undefined) continue;
-    let sheet: Sheet;
-    try {
-      sheet = readSheet(
-        pkg.text(entry.part),
-        { name: entry.name, strings, dynamic, date1904 },
-        entry.index,
-        formulas,
-      );
-    } catch (err) {
-      throw new Error(`sheet "${entry.name}" (${entry.part}) cannot be read: ${(err as Error).message}`, {
-        cause: err,
-      });
-    }
-    sheets.push(sheet);
-    tables.push(...tablesOf(pkg, entry.name, entry.part));
-  }
   const names: DefinedName[] = childrenNamed(childNamed(pkg.workbook, "definedNames"), "definedName").map(
     (n) => {
       const local = attributeOf(n, "localSheetId");
@@ -216,6 +238,42 @@ export function readWorkbook(pkg: WorkbookPackage): ReadWorkbook {
       return name;
     },
   );
+  const worksheets = pkg.sheets.filter((entry) => entry.part !== undefined);
+  const tables = worksheets.flatMap((entry) => tablesOf(pkg, entry.name, entry.part as string));
+  const contextOf = (name: string): SheetContext => ({ name, strings, dynamic, date1904 });
+  /** The sheet's text given to `use`; a sheet fdq cannot read is named in the error. */
+  const withSheet = <T>(entry: SheetEntry, use: (xml: string) => T): T => {
+    try {
+      return use(pkg.text(entry.part as string));
+    } catch (err) {
+      throw new Error(`sheet "${entry.name}" (${entry.part}) cannot be read: ${(err as Error).message}`, {
+        cause: err,
+      });
+    }
+  };
+  let reached: ReadonlySet<string> | undefined;
+  // A workbook of one worksheet reads it whole: there is no other sheet to leave unread.
+  if (options.refreshReach && worksheets.length > 1) {
+    const byName = new Map(worksheets.map((entry) => [entry.name, entry]));
+    reached = sheetsTheRefreshReads(
+      worksheets.map((entry) => entry.name),
+      names,
+      tables,
+      (name, visit) => {
+        const entry = byName.get(name) as SheetEntry;
+        withSheet(entry, (xml) => visitFormulas(xml, contextOf(entry.name), visit));
+      },
+    );
+  }
+  const sheets: Sheet[] = [];
+  const formulas: FormulaCell[] = [];
+  for (const entry of worksheets) {
+    if (reached && !reached.has(sheetKey(entry.name))) {
+      sheets.push({ name: entry.name, index: entry.index, rows: new Map(), unread: true });
+      continue;
+    }
+    sheets.push(withSheet(entry, (xml) => readSheet(xml, contextOf(entry.name), entry.index, formulas)));
+  }
   const externalBooks = childrenNamed(
     childNamed(pkg.workbook, "externalReferences"),
     "externalReference",

@@ -9,7 +9,7 @@
 // container itself is a few fixed-size records (APPNOTE 4.3), so this module reads and writes those, and
 // leaves the compression to fflate. ZIP64 archives (over 4 GB or 65,535 entries) are refused, as no workbook
 // Excel writes needs them.
-import { deflateSync, inflateSync } from "fflate";
+import { Deflate, deflateSync, inflateSync } from "fflate";
 
 /**
  * The file is not a zip fdq can patch; the message says why (the caller adds what to do). A class of its own
@@ -61,11 +61,51 @@ const CRC_TABLE = (() => {
   return table;
 })();
 
-export function crc32(data: Uint8Array): number {
-  let crc = 0xffffffff;
+/** The running CRC-32 (before its final inversion) after `data`. */
+function crcOver(crc: number, data: Uint8Array): number {
   for (let i = 0; i < data.length; i++)
     crc = (CRC_TABLE[(crc ^ (data[i] as number)) & 0xff] as number) ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
+  return crc;
+}
+
+export function crc32(data: Uint8Array): number {
+  return (crcOver(0xffffffff, data) ^ 0xffffffff) >>> 0;
+}
+
+/**
+ * A part's new contents: its bytes, or its bytes in pieces, in order, deflated as they come and never joined
+ * (a worksheet of tens of megabytes is then never one buffer).
+ */
+export type PartContent = Uint8Array | Iterable<Uint8Array>;
+
+interface Deflated {
+  /** The compressed data, in pieces. */
+  readonly data: readonly Uint8Array[];
+  readonly compressed: number;
+  readonly crc: number;
+  readonly size: number;
+}
+
+function deflated(content: PartContent): Deflated {
+  if (content instanceof Uint8Array) {
+    const data = deflateSync(content, { level: 6 });
+    return { data: [data], compressed: data.length, crc: crc32(content), size: content.length };
+  }
+  const data: Uint8Array[] = [];
+  let compressed = 0;
+  const stream = new Deflate({ level: 6 }, (chunk) => {
+    data.push(chunk);
+    compressed += chunk.length;
+  });
+  let crc = 0xffffffff;
+  let size = 0;
+  for (const piece of content) {
+    crc = crcOver(crc, piece);
+    size += piece.length;
+    stream.push(piece);
+  }
+  stream.push(new Uint8Array(0), true);
+  return { data, compressed, crc: (crc ^ 0xffffffff) >>> 0, size };
 }
 
 const view = (bytes: Uint8Array): DataView => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -209,7 +249,7 @@ function newEntryHeaders(
  */
 export function writeZip(
   archive: ZipArchive,
-  replaced: ReadonlyMap<string, Uint8Array>,
+  replaced: ReadonlyMap<string, PartContent>,
   removed: ReadonlySet<string> = new Set(),
 ): Uint8Array {
   const names = new Set(archive.entries.map((e) => e.name));
@@ -242,18 +282,18 @@ export function writeZip(
       at += entry.raw.length;
       continue;
     }
-    const data = deflateSync(content, { level: 6 });
-    const crc = crc32(content);
+    const { data, compressed, crc, size } = deflated(content);
     const header = entry.raw.slice(0, entry.dataStart);
     const h = view(header);
     h.setUint16(6, h.getUint16(6, true) & ~8, true); // sizes in the header now: no data descriptor
     h.setUint16(8, 8, true);
     h.setUint32(14, crc, true);
-    h.setUint32(18, data.length, true);
-    h.setUint32(22, content.length, true);
-    rewritten.set(entry, { crc, compressed: data.length, size: content.length });
-    chunks.push(header, data);
-    at += header.length + data.length;
+    h.setUint32(18, compressed, true);
+    h.setUint32(22, size, true);
+    rewritten.set(entry, { crc, compressed, size });
+    chunks.push(header);
+    for (const piece of data) chunks.push(piece);
+    at += header.length + compressed;
   }
   const directoryAt = at;
   const directory = [...archive.entries.filter(kept), ...added];

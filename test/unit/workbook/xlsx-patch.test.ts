@@ -6,7 +6,7 @@ import type { CellWrite, CellWrites } from "../../../src/workbook/xlsx/patch";
 import { openPackage, PackageError } from "../../../src/workbook/xlsx/package";
 import { patchPackage } from "../../../src/workbook/xlsx/patch";
 import { readWorkbook } from "../../../src/workbook/xlsx/read-model";
-import { readZip, writeZip } from "../../../src/workbook/xlsx/zip";
+import { crc32, readZip, writeZip } from "../../../src/workbook/xlsx/zip";
 import { fidelityBook } from "../../support/xlsx-corpus/fidelity-book";
 import { TestBook } from "../../support/xlsx-corpus/test-book";
 import { DECLARATION, zipParts } from "../../support/xlsx-corpus/zip-parts";
@@ -69,6 +69,19 @@ describe("the zip container", () => {
       [1, 2, 3],
       "<c/>",
     ]);
+    expect(Buffer.from(readZip(out).entries[1]?.raw ?? [])).toEqual(
+      Buffer.from(archive.entries[1]?.raw ?? []),
+    );
+  });
+
+  it("deflates a part given in pieces as its whole contents, with their CRC and size, readable by another zip reader", () => {
+    const archive = readZip(zipParts({ "a.xml": "<a/>", "b.bin": new Uint8Array([1, 2, 3]) }));
+    const whole = new TextEncoder().encode(`<a>${"0123456789".repeat(20_000)}</a>`);
+    const pieces = [whole.subarray(0, 3), whole.subarray(3, 100_003), whole.subarray(100_003)];
+    const out = writeZip(archive, new Map([["a.xml", pieces]]));
+    expect(Buffer.from(unzipSync(out)["a.xml"] ?? [])).toEqual(Buffer.from(whole));
+    const entry = readZip(out).entries[0];
+    expect([entry?.crc, entry?.size]).toEqual([crc32(whole), whole.length]);
     expect(Buffer.from(readZip(out).entries[1]?.raw ?? [])).toEqual(
       Buffer.from(archive.entries[1]?.raw ?? []),
     );
@@ -256,6 +269,18 @@ describe("the value patcher", () => {
   it("keeps a byte-order mark and every character around the cells", () => {
     const part = `\uFEFF${sheet('<row r="1">\n  <c r="A1"><f>FDQ.X()</f><v>1</v></c>\n</row>')}`;
     const xml = patchedSheet(bookWithSheet(part), { A1: { value: 2, formula: true } });
+    expect(xml).toBe(part.replace("<v>1</v>", "<v>2</v>"));
+  });
+
+  it("writes a sheet longer than one piece whole, a character outside the BMP across a piece's end intact", () => {
+    // The text before B1 is written in pieces of 65,536 UTF-16 units: the emoji's two units straddle the first end.
+    const head = sheet('<row r="1"><c r="A1" t="inlineStr"><is><t>').split("</sheetData>")[0] as string;
+    const text = `${"x".repeat(65_535 - head.length)}\u{1F600}${"y".repeat(70_000)}`;
+    const part = sheet(
+      `<row r="1"><c r="A1" t="inlineStr"><is><t>${text}</t></is></c><c r="B1"><f>FDQ.X()</f><v>1</v></c></row>`,
+    );
+    expect(part.indexOf("\u{1F600}")).toBe(65_535);
+    const xml = patchedSheet(bookWithSheet(part), { B1: { value: 2, formula: true } });
     expect(xml).toBe(part.replace("<v>1</v>", "<v>2</v>"));
   });
 });

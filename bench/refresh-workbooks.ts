@@ -1,0 +1,194 @@
+// The workbooks the refresh benchmarks build: R1 (bench/refresh-real.ts: 50,000 FDQ cells, all of the
+// workbook's work) and R2 (bench/refresh-memory.ts: a large workbook of plain values and formulas holding a few
+// FDQ cells, where what the refresh holds of the cells it does not refresh shows).
+import { writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { zipSync } from "fflate";
+import { findDataset } from "../src/catalog";
+import { columnLetters } from "../src/workbook/engine/references";
+import { TestBook } from "../test/support/xlsx-corpus/test-book";
+import { DECLARATION } from "../test/support/xlsx-corpus/zip-parts";
+import { sandboxUniverse } from "./universe";
+import type { CellFetch } from "./workloads";
+
+const YEARS = 10;
+const DATASETS = ["metrics/roic", "screens/traditional"];
+const NAMES_PER_DATASET = 10;
+
+export interface Model {
+  readonly cells: CellFetch[];
+  readonly file: string;
+}
+
+/**
+ * R1: row 1 years (B1 a constant, the rest =previous+1 per block), row 2 names, row 3 datasets, tickers from A4;
+ * `tickerCount` x 10 years x 20 names FDQ cells.
+ */
+export async function buildR1(dir: string, tickerCount: number): Promise<Model> {
+  const universe = sandboxUniverse(1, new Date());
+  const firstYear = universe.lastYear - YEARS + 1;
+  const tickers = universe.stocks
+    .filter((s) => s.firstYear <= firstYear)
+    .slice(0, tickerCount)
+    .map((s) => s.ticker);
+  const columns = DATASETS.flatMap((path) => {
+    const dataset = findDataset(path)!;
+    return dataset.datapoints
+      .slice(0, NAMES_PER_DATASET)
+      .flatMap((d) =>
+        Array.from({ length: YEARS }, (_, i) => ({ dataset, name: d.name, year: firstYear + i })),
+      );
+  });
+  // Written as SpreadsheetML by hand (test/support/xlsx-corpus), as a tool other than Excel writes it: no
+  // cached values, so every formula is computed.
+  const book = new TestBook();
+  const sheet = book.addWorksheet("Model");
+  columns.forEach((c, i) => {
+    const letter = columnLetters(i + 2);
+    const first = i % YEARS === 0;
+    sheet.getCell(`${letter}1`).value = first ? c.year : { formula: `${columnLetters(i + 1)}1+1` };
+    sheet.getCell(`${letter}2`).value = c.name;
+    sheet.getCell(`${letter}3`).value = c.dataset.path;
+  });
+  const cells: CellFetch[] = [];
+  tickers.forEach((ticker, r) => {
+    const row = r + 4;
+    sheet.getCell(`A${row}`).value = ticker;
+    columns.forEach((c, i) => {
+      const letter = columnLetters(i + 2);
+      sheet.getCell(`${letter}${row}`).value = {
+        formula: `_xldudf_FDQ_DATAPOINT($A${row},${letter}$3,${letter}$2,${letter}$1)`,
+      };
+      cells.push({ kind: "datapoint", ticker, dataset: c.dataset, name: c.name, period: { year: c.year } });
+    });
+  });
+  const file = path.join(dir, "model.xlsx");
+  book.writeFile(file);
+  return { cells, file };
+}
+
+export interface WideShape {
+  /** Sheets of plain cells. */
+  readonly sheets: number;
+  /** Rows of each (10 cells a row: a shared string, four numbers, five formulas over them). */
+  readonly rows: number;
+  /** Tickers of the FDQ sheet: 10 FDQ cells each (10 datapoints of metrics/roic, the last fiscal year). */
+  readonly tickers: number;
+}
+
+const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+const FDQ_COLUMNS = 10;
+const LABELS = 1000;
+
+/**
+ * R2: `shape.sheets` sheets of `shape.rows` x 10 cells as Excel saves them (shared strings, numbers, formulas with
+ * their cached results, row spans), then a sheet "FDQ" of `shape.tickers` x 10 FDQ cells with cached values
+ * (yesterday's refresh) and a SUM beside each row. Only the FDQ sheet's cells change in a refresh. Written as
+ * text straight into the zip: a TestBook of two million cells would take minutes to build.
+ */
+export function buildWide(dir: string, shape: WideShape): Model {
+  const universe = sandboxUniverse(1, new Date());
+  const year = universe.lastYear;
+  const dataset = findDataset("metrics/roic")!;
+  const names = dataset.datapoints.slice(0, FDQ_COLUMNS).map((d) => d.name);
+  const tickers = universe.stocks
+    .filter((s) => s.firstYear <= year)
+    .slice(0, shape.tickers)
+    .map((s) => s.ticker);
+  const encoder = new TextEncoder();
+  const files: Record<string, Uint8Array> = {};
+  const dataSheet = (s: number): string => {
+    const rows: string[] = [];
+    for (let r = 1; r <= shape.rows; r++) {
+      const n = (k: number): number => ((r * 7919 + s * 104729 + k * 31) % 100000) / 100;
+      const [b, c, d, e] = [n(1), n(2), n(3), n(4)];
+      const f = b + c;
+      const g = f * d;
+      const h = b + c + d + e;
+      const i = g - e;
+      const j = h > 50 ? i : 0;
+      rows.push(
+        `<row r="${r}" spans="1:10">` +
+          `<c r="A${r}" t="s"><v>${(r + s) % LABELS}</v></c>` +
+          `<c r="B${r}"><v>${b}</v></c><c r="C${r}"><v>${c}</v></c>` +
+          `<c r="D${r}"><v>${d}</v></c><c r="E${r}"><v>${e}</v></c>` +
+          `<c r="F${r}"><f>B${r}+C${r}</f><v>${f}</v></c>` +
+          `<c r="G${r}"><f>F${r}*D${r}</f><v>${g}</v></c>` +
+          `<c r="H${r}"><f>SUM(B${r}:E${r})</f><v>${h}</v></c>` +
+          `<c r="I${r}"><f>G${r}-E${r}</f><v>${i}</v></c>` +
+          `<c r="J${r}"><f>IF(H${r}&gt;50,I${r},0)</f><v>${j}</v></c></row>`,
+      );
+    }
+    return (
+      `${DECLARATION}<worksheet xmlns="${MAIN}" xmlns:r="${REL}"><dimension ref="A1:J${shape.rows}"/>` +
+      `<sheetData>${rows.join("")}</sheetData></worksheet>`
+    );
+  };
+  const cells: CellFetch[] = [];
+  const fdqSheet = (): string => {
+    const last = columnLetters(FDQ_COLUMNS + 1);
+    const head = names.map((name, i) => `<c r="${columnLetters(i + 2)}1" t="s"><v>${LABELS + i}</v></c>`);
+    const rows = [`<row r="1">${head.join("")}</row>`];
+    tickers.forEach((ticker, t) => {
+      const r = t + 2;
+      let xml = `<row r="${r}"><c r="A${r}" t="s"><v>${LABELS + FDQ_COLUMNS + t}</v></c>`;
+      names.forEach((name, i) => {
+        const letter = columnLetters(i + 2);
+        xml +=
+          `<c r="${letter}${r}"><f>_xldudf_FDQ_DATAPOINT($A${r},"metrics/roic",${letter}$1,${year})</f>` +
+          `<v>${(t + i) / 100}</v></c>`;
+        cells.push({ kind: "datapoint", ticker, dataset, name, period: { year } });
+      });
+      xml += `<c r="${columnLetters(FDQ_COLUMNS + 2)}${r}"><f>SUM(B${r}:${last}${r})</f><v>0</v></c></row>`;
+      rows.push(xml);
+    });
+    return `${DECLARATION}<worksheet xmlns="${MAIN}" xmlns:r="${REL}"><sheetData>${rows.join("")}</sheetData></worksheet>`;
+  };
+  const sheetNames = [...Array.from({ length: shape.sheets }, (_, s) => `Data${s + 1}`), "FDQ"];
+  sheetNames.forEach((_, i) => {
+    files[`xl/worksheets/sheet${i + 1}.xml`] = encoder.encode(
+      i < shape.sheets ? dataSheet(i + 1) : fdqSheet(),
+    );
+  });
+  const strings = [...Array.from({ length: LABELS }, (_, i) => `Item ${i}`), ...names, ...tickers];
+  const sml = "application/vnd.openxmlformats-officedocument.spreadsheetml";
+  const parts: Record<string, string> = {
+    "[Content_Types].xml":
+      `${DECLARATION}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+      '<Default Extension="xml" ContentType="application/xml"/>' +
+      `<Override PartName="/xl/workbook.xml" ContentType="${sml}.sheet.main+xml"/>` +
+      sheetNames
+        .map(
+          (_, i) =>
+            `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="${sml}.worksheet+xml"/>`,
+        )
+        .join("") +
+      `<Override PartName="/xl/sharedStrings.xml" ContentType="${sml}.sharedStrings+xml"/></Types>`,
+    "_rels/.rels":
+      `${DECLARATION}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      `<Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    "xl/workbook.xml":
+      `${DECLARATION}<workbook xmlns="${MAIN}" xmlns:r="${REL}"><sheets>` +
+      sheetNames.map((name, i) => `<sheet name="${name}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join("") +
+      `</sheets><calcPr calcId="191029"/></workbook>`,
+    "xl/_rels/workbook.xml.rels":
+      `${DECLARATION}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      sheetNames
+        .map(
+          (_, i) =>
+            `<Relationship Id="rId${i + 1}" Type="${REL}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`,
+        )
+        .join("") +
+      `<Relationship Id="rIdS" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
+    "xl/sharedStrings.xml":
+      `${DECLARATION}<sst xmlns="${MAIN}" count="${strings.length}" uniqueCount="${strings.length}">` +
+      strings.map((s) => `<si><t>${s}</t></si>`).join("") +
+      "</sst>",
+  };
+  for (const [name, text] of Object.entries(parts)) files[name] = encoder.encode(text);
+  const file = path.join(dir, "wide.xlsx");
+  writeFileSync(file, zipSync(files, { level: 6, mtime: new Date("2026-01-05T09:00:00Z") }));
+  return { cells, file };
+}
