@@ -120,7 +120,7 @@ export class TickerCoverage {
   private async askList(ticker: string): Promise<UncoveredTickerError | undefined> {
     const type = coveredAs(ticker);
     try {
-      const { value } = await this.o.answers.answer(coverageListOf(ticker), undefined);
+      const { value } = await this.o.answers.asked(coverageListOf(ticker));
       const listed = coverageListed(value, ticker);
       if (listed === undefined) {
         this.unlisted.add(type); // an empty list says nothing: the after-the-fact rule applies today
