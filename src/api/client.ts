@@ -372,20 +372,20 @@ export class FdqClient {
     try {
       found = await p.resolver.latest(t.ticker, kind, probeOf(t), asksLatest(t), options);
     } catch (error) {
-      throw error instanceof NotCachedError ? this.refusal(request) : error;
+      throw error instanceof NotCachedError ? p.coverage.priced(t.ticker, this.refusal(request)) : error;
     }
     const { latest, resolvedOn } = found;
     const at = periodOf(t, latest);
     return { call: fixedCall(req, at), resolved: resolvedOf(t, at, resolvedOn) };
   }
 
-  /** A cache-only relative call's refusal: priced as `estimate` prices the call. */
+  /** A cache-only relative call's refusal: priced as `estimate` prices the call (its coverage list aside). */
   private refusal(request: FdqRequest): NotCachedError {
     const { units, resolution } = this.estimateOf([request], false);
     const id = searchOf(request);
     return new NotCachedError({
       units,
-      ...(resolution && id !== undefined && { search: { id, units: resolution.units } }),
+      ...(resolution && id !== undefined && { shared: [{ id, units: resolution.units }] }),
     });
   }
 

@@ -34,6 +34,7 @@ import {
   type ErrorHints,
 } from "./errors";
 import type { PeriodResolutions } from "./period-resolutions";
+import { priceOf } from "./pricing";
 import { RequestKey } from "./request-key";
 import type { CallOptions } from "./types";
 
@@ -117,6 +118,15 @@ export class TickerCoverage {
     return this.unlisted.has(coveredAs(ticker)) ? undefined : coverageListOf(ticker);
   }
 
+  /**
+   * A cache-only data call's refusal, priced as entering the call would spend: with the coverage list its
+   * ticker would ask first, a cost the calls of one recalculation share (NotCachedError.joined counts it once).
+   */
+  priced(ticker: string, refusal: NotCachedError): NotCachedError {
+    const list = this.listToAsk(ticker);
+    return list ? refusal.with({ id: list.path, units: priceOf(list, this.o.answers.pricing) }) : refusal;
+  }
+
   private async askList(ticker: string): Promise<UncoveredTickerError | undefined> {
     const type = coveredAs(ticker);
     try {
@@ -191,7 +201,7 @@ export class TickerCoverage {
    * knows it.
    */
   async explain(ticker: string, error: unknown, options?: CallOptions): Promise<unknown> {
-    if (error instanceof NotCachedError) return this.knownUncovered(ticker) ?? error;
+    if (error instanceof NotCachedError) return this.knownUncovered(ticker) ?? this.priced(ticker, error);
     if (!(error instanceof DataNotFoundError)) return error;
     return (await this.verdict(ticker, error.status, options)) ?? error;
   }
