@@ -112,6 +112,15 @@ export class TickerCoverage {
     return this.today().has(ticker) || this.listed(ticker) !== undefined || this.hasData(ticker);
   }
 
+  /**
+   * The coverage list of `ticker`'s type where the list rule applies today (not refused today), asked or not:
+   * what a refresh that drops today's cache asks again.
+   */
+  listOf(ticker: string): RequestKey | undefined {
+    this.today();
+    return this.o.useList && !this.unlisted.has(coveredAs(ticker)) ? coverageListOf(ticker) : undefined;
+  }
+
   /** The coverage list a data call of `ticker` would ask first (its coverage not known today), if any. */
   listToAsk(ticker: string): RequestKey | undefined {
     if (!this.o.useList || this.knownToday(ticker) || this.knownUncovered(ticker)) return undefined;
