@@ -135,8 +135,9 @@ export const API_KEY = "test-key-0123456789";
  * plan) unless a test says otherwise: the transport, cache and coalescing tests describe that path;
  * planner.test.ts covers the default `per-datapoint` planning. The coverage check is `after` unless a test says
  * otherwise, for the same reason: these tests count the requests of the data path, which the default `list`
- * rule would open with one coverage list request per client; ticker-coverage.test.ts and the tests that price
- * what a user sees (estimate.test.ts, the pane's prices) cover the default.
+ * rule would open with one coverage list request per client; ticker-coverage.test.ts, cache-only.test.ts
+ * (a preview's price) and taskpane/quota.test.ts (the pane's estimate against what a calculation spends) pass
+ * the default `list`.
  */
 export function makeClient(fake: FakeFetch, extra: Partial<ClientOptions> = {}): FdqClient {
   return new FdqClient({
