@@ -311,8 +311,8 @@ describe("progress and Cancel", () => {
     try {
       const pane = await rig.openConnected({ service: held, theme: "dark" });
       const { context, page } = pane;
-      // 6 requests at once: the first wave is A1:A6 (A1 not found: a year before AAPL's first filing, which
-      // its other cells' data show to be no uncovered ticker, so no coverage request), the second A7:A8.
+      // 6 requests at once: the first wave is A1:A6 (A1 not found: a year before AAPL's first filing; the day's
+      // coverage list lists AAPL, so no coverage record is asked), the second A7:A8.
       const cells: Record<string, string> = { "Sheet1!A1": ROIC("AAPL", 1990) };
       for (let i = 2; i <= 8; i++) cells[`Sheet1!A${i}`] = ROIC("AAPL", 2011 + i);
       await callDouble(page, "seed", cells);
