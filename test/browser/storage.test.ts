@@ -165,11 +165,12 @@ describe("IndexedDB refusing a write (the origin's quota spent)", () => {
     const warning = second.page.getByTestId("cache-warning");
     await warning.waitFor({ timeout: 20_000 });
     await expect(warning.textContent()).resolves.toContain(
-      "The FDQ cache was full (The quota has been exceeded.): its 3 oldest answers were removed to save the new ones.",
+      "The FDQ cache was full (The quota has been exceeded.): its 4 oldest answers were removed to save the new ones.",
     );
     const left = answersIn(await records(second.page, "fdq-cache"));
     expect(left.filter((k) => k.includes("roic/MSFT?"))).toHaveLength(1);
-    // The oldest three of the stored answers (the pane's datapoint list among them) went; the newer stayed.
+    // The oldest four of the stored answers (the pane's datapoint list and the day's coverage list among them)
+    // went; the newer stayed.
     const nflxLeft = left.filter((k) => k.includes("roic/NFLX?")).length;
     expect(nflxLeft).toBeGreaterThanOrEqual(2);
     expect(nflxLeft).toBeLessThan(5);
