@@ -786,11 +786,11 @@ describe("task pane in the browser", () => {
     expect(await callDouble<string[]>(page, "calculations")).toEqual([]);
     expect(await page.getByTestId("refresh-summary").count()).toBe(0);
 
-    // Confirmed, it refreshes.
+    // Confirmed, it refreshes: the day's coverage list and the two values.
     await page.getByTestId("refresh-button").click();
     await page.getByTestId("refresh-confirm-yes").click();
     await expect(page.getByTestId("refresh-summary").textContent({ timeout: 30_000 })).resolves.toMatch(
-      /^Refreshed 2 FDQ cells \(on request\): 2 requests sent, /,
+      /^Refreshed 2 FDQ cells \(on request\): 3 requests sent, /,
     );
     expect(await callDouble<string[]>(page, "calculations")).toEqual(["Full"]);
     await context.close();
