@@ -386,20 +386,20 @@ export class FdqClient {
     try {
       found = await p.resolver.latest(t.ticker, kind, probeOf(t), asksLatest(t), options);
     } catch (error) {
-      throw error instanceof NotCachedError ? this.refusal(request) : error;
+      throw error instanceof NotCachedError ? p.coverage.priced(t.ticker, this.refusal(request)) : error;
     }
     const { latest, resolvedOn } = found;
     const at = periodOf(t, latest);
     return { call: fixedCall(req, at), resolved: resolvedOf(t, at, resolvedOn) };
   }
 
-  /** A cache-only relative call's refusal: priced as `estimate` prices the call. */
+  /** A cache-only relative call's refusal: priced as `estimate` prices the call (its coverage list aside). */
   private refusal(request: FdqRequest): NotCachedError {
     const { units, resolution } = this.estimateOf([request], false);
     const id = searchOf(request);
     return new NotCachedError({
       units,
-      ...(resolution && id !== undefined && { search: { id, units: resolution.units } }),
+      ...(resolution && id !== undefined && { shared: [{ id, units: resolution.units }] }),
     });
   }
 
@@ -499,8 +499,10 @@ export class FdqClient {
   /**
    * The distinct requests a set of calls' requests makes under the billing model (single datapoints of one
    * dataset become its whole request when they ask every name), which of them today's cache answers, and
-   * the units the others cost: with the coverage list a data call of a ticker whose coverage is not known
-   * today asks first (ticker-coverage.ts). Throws as `plan` does.
+   * the units the others cost. Under the list rule the data calls' coverage lists are among them (one per
+   * type, ticker-coverage.ts): needed when a data call not cached today has a ticker whose coverage is not
+   * known today, else counted as cached (a refresh that drops today's cache asks it again). Throws as `plan`
+   * does.
    */
   estimate(requests: readonly FdqRequest[]): RequestEstimate {
     return this.estimateOf(requests, true);
@@ -512,13 +514,25 @@ export class FdqClient {
     if (!p) throw new NotConfiguredError();
     p.cache.today();
     const keys = requests.map((r) => this.keyOf(r));
-    const asked = new Map<string, RequestKey>();
+    const own = new Set(keys.map((k) => k.path));
+    /** The data calls' coverage lists, and whether one of them asks it first. */
+    const listed = new Map<string, { key: RequestKey; asked: boolean }>();
     for (const key of lists ? keys : []) {
-      const list = key.fields.endpoint === "data" ? p.coverage.listToAsk(key.fields.ticker) : undefined;
-      if (list && !p.answers.isCached(key)) asked.set(list.path, list);
+      if (key.fields.endpoint !== "data") continue;
+      const list = p.coverage.listOf(key.fields.ticker);
+      if (!list) continue;
+      const asked = !p.answers.isCached(key) && p.coverage.listToAsk(key.fields.ticker) !== undefined;
+      const entry = listed.get(list.path) ?? { key: list, asked: false };
+      entry.asked ||= asked;
+      listed.set(list.path, entry);
     }
-    const isCached = (key: RequestKey): boolean => p.answers.isCached(key);
-    const estimate = estimateRequests([...keys, ...asked.values()], p.pricing, isCached, wholeOf);
+    const isCached = (key: RequestKey): boolean => {
+      const list = listed.get(key.path);
+      if (list?.asked) return false;
+      return p.answers.isCached(key) || (list !== undefined && !own.has(key.path));
+    };
+    const added = [...listed.values()].map((l) => l.key);
+    const estimate = estimateRequests([...keys, ...added], p.pricing, isCached, wholeOf);
     return withResolution(estimate, resolutionCost(p.resolver, requests));
   }
 

@@ -162,12 +162,30 @@ export class DayAnswers {
     return this.fetched(key, options, windowMs);
   }
 
+  /**
+   * Today's answer of a question a layer asks on its calls' behalf (the coverage list before their data): as
+   * `answer`, but a call that joins it in flight is not counted as a coalesced call (its own request may be).
+   */
+  asked(key: RequestKey): Promise<Answered> {
+    const cached = this.o.cache.peek(key);
+    if (cached?.kind === "missing") {
+      const error = rememberedError(cached.error, cached.message, cached.status);
+      if (error) return Promise.reject(error);
+    } else if (cached) return Promise.resolve({ value: cached, source: "cache", joined: false });
+    return this.fetched(key, undefined, 0, false);
+  }
+
   /** The answer of a request the cache does not hold: joined, or sent once after `windowMs`. */
-  private async fetched(key: RequestKey, options: CallOptions | undefined, windowMs = 0): Promise<Answered> {
+  private async fetched(
+    key: RequestKey,
+    options: CallOptions | undefined,
+    windowMs = 0,
+    countJoin = true,
+  ): Promise<Answered> {
     if (options?.cacheOnly) throw new NotCachedError({ units: priceOf(key, this.o.pricing) });
     const claim = this.coalescer.claim<CacheValue>(key.inFlightKey(this.today()), undefined, windowMs);
     if (claim.joined) {
-      this.o.counters.coalescedCalls++;
+      if (countJoin) this.o.counters.coalescedCalls++;
       return { value: await claim.promise, source: "network", joined: true };
     }
     if (windowMs > 0) await claim.gathered();

@@ -31,7 +31,7 @@ export const DEFAULTS = {
    * How an uncovered ticker is found (ticker-coverage.ts): "after" a data answer "not found", its coverage record;
    * "list" reads its type's coverage list, asked once per refresh day before the first data request.
    */
-  coverageCheck: "after",
+  coverageCheck: "list",
   /** The member plans' monthly quota (production-service.md, fact 11). */
   planUnits: 10_000,
   maxCacheEntries: 200_000,

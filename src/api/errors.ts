@@ -243,31 +243,44 @@ export class NotConfiguredError extends FdqError {
  * `search`, for a relative period not resolved today, is the part of `units` its latest-period search costs
  * (by ticker and period kind: calls of one ticker and kind share one search).
  */
+/** Units of `units` that other calls would share: a latest-period search, the day's coverage list. */
+export interface SharedCost {
+  readonly id: string;
+  readonly units: number;
+}
+
 export class NotCachedError extends FdqError {
   override name = "NotCachedError" as const;
+  /** Everything the call would cost, its shared costs included. */
   readonly units: number;
-  readonly search: { readonly id: string; readonly units: number } | undefined;
-  constructor(options: FdqErrorOptions & { units: number; search?: { id: string; units: number } }) {
+  readonly shared: readonly SharedCost[];
+  constructor(options: FdqErrorOptions & { units: number; shared?: readonly SharedCost[] }) {
     super(
       options,
       `Not in today's cache, and a cache-only call sends nothing: its requests would cost ${options.units} ${options.units === 1 ? "unit" : "units"}.`,
     );
     this.units = options.units;
-    this.search = options.search;
+    this.shared = options.shared ?? [];
+  }
+
+  /** The same refusal with a shared cost more (the coverage list asked before the call's data). */
+  with(cost: SharedCost): NotCachedError {
+    return new NotCachedError({ units: this.units + cost.units, shared: [...this.shared, cost] });
   }
 
   /**
-   * One refusal for several calls (a SERIES's years): their own requests' units, and each search once, at the
-   * least any of its calls gives it (a call at the latest period asks the search's answer itself).
+   * One refusal for several calls (a SERIES's years): their own requests' units, and each shared cost once, at
+   * the least any of its calls gives it (a call at the latest period asks the search's answer itself).
    */
   static joined(errors: readonly NotCachedError[]): NotCachedError {
     let own = 0;
-    const searches = new Map<string, number>();
-    for (const { units, search } of errors) {
-      own += units - (search?.units ?? 0);
-      if (search) searches.set(search.id, Math.min(search.units, searches.get(search.id) ?? Infinity));
+    const shared = new Map<string, number>();
+    for (const { units, shared: costs } of errors) {
+      own += units - costs.reduce((n, c) => n + c.units, 0);
+      for (const c of costs) shared.set(c.id, Math.min(c.units, shared.get(c.id) ?? Infinity));
     }
-    return new NotCachedError({ units: own + [...searches.values()].reduce((n, u) => n + u, 0) });
+    const costs = [...shared].map(([id, units]) => ({ id, units }));
+    return new NotCachedError({ units: own + costs.reduce((n, c) => n + c.units, 0), shared: costs });
   }
 }
 

@@ -34,6 +34,7 @@ import {
   type ErrorHints,
 } from "./errors";
 import type { PeriodResolutions } from "./period-resolutions";
+import { priceOf } from "./pricing";
 import { RequestKey } from "./request-key";
 import type { CallOptions } from "./types";
 
@@ -111,16 +112,34 @@ export class TickerCoverage {
     return this.today().has(ticker) || this.listed(ticker) !== undefined || this.hasData(ticker);
   }
 
+  /**
+   * The coverage list of `ticker`'s type where the list rule applies today (not refused today), asked or not:
+   * what a refresh that drops today's cache asks again.
+   */
+  listOf(ticker: string): RequestKey | undefined {
+    this.today();
+    return this.o.useList && !this.unlisted.has(coveredAs(ticker)) ? coverageListOf(ticker) : undefined;
+  }
+
   /** The coverage list a data call of `ticker` would ask first (its coverage not known today), if any. */
   listToAsk(ticker: string): RequestKey | undefined {
     if (!this.o.useList || this.knownToday(ticker) || this.knownUncovered(ticker)) return undefined;
     return this.unlisted.has(coveredAs(ticker)) ? undefined : coverageListOf(ticker);
   }
 
+  /**
+   * A cache-only data call's refusal, priced as entering the call would spend: with the coverage list its
+   * ticker would ask first, a cost the calls of one recalculation share (NotCachedError.joined counts it once).
+   */
+  priced(ticker: string, refusal: NotCachedError): NotCachedError {
+    const list = this.listToAsk(ticker);
+    return list ? refusal.with({ id: list.path, units: priceOf(list, this.o.answers.pricing) }) : refusal;
+  }
+
   private async askList(ticker: string): Promise<UncoveredTickerError | undefined> {
     const type = coveredAs(ticker);
     try {
-      const { value } = await this.o.answers.answer(coverageListOf(ticker), undefined);
+      const { value } = await this.o.answers.asked(coverageListOf(ticker));
       const listed = coverageListed(value, ticker);
       if (listed === undefined) {
         this.unlisted.add(type); // an empty list says nothing: the after-the-fact rule applies today
@@ -191,7 +210,7 @@ export class TickerCoverage {
    * knows it.
    */
   async explain(ticker: string, error: unknown, options?: CallOptions): Promise<unknown> {
-    if (error instanceof NotCachedError) return this.knownUncovered(ticker) ?? error;
+    if (error instanceof NotCachedError) return this.knownUncovered(ticker) ?? this.priced(ticker, error);
     if (!(error instanceof DataNotFoundError)) return error;
     return (await this.verdict(ticker, error.status, options)) ?? error;
   }

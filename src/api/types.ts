@@ -57,9 +57,9 @@ export interface ClientOptions {
   listUnits?: number;
   /**
    * How a ticker the service does not cover is found (docs/quota-and-billing.md, "A ticker FDQ does not
-   * cover"): `after` (default) asks only after a data answer "not found" (the ticker's coverage record); `list`
-   * asks its type's coverage list once per refresh day before the first data request of a ticker whose coverage
-   * is not known today, and falls back to `after` where the list cannot be had.
+   * cover"): `list` (default) asks its type's coverage list once per refresh day before the first data request
+   * of a ticker whose coverage is not known today, and falls back to `after` where the list cannot be had;
+   * `after` asks only after a data answer "not found" (the ticker's coverage record).
    */
   coverageCheck?: "list" | "after";
   /**

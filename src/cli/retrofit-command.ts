@@ -12,7 +12,9 @@ import { csvField } from "../workbook/changes/changes";
 import { applyRetrofit } from "../workbook/retrofit/apply";
 import { LAYOUTS_READ } from "../workbook/retrofit/layout";
 import {
+  costOf,
   countRows,
+  NO_COST,
   planRetrofit,
   priceRetrofit,
   runRetrofit,
@@ -94,7 +96,7 @@ export function serializeReport(rows: readonly RetrofitRow[], fileName: string):
 function servicesOf(client: Parameters<typeof estimateRun>[0]): RetrofitServices {
   return {
     price: async (calls: readonly FdqCall[]) =>
-      calls.length === 0 ? 0 : (await estimateRun(client, calls)).units,
+      calls.length === 0 ? NO_COST : costOf(await estimateRun(client, calls)),
     fetch: async (calls: readonly FdqCall[]) =>
       (await evaluateAll(client, calls)).map((o) => (o.ok && typeof o.value === "number" ? o.value : null)),
   };

@@ -240,8 +240,9 @@ describe("Excel (web) as the test double models it, the same on the desktop but 
       value: "#N/A",
       error: {
         code: "notAvailable",
+        // The value and the day's stock coverage list it is checked against first.
         message:
-          "Not fetched for the preview: FDQ fetches this value when the formula is entered, which costs 1 unit.",
+          "Not fetched for the preview: FDQ fetches this value when the formula is entered, which costs 2 units.",
       },
     });
     expect(await cell(page, "Sheet1!A1")).toBeNull();
@@ -251,7 +252,7 @@ describe("Excel (web) as the test double models it, the same on the desktop but 
     const entered = await cell(page, "Sheet1!A1");
     expect(entered).toMatchObject({ value: (nopat.value as number) * 2, error: null });
     const after = counts();
-    expect(after).toEqual({ requests: before.requests + 1, units: before.units + 1 });
+    expect(after).toEqual({ requests: before.requests + 2, units: before.units + 2 });
     expect(await callDouble(page, "preview", formula)).toEqual({ value: entered!.value, error: null });
     expect(counts()).toEqual(after);
     expect(await callDouble(page, "runs", "Sheet1!A1")).toBe(1);

@@ -112,6 +112,9 @@ describe("the Calculation card", () => {
       cells["Sheet1!A8"] = ROIC("AAPL", 2020, "metrics/nosuch");
       cells["Sheet1!A9"] = ROIC("MSFT", 2020);
       await callDouble(page, "seed", cells);
+      // The day's stock coverage list comes first, and the values wait for it: let it through.
+      await held.waitHeld(1);
+      held.releaseHeld();
       await held.waitHeld(6);
       // During: AAPL's six requests wait at the proxy (six open at most), MSFT's waits its turn behind them;
       // the bad argument failed at once, without a request.

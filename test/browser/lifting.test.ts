@@ -37,8 +37,9 @@ it("estimates and explains =FDQ.DATAPOINT($A2:$A4,...,B$1) as three calls, befor
   await page.getByRole("tab", { name: "Workbook" }).click();
   await page.getByTestId("estimate-button").click();
   await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("1 FDQ cell found");
+  // The three calls and the day's stock coverage list they are checked against.
   await expect(page.getByTestId("estimate-requests").textContent()).resolves.toBe(
-    "3 requests needed (3 units)",
+    "4 requests needed (4 units, with the day's ticker coverage list)",
   );
   await expect(page.getByTestId("estimate-cached").textContent()).resolves.toBe(
     "0 of 1 cells already cached",
@@ -49,9 +50,9 @@ it("estimates and explains =FDQ.DATAPOINT($A2:$A4,...,B$1) as three calls, befor
   await expect(page.getByTestId("explain-lifted").textContent()).resolves.toBe(
     "3 calls (3 rows x 1 column): Excel runs FDQ.DATAPOINT once per cell of its ranges and spills the results",
   );
-  // The first price is the lifted call's total; each shown call has its own below.
+  // The first price is the lifted call's total (the coverage list with it); each shown call has its own below.
   await expect(page.getByTestId("explain-price").first().textContent()).resolves.toBe(
-    "3 units for 3 requests; not cached today: 3 units to spend on the next calculation.",
+    "4 units for 4 requests; not cached today: 4 units to spend on the next calculation.",
   );
   await expect(page.getByTestId("explain-url").allTextContents()).resolves.toEqual(
     ["AAPL", "MSFT", "NFLX"].map(

@@ -71,10 +71,10 @@ describe("Link numbers in the pane", () => {
     await card.getByRole("button", { name: "Price it" }).click();
     const price = card.getByLabel("Link numbers price");
     await price.waitFor();
-    // The first look: the three labels' datapoints at FY2023 (1 unit each).
+    // The first look: the day's stock coverage list and the three labels' datapoints at FY2023 (1 unit each).
     const priceText = (await price.textContent()) ?? "";
     const pricePattern =
-      /^12 numbers under 4 labels; 3 labels may name FDQ datapoints\. Finding matches costs at most (\d+) quota units \(3 units for a first look at each label's candidates\)\.$/;
+      /^12 numbers under 4 labels; 3 labels may name FDQ datapoints\. Finding matches costs at most (\d+) quota units \(4 units for a first look at each label's candidates\)\.$/;
     expect(priceText).toMatch(pricePattern);
     const priced = pricePattern.exec(priceText);
     const most = Number(priced?.[1]);
@@ -87,8 +87,8 @@ describe("Link numbers in the pane", () => {
     const rows = proposals.getByRole("listitem");
     expect(await rows.count()).toBe(8);
     expect(rig.sandbox.stats().requests).toBeGreaterThan(atStart);
-    // What it spent is within the price shown: 3 labels x 3 years.
-    expect(rig.sandbox.usage() - unitsAtStart).toBe(9);
+    // What it spent is within the price shown: the coverage list, and 3 labels x 3 years.
+    expect(rig.sandbox.usage() - unitsAtStart).toBe(1 + 9);
     expect(rig.sandbox.usage() - unitsAtStart).toBeLessThanOrEqual(most);
     const d3 = proposals.getByLabel("D3 Revenue ($m)");
     expect(await d3.textContent()).toContain(

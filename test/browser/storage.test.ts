@@ -160,15 +160,17 @@ describe("IndexedDB refusing a write (the origin's quota spent)", () => {
     });
     const second = await openWorkbook(first, rig.site, opened());
     await waitForConsole(second, "FDQ new-day check: current");
-    await enterCells(second.page, { "Sheet1!A1": '=FDQ.DATAPOINT("KO","roic","ROIC",2021)' });
+    // A ticker the day's coverage list (saved by the first workbook) lists: its answer is a new one to save.
+    await enterCells(second.page, { "Sheet1!A1": '=FDQ.DATAPOINT("MSFT","roic","ROIC",2021)' });
     const warning = second.page.getByTestId("cache-warning");
     await warning.waitFor({ timeout: 20_000 });
     await expect(warning.textContent()).resolves.toContain(
-      "The FDQ cache was full (The quota has been exceeded.): its 3 oldest answers were removed to save the new ones.",
+      "The FDQ cache was full (The quota has been exceeded.): its 4 oldest answers were removed to save the new ones.",
     );
     const left = answersIn(await records(second.page, "fdq-cache"));
-    expect(left.filter((k) => k.includes("roic/KO?"))).toHaveLength(1);
-    // The oldest three of the stored answers (the pane's datapoint list among them) went; the newer stayed.
+    expect(left.filter((k) => k.includes("roic/MSFT?"))).toHaveLength(1);
+    // The oldest four of the stored answers (the pane's datapoint list and the day's coverage list among them)
+    // went; the newer stayed.
     const nflxLeft = left.filter((k) => k.includes("roic/NFLX?")).length;
     expect(nflxLeft).toBeGreaterThanOrEqual(2);
     expect(nflxLeft).toBeLessThan(5);

@@ -383,11 +383,12 @@ describe("task pane in the browser", () => {
     await expect(page.getByTestId("estimate-cached").textContent()).resolves.toBe(
       "4 of 4 cells already cached",
     );
+    // The four values and the day's stock coverage list, which the refresh asks again.
     await expect(page.getByTestId("estimate-refresh").textContent()).resolves.toBe(
-      "A refresh drops today's cache and sends up to 4 requests again: 4 units of the monthly quota.",
+      "A refresh drops today's cache and sends up to 5 requests again: 5 units of the monthly quota.",
     );
     await expect(page.getByTestId("estimate-projection").textContent()).resolves.toMatch(
-      /^At one refresh per trading day \(assumed 21 a month\), this workbook uses about 84 units a month \(4 x 21\): within the [\d,]+ units left of the 10,000-unit plan\.$/,
+      /^At one refresh per trading day \(assumed 21 a month\), this workbook uses about 105 units a month \(5 x 21\): within the [\d,]+ units left of the 10,000-unit plan\.$/,
     );
 
     const before = rig.sandbox.stats().requests;
@@ -400,18 +401,19 @@ describe("task pane in the browser", () => {
     await page.getByTestId("refresh-progress").waitFor();
     const summary = page.getByTestId("refresh-summary");
     await summary.waitFor({ timeout: 30_000 });
-    // Billed per datapoint: ROIC and NOPAT of AAPL 2022 are one request each (not every name of roic); the
-    // refresh did not ask first (4 units, far inside the default plan).
+    // Billed per datapoint: ROIC and NOPAT of AAPL 2022 are one request each (not every name of roic), after the
+    // day's stock coverage list; the refresh did not ask first (5 units, far inside the default plan).
     expect(sent.map((u) => u.slice(rig.sandbox.baseUrl.length)).sort()).toEqual([
+      "/coverage/stock",
       "/fundamentals/adjusted/MSFT?datapoint=ACCOUNTS_PAYABLE&year=2022",
       "/metrics/roic/AAPL?datapoint=NOPAT&year=2022",
       "/metrics/roic/AAPL?datapoint=ROIC&year=2022",
       "/metrics/roic/NFLX?datapoint=ROIC&year=2021&quarter=4",
     ]);
-    expect(rig.sandbox.stats().requests - before).toBe(4);
+    expect(rig.sandbox.stats().requests - before).toBe(5);
     expect(await page.getByTestId("refresh-confirm").count()).toBe(0);
     await expect(summary.textContent()).resolves.toMatch(
-      /^Refreshed 4 FDQ cells \(on request\): 4 requests sent, 0 failed requests, 0 cells in error, in \d+\.\d s\.$/,
+      /^Refreshed 4 FDQ cells \(on request\): 5 requests sent, 0 failed requests, 0 cells in error, in \d+\.\d s\.$/,
     );
     expect(await callDouble<string[]>(page, "calculations")).toEqual(["Full"]);
     // The refresh records its day in the workbook's own settings, and never the key.
@@ -456,13 +458,18 @@ describe("task pane in the browser", () => {
     // datapoint descriptions (/datapoint) may fall inside it.
     await expect(page.getByTestId("refresh-summary").textContent()).resolves.toMatch(
       new RegExp(
-        `^Refreshed 1 FDQ cell \\(new refresh day ${todayLabel()}\\): (1 request|2 requests) sent, 0 failed requests, 0 cells in error, in \\d+\\.\\d s\\.$`,
+        `^Refreshed 1 FDQ cell \\(new refresh day ${todayLabel()}\\): (2 requests|3 requests) sent, 0 failed requests, 0 cells in error, in \\d+\\.\\d s\\.$`,
       ),
     );
     const sandboxPaths = pane.requests
       .filter((u) => u.startsWith(rig.sandbox.baseUrl))
       .map((u) => u.slice(rig.sandbox.baseUrl.length));
-    expect(sandboxPaths.sort()).toEqual(["/datapoint", "/metrics/roic/AAPL?datapoint=ROIC&year=2022"]);
+    // The day's stock coverage list before the cell's value.
+    expect(sandboxPaths.sort()).toEqual([
+      "/coverage/stock",
+      "/datapoint",
+      "/metrics/roic/AAPL?datapoint=ROIC&year=2022",
+    ]);
     // One check at open, one full calculation: the pane does not start a second one.
     expect(await callDouble<string[]>(page, "calculations")).toEqual(["Full"]);
     const expected = await rig.reference.datapoint({
@@ -717,10 +724,11 @@ describe("task pane in the browser", () => {
       await shows(own.usage());
 
       await page.getByTestId("estimate-button").click();
-      // 1 for the datapoint, one per datapoint of the whole dataset (24), 1 for the rating.
-      const price = 1 + findDataset("screens/traditional")!.datapoints.length + 1;
+      // 1 for the day's stock coverage list, 1 for the datapoint, one per datapoint of the whole dataset (24), 1
+      // for the rating.
+      const price = 1 + 1 + findDataset("screens/traditional")!.datapoints.length + 1;
       await expect(page.getByTestId("estimate-refresh").textContent()).resolves.toBe(
-        `A refresh drops today's cache and sends up to 3 requests again: up to ${price} units of the monthly quota.`,
+        `A refresh drops today's cache and sends up to 4 requests again: up to ${price} units of the monthly quota.`,
       );
       await expect(page.getByTestId("estimate-projection").textContent()).resolves.toBe(
         `At one refresh per trading day (assumed 21 a month), this workbook uses about ${price * 21} units ` +
@@ -747,7 +755,7 @@ describe("task pane in the browser", () => {
     });
     const { context, page } = pane;
     await tab(page, "Workbook");
-    // A plan of 3 units, below this month's use plus the refresh's 2 units.
+    // A plan of 3 units, below this month's use plus the refresh's 3 units (the coverage list and two values).
     await page.getByTestId("plan-units").fill("3");
     await page
       .getByTestId("status-units")
@@ -765,7 +773,7 @@ describe("task pane in the browser", () => {
     // The dialog's opening animation ends before the screenshot.
     await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
     await expect(page.getByTestId("refresh-confirm-text").textContent()).resolves.toBe(
-      `This refresh drops today's cache and sends every request again: 2 units, more than the 0 units left of ` +
+      `This refresh drops today's cache and sends every request again: 3 units, more than the 0 units left of ` +
         `your 3-unit monthly plan (${used} used this month). Once the quota is spent the service answers ` +
         `"Limit Exceeded" and cells fail until it resets on ${quotaResetsOn(Date.now())} (US Central).`,
     );
@@ -778,11 +786,11 @@ describe("task pane in the browser", () => {
     expect(await callDouble<string[]>(page, "calculations")).toEqual([]);
     expect(await page.getByTestId("refresh-summary").count()).toBe(0);
 
-    // Confirmed, it refreshes.
+    // Confirmed, it refreshes: the day's coverage list and the two values.
     await page.getByTestId("refresh-button").click();
     await page.getByTestId("refresh-confirm-yes").click();
     await expect(page.getByTestId("refresh-summary").textContent({ timeout: 30_000 })).resolves.toMatch(
-      /^Refreshed 2 FDQ cells \(on request\): 2 requests sent, /,
+      /^Refreshed 2 FDQ cells \(on request\): 3 requests sent, /,
     );
     expect(await callDouble<string[]>(page, "calculations")).toEqual(["Full"]);
     await context.close();
@@ -847,13 +855,13 @@ describe("task pane in the browser", () => {
       await page.getByTestId("refresh-summary").waitFor({ timeout: 30_000 });
       const seen = await page.evaluate(() => (window as unknown as { __progress: string[] }).__progress);
       const counted = seen.filter((text) => text !== "Counting the requests…");
-      // NOSUCH answers "not found", then its coverage record "not found": two failed requests, one cell.
-      expect(counted[0]).toBe("0 of 3 requests, 0 errors so far");
-      expect(counted[counted.length - 1]).toBe("4 of 4 requests, 2 errors so far");
-      for (const text of counted)
-        expect(text).toMatch(/^[0-4] of [34] requests, (0 errors|1 error|2 errors) so far$/);
+      // The day's stock coverage list, counted among the requests, does not list NOSUCH: its cell fails with no
+      // request of its own (the count, made before the list is known, still holds its request).
+      expect(counted[0]).toBe("0 of 4 requests, 0 errors so far");
+      expect(counted[counted.length - 1]).toBe("3 of 4 requests, 0 errors so far");
+      for (const text of counted) expect(text).toMatch(/^[0-3] of 4 requests, 0 errors so far$/);
       await expect(page.getByTestId("refresh-summary").textContent()).resolves.toMatch(
-        /^Refreshed 3 FDQ cells \(on request\): 4 requests sent, 2 failed requests, 1 cell in error, in \d+\.\d s\.$/,
+        /^Refreshed 3 FDQ cells \(on request\): 3 requests sent, 0 failed requests, 1 cell in error, in \d+\.\d s\.$/,
       );
       await context.close();
     } finally {
@@ -883,16 +891,17 @@ describe("task pane in the browser", () => {
         "are fetched every refresh day.",
     );
     await page.getByTestId("estimate-button").click();
-    // 4 units a refresh, 84 a month; the saver keeps the three 2022 values: 3 x 5 + 1 x 21 = 36.
+    // 5 units a refresh (the day's coverage list and 4 values), 105 a month; the saver keeps the three 2022
+    // values: 3 x 5 + 2 x 21 = 57.
     await expect(page.getByTestId("saver-proposal-text").textContent()).resolves.toBe(
-      "At one refresh per trading day this workbook needs about 84 units a month, more than your 50-unit " +
-        "plan. The quota saver keeps closed periods' values for up to 7 days and would bring it to about 36.",
+      "At one refresh per trading day this workbook needs about 105 units a month, more than your 50-unit " +
+        "plan. The quota saver keeps closed periods' values for up to 7 days and would bring it to about 57.",
     );
     await page.screenshot({ path: join(ARTIFACTS, "taskpane-saver-proposal.png"), fullPage: true });
     await page.getByRole("button", { name: "Turn on the quota saver" }).click();
     await page.getByTestId("saver-proposal").waitFor({ state: "detached" });
     await expect(page.getByTestId("estimate-saver").textContent()).resolves.toBe(
-      "With the quota saver on (closed periods kept up to 7 days), about 36 units a month.",
+      "With the quota saver on (closed periods kept up to 7 days), about 57 units a month.",
     );
     await expect(page.getByRole("switch", { name: "Quota saver" }).isChecked()).resolves.toBe(true);
     const stored = await callDouble<Record<string, string>>(page, "storageSnapshot");
@@ -1005,16 +1014,20 @@ describe("task pane in the browser", () => {
       page.getByRole("radio", { name: "Per datapoint (the vendor's unit)" }).isChecked(),
     ).resolves.toBe(true);
     await page.getByTestId("estimate-button").click();
+    // The two values and the day's coverage list.
     await expect(page.getByTestId("estimate-refresh").textContent()).resolves.toBe(
-      "A refresh drops today's cache and sends up to 2 requests again: 2 units of the monthly quota.",
+      "A refresh drops today's cache and sends up to 3 requests again: 3 units of the monthly quota.",
     );
     await perRequest.check();
-    // Billed per request, both cells share the whole roic dataset's request: 1 unit.
+    // Billed per request, both cells share the whole roic dataset's request: 1 unit, and 1 for the list.
     await page
       .getByTestId("estimate-refresh")
-      .getByText("A refresh drops today's cache and sends its request again: 1 unit of the monthly quota.", {
-        exact: true,
-      })
+      .getByText(
+        "A refresh drops today's cache and sends up to 2 requests again: 2 units of the monthly quota.",
+        {
+          exact: true,
+        },
+      )
       .waitFor();
     await page.getByText("One unit is one request to the service, whatever it returns.").waitFor();
     const settingsOf = async (): Promise<unknown> =>
@@ -1046,11 +1059,12 @@ describe("task pane in the browser", () => {
     const injected = '<img src=x onerror="window.__pwned=1"><b>bold</b> no such ticker';
     const { context, page } = await rig.openConnected({
       prepare: async (ctx) => {
+        // A covered ticker (in the day's coverage list), so that its cell shows the data answer's own message.
         await ctx.route(
-          `${rig.sandbox.baseUrl}/metrics/roic/EVIL?datapoint=ROIC&year=2022`,
+          `${rig.sandbox.baseUrl}/metrics/roic/MSFT?datapoint=ROIC&year=2022`,
           async (route) => {
             const response = await route.fetch();
-            await route.fulfill({ response, json: { message: injected } });
+            await route.fulfill({ response, status: 404, json: { message: injected } });
           },
         );
         await ctx.route(`${rig.sandbox.baseUrl}/datapoint`, async (route) => {
@@ -1063,7 +1077,7 @@ describe("task pane in the browser", () => {
       },
     });
     await enterCells(page, {
-      "Sheet1!A1": '=FDQ.DATAPOINT("EVIL","roic","ROIC",2022)',
+      "Sheet1!A1": '=FDQ.DATAPOINT("MSFT","roic","ROIC",2022)',
       "Sheet1!A2": '=FDQ.DATAPOINT("AAPL","roic","NOPAT",2022)',
     });
     const cell = await callDouble<{ value: string; error: { message: string } }>(page, "cell", "Sheet1!A1");

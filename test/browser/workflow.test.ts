@@ -234,21 +234,21 @@ describe("refresh scopes", () => {
     await page.getByTestId("refresh-scope").selectOption("sheet");
     await page.getByTestId("estimate-button").click();
     await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("3 FDQ cells found");
+    // The three values and the day's stock coverage list (the one that did not list NOSUCH is asked again).
     await expect(page.getByTestId("estimate-refresh").textContent()).resolves.toBe(
-      "A refresh drops today's cache and sends up to 3 requests again: 3 units of the monthly quota.",
+      "A refresh drops today's cache and sends up to 4 requests again: 4 units of the monthly quota.",
     );
     await page.getByTestId("refresh-button").click();
     const summary = page.getByTestId("refresh-summary");
     await summary.waitFor({ timeout: 30_000 });
     await expect(summary.textContent()).resolves.toMatch(
-      /^Refreshed 3 FDQ cells of the active sheet \(on request\): 4 requests sent, 2 failed requests, 1 cell in error, in \d+\.\d s\.$/,
+      /^Refreshed 3 FDQ cells of the active sheet \(on request\): 3 requests sent, 0 failed requests, 1 cell in error, in \d+\.\d s\.$/,
     );
-    // NOSUCH's "not found" asks its coverage record again (also "not found": FDQ does not cover it).
+    // The list again (it did not list NOSUCH: FDQ does not cover it), and no request of NOSUCH's own.
     expect(sent.sort()).toEqual([
-      "/coverage/stock/NOSUCH",
+      "/coverage/stock",
       "/metrics/roic/MSFT?datapoint=ROIC&year=2022",
       "/metrics/roic/NFLX?datapoint=ROIC&year=2022",
-      "/metrics/roic/NOSUCH?datapoint=ROIC&year=2022",
     ]);
     // No full calculation: Sheet1 was not run again.
     expect(await callDouble<string[]>(page, "calculations")).toEqual([]);
@@ -266,7 +266,7 @@ describe("refresh scopes", () => {
     await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("1 FDQ cell found");
     await page.getByTestId("refresh-button").click();
     await page.getByText(/^Refreshed 1 FDQ cell in error/).waitFor();
-    expect(sent).toEqual(["/metrics/roic/NOSUCH?datapoint=ROIC&year=2022", "/coverage/stock/NOSUCH"]);
+    expect(sent).toEqual(["/coverage/stock"]);
     await context.close();
   });
 
@@ -311,8 +311,8 @@ describe("progress and Cancel", () => {
     try {
       const pane = await rig.openConnected({ service: held, theme: "dark" });
       const { context, page } = pane;
-      // 6 requests at once: the first wave is A1:A6 (A1 not found: a year before AAPL's first filing, which
-      // its other cells' data show to be no uncovered ticker, so no coverage request), the second A7:A8.
+      // 6 requests at once: the first wave is A1:A6 (A1 not found: a year before AAPL's first filing; the day's
+      // coverage list lists AAPL, so no coverage record is asked), the second A7:A8.
       const cells: Record<string, string> = { "Sheet1!A1": ROIC("AAPL", 1990) };
       for (let i = 2; i <= 8; i++) cells[`Sheet1!A${i}`] = ROIC("AAPL", 2011 + i);
       await callDouble(page, "seed", cells);
@@ -324,6 +324,9 @@ describe("progress and Cancel", () => {
       held.hold();
       await page.getByTestId("refresh-button").click();
       await page.getByTestId("refresh-cells").waitFor();
+      // The day's stock coverage list first (the refresh dropped today's cache): the values wait for it.
+      await held.waitHeld(1);
+      held.releaseHeld();
       await held.waitHeld(6);
       await screenshotProgress(page, "dark");
       held.releaseHeld();
@@ -335,15 +338,15 @@ describe("progress and Cancel", () => {
       );
       await expect(
         Promise.all([text("cells-done"), text("cells-pending"), text("cells-failed"), text("refresh-units")]),
-      ).resolves.toEqual(["5", "2", "1", "5 units spent so far"]);
+      ).resolves.toEqual(["5", "2", "1", "6 units spent so far"]);
       await held.waitHeld(2);
-      expect(held.received() - before).toBe(8);
+      expect(held.received() - before).toBe(1 + 8);
       held.open();
       await page.getByTestId("refresh-summary").waitFor({ timeout: 30_000 });
       await expect(page.getByTestId("refresh-summary").textContent()).resolves.toMatch(
-        /^Refreshed 8 FDQ cells \(on request\): 8 requests sent, 1 failed request, 1 cell in error, in \d+\.\d s\.$/,
+        /^Refreshed 8 FDQ cells \(on request\): 9 requests sent, 1 failed request, 1 cell in error, in \d+\.\d s\.$/,
       );
-      expect(held.received() - before).toBe(8);
+      expect(held.received() - before).toBe(1 + 8);
       await context.close();
     } finally {
       await held.close();
@@ -365,9 +368,12 @@ describe("progress and Cancel", () => {
       held.hold();
       await page.getByTestId("refresh-button").click();
       await page.getByTestId("refresh-cells").waitFor();
+      // The day's stock coverage list first (1 unit): the values wait for it.
+      await held.waitHeld(1);
+      held.releaseHeld();
       await held.waitHeld(6);
       await expect(page.getByTestId("cells-pending").textContent()).resolves.toBe("10");
-      await expect(page.getByTestId("refresh-units").textContent()).resolves.toBe("0 units spent so far");
+      await expect(page.getByTestId("refresh-units").textContent()).resolves.toBe("1 unit spent so far");
       await screenshotProgress(page, "light");
       await page.getByTestId("refresh-cancel").click();
       // Cancel stops what is not sent yet; the requests in flight are answered.
@@ -376,13 +382,14 @@ describe("progress and Cancel", () => {
       await summary.waitFor({ timeout: 30_000 });
       await settled(page);
       const sent = held.received() - before;
-      // The shared client runs 6 requests at once: those were sent, the 4 queued ones never were.
-      expect(sent).toBe(6);
+      // The list, then 6 requests at once (the shared client's limit): those were sent, the 4 queued ones
+      // never were.
+      expect(sent).toBe(1 + 6);
       await expect(summary.textContent()).resolves.toMatch(
-        /^Refresh cancelled for 10 FDQ cells \(on request\): 6 requests sent, 0 failed requests, 4 cells in error, in \d+\.\d s\.$/,
+        /^Refresh cancelled for 10 FDQ cells \(on request\): 7 requests sent, 0 failed requests, 4 cells in error, in \d+\.\d s\.$/,
       );
       await expect(page.getByTestId("refresh-summary-units").textContent()).resolves.toBe(
-        "6 units spent. Cancel stopped 4 requests before they were sent: their cells show #N/A until refreshed again.",
+        "7 units spent. Cancel stopped 4 requests before they were sent: their cells show #N/A until refreshed again.",
       );
       const after = await Promise.all(Object.keys(cells).map((a) => cell(page, a)));
       const answered = after.filter((c) => typeof c?.value === "number");
@@ -393,7 +400,7 @@ describe("progress and Cancel", () => {
       await page.getByTestId("refresh-scope").selectOption("errors");
       await page.getByTestId("refresh-button").click();
       await page.getByText(/^Refreshed 4 FDQ cells in error/).waitFor({ timeout: 30_000 });
-      expect(held.received() - before).toBe(10);
+      expect(held.received() - before).toBe(1 + 10);
       await context.close();
     } finally {
       await held.close();

@@ -195,7 +195,8 @@ function RefreshStatus({ control, usage, quota }: RefreshPanelProps) {
         <ul className={styles.list} data-testid="refresh-estimate">
           <li data-testid="estimate-cells">{plural(e.cells, "FDQ cell found", "FDQ cells found")}</li>
           <li data-testid="estimate-requests">
-            {plural(e.requestsNeeded, "request needed", "requests needed")} ({unitsText(e.units)})
+            {plural(e.requestsNeeded, "request needed", "requests needed")} ({unitsText(e.units)}
+            {e.coverageLists > 0 ? `, with the day's ticker coverage list` : ""})
             {e.otherRequests > 0
               ? `, plus up to ${e.otherRequests} for ratings, sector, coverage, security and info cells (${unitsText(e.otherUnits)})`
               : ""}

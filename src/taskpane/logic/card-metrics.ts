@@ -39,7 +39,10 @@ export async function cardMetricsUnits(
   ).flat();
   if (requests.length === 0) return 0;
   const { planned, resolution } = client.estimate(requests);
-  return planned.reduce((n, p) => n + p.units, 0) + (resolution?.units ?? 0);
+  // The metrics' own requests: the day's coverage list a data call may ask first is shared by every card and
+  // cell of the day, not a cost per card.
+  const own = planned.filter((p) => p.key.fields.endpoint === "data");
+  return own.reduce((n, p) => n + p.units, 0) + (resolution?.units ?? 0);
 }
 
 export type MetricOffer =

@@ -11,6 +11,8 @@ import { requestsOf } from "../../functions/requests";
 import type { FdqRequest } from "../../api";
 import { LAYOUTS_READ } from "../../workbook/retrofit/layout";
 import {
+  costOf,
+  NO_COST,
   planRetrofit,
   priceRetrofit,
   runRetrofit,
@@ -100,7 +102,8 @@ async function requestsOfCalls(calls: readonly FdqCall[]): Promise<FdqRequest[]>
 /** Retrofit's services over the pane's client: prices from its estimate, values as the functions give them. */
 export function paneRetrofitServices(client: PaneClient): RetrofitServices {
   return {
-    price: async (calls) => (calls.length === 0 ? 0 : client.estimate(await requestsOfCalls(calls)).units),
+    price: async (calls) =>
+      calls.length === 0 ? NO_COST : costOf(client.estimate(await requestsOfCalls(calls))),
     fetch: async (calls) =>
       (await evaluateAll(client, calls)).map((o) => (o.ok && typeof o.value === "number" ? o.value : null)),
   };

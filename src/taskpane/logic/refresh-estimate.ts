@@ -26,9 +26,12 @@ export interface RefreshEstimate {
   readonly plannedRequests: number;
   /**
    * Planned requests not in today's cache: what a calculation would send (with the search for the latest
-   * period of relative cells not resolved today: empty answers, which cost no unit).
+   * period of relative cells not resolved today: empty answers, which cost no unit, and the day's coverage list
+   * the data cells' tickers are checked against).
    */
   readonly requestsNeeded: number;
+  /** Of requestsNeeded, the coverage lists (one per type of ticker, once a refresh day) the data cells ask first. */
+  readonly coverageLists: number;
   /** Cells whose requests are all planned and in today's cache. */
   readonly cachedCells: number;
   /**
@@ -76,6 +79,8 @@ export async function estimateRefresh(
 ): Promise<RefreshEstimate> {
   values ??= await currentValueOptions();
   const requests: FdqRequest[] = [];
+  /** The paths of the cells' own requests (a coverage list beyond them is the data cells' coverage check). */
+  const ownPaths = new Set<string>();
   const unplanned: UnplannedCell[] = [];
   let cachedCells = 0;
   for (const { cell, calls } of await resolveCells(cells, workbook)) {
@@ -87,6 +92,7 @@ export async function estimateRefresh(
       const requests = await requestsOf(call, values);
       // Checks the requests as the client will: a refused one makes the call unplanned.
       const plans = requests.map((request) => client.plan(request));
+      for (const p of plans) ownPaths.add(p.key.path);
       cached &&= plans.every((p) => p.cached);
       own.push(...requests);
     };
@@ -121,7 +127,9 @@ export async function estimateRefresh(
   // `resolution`: the search for the latest periods of FY0/FQ0/LTM cells not resolved today (empty answers).
   const { planned, resolution } = client.estimate(requests);
   const search = { requests: resolution?.requests ?? 0, units: resolution?.units ?? 0 };
-  const isData = (p: PlannedRequest): boolean => p.key.fields.endpoint === "data";
+  const isList = (p: PlannedRequest): boolean =>
+    p.key.fields.endpoint === "coverage" && !ownPaths.has(p.key.path);
+  const isData = (p: PlannedRequest): boolean => p.key.fields.endpoint === "data" || isList(p);
   const sum = (list: readonly PlannedRequest[]): number => list.reduce((n, p) => n + p.units, 0);
   const data = planned.filter(isData);
   const other = planned.filter((p) => !isData(p));
@@ -129,8 +137,9 @@ export async function estimateRefresh(
   const otherNeeded = other.filter((p) => !p.cached);
   return {
     cells: cells.length,
-    plannedRequests: data.length,
+    plannedRequests: data.filter((p) => !isList(p)).length,
     requestsNeeded: dataNeeded.length + search.requests,
+    coverageLists: dataNeeded.filter(isList).length,
     cachedCells,
     otherRequests: otherNeeded.length,
     units: sum(dataNeeded) + search.units,

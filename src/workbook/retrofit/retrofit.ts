@@ -9,6 +9,7 @@
 // its candidates, never guessed, and nothing more is fetched for it. A number of a linked line that does not
 // match its period's value, at the line's scale and sign, is not linked (a wrong number is reported, not
 // replaced).
+import type { RequestEstimate, SharedCost } from "../../api";
 import type { CatalogSearchIndex } from "../../catalog/search";
 import { formatFormula, type FdqCall } from "../../functions/formula";
 import { canonicalHead } from "../../functions/formula-repair";
@@ -18,9 +19,23 @@ import { readLayout, type Line, type LineCell, type SheetLayoutResult } from "./
 import { periodArgs, periodOrder } from "./periods";
 import { matchScale, scaled, type ScaleMatch, type ScaleName } from "./scale";
 
+/** What some calls would spend now: all their units, and of those the costs later calls share (a coverage list). */
+export interface RetrofitCost {
+  readonly units: number;
+  readonly shared: readonly SharedCost[];
+}
+
+/** A cost from the client's estimate: the coverage lists its data calls would ask first are shared costs. */
+export function costOf(estimate: RequestEstimate): RetrofitCost {
+  const lists = estimate.planned.filter((p) => !p.cached && p.key.fields.endpoint === "coverage");
+  return { units: estimate.units, shared: lists.map((p) => ({ id: p.key.path, units: p.units })) };
+}
+
+export const NO_COST: RetrofitCost = { units: 0, shared: [] };
+
 export interface RetrofitServices {
-  /** The quota units these calls would spend now, sending nothing. */
-  price(calls: readonly FdqCall[]): Promise<number>;
+  /** What these calls would spend now, sending nothing. */
+  price(calls: readonly FdqCall[]): Promise<RetrofitCost>;
   /** Each call's number, or null where FDQ gave none (an error, text, no data). */
   fetch(calls: readonly FdqCall[]): Promise<(number | null)[]>;
 }
@@ -105,16 +120,27 @@ export interface RetrofitPrice {
 
 /** What the run costs, before any request. */
 export async function priceRetrofit(plan: RetrofitPlan, services: RetrofitServices): Promise<RetrofitPrice> {
-  const first = await services.price(probeCalls(plan, 0));
-  const second = await services.price(probeCalls(plan, 1));
+  // A shared cost (the day's coverage list) is spent by the first batch that needs it, once.
+  const spent = new Set<string>();
+  const priced = async (calls: readonly FdqCall[]): Promise<{ units: number; cost: RetrofitCost }> => {
+    const cost = await services.price(calls);
+    const again = cost.shared.filter((s) => spent.has(s.id)).reduce((n, s) => n + s.units, 0);
+    return { units: cost.units - again, cost };
+  };
+  const spend = (cost: RetrofitCost): void => cost.shared.forEach((s) => spent.add(s.id));
+  const first = await priced(probeCalls(plan, 0));
+  spend(first.cost);
+  const second = await priced(probeCalls(plan, 1));
+  spend(second.cost);
   let rest = 0;
   for (const p of plan.lines) {
-    let worst = 0;
-    for (const c of p.candidates)
-      worst = Math.max(worst, await services.price(p.ordered.slice(1).map((cell) => callOf(c, cell))));
-    rest += worst;
+    const costs = await Promise.all(
+      p.candidates.map((c) => priced(p.ordered.slice(1).map((cell) => callOf(c, cell)))),
+    );
+    rest += Math.max(0, ...costs.map((c) => c.units));
+    costs.forEach((c) => spend(c.cost));
   }
-  return { first, most: first + second + rest };
+  return { first: first.units, most: first.units + second.units + rest };
 }
 
 /** The formula for a link, as Excel shows it ("=-FDQ.DATAPOINT(...)/1000"). */

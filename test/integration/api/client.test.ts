@@ -50,7 +50,7 @@ function routed(faulty: RunningSandbox, healthy: RunningSandbox, faultyAttempts:
 const enhanced = findDataset("screens/enhanced")!.datapoints.map((d) => d.name);
 
 describe("request counts against the sandbox", () => {
-  it("makes 1 HTTP request for 200 single-datapoint calls, 0 for the same batch that day, 1 after the day boundary", async () => {
+  it("makes 1 HTTP request for 200 single-datapoint calls (after the day's coverage list), 0 for the same batch that day, the list and 1 after the day boundary", async () => {
     const sb = await sandbox();
     let now = DAY1;
     const fdq = client(sb, { now: () => now });
@@ -65,14 +65,15 @@ describe("request counts against the sandbox", () => {
           }),
         ),
       );
+    // The stock coverage list (asked once per refresh day before the first data request), then the data.
     const first = await batch();
-    expect(sb.stats().requests).toBe(1);
+    expect(sb.stats().requests).toBe(2);
     const second = await batch();
-    expect(sb.stats().requests).toBe(1);
+    expect(sb.stats().requests).toBe(2);
     expect(second.map((r) => r.value)).toEqual(first.map((r) => r.value));
     now = DAY2;
     await batch();
-    expect(sb.stats().requests).toBe(2);
+    expect(sb.stats().requests).toBe(4);
     expect(first.every((r) => typeof r.value === "number")).toBe(true);
     await fdq.close();
   });
@@ -134,8 +135,9 @@ describe("faults over real HTTP", () => {
     const reference = client(healthy);
     const [result, expected] = [await fdq.datapoint(request), await reference.datapoint(request)];
     expect(result.value).toBe(expected.value);
+    // The first attempt, the day's coverage list, meets the fault; its retry and the data request follow.
     expect(faulty.stats().requests).toBe(1);
-    expect(fdq.stats()).toMatchObject({ requestsSent: 2, retries: 1, failures: {} });
+    expect(fdq.stats()).toMatchObject({ requestsSent: 3, retries: 1, failures: {} });
     expectedWaits(waits);
     await Promise.all([fdq.close(), reference.close()]);
   }
@@ -219,13 +221,14 @@ describe("persistent cache across restarts (file store)", () => {
     await first.close();
     const second = make();
     expect(await second.datapoint(request)).toEqual({ ...original, source: "cache" });
-    expect(sb.stats().requests).toBe(1);
+    // The first client's coverage list and data request; the second sends nothing.
+    expect(sb.stats().requests).toBe(2);
     await second.close();
 
     await fs.writeFile(file, '{"fdq.cache": "{\\"v\\":1,');
     const third = make();
     expect(await third.datapoint(request)).toEqual(original);
-    expect(sb.stats().requests).toBe(2);
+    expect(sb.stats().requests).toBe(4);
     expect(warnings).toEqual([
       expect.stringMatching(/^The saved FDQ cache could not be read and was discarded/),
     ]);
@@ -263,7 +266,8 @@ describe("concurrency limit against the sandbox", () => {
     const expected = targets.length * names.length;
     expect((await Promise.all(calls)).reduce<number>((a, b) => a + b, 0)).toBe(expected);
     expect(most).toBe(6);
-    expect(sb.stats().requests).toBe(expected);
+    // Every datapoint alone, and the day's coverage list before them.
+    expect(sb.stats().requests).toBe(expected + 1);
     expect(fdq.stats()).toMatchObject({ maxInFlight: 6, inFlight: 0, queued: 0 });
     await fdq.close();
   });

@@ -1,5 +1,7 @@
 // Quota-aware requests against the sandbox over real HTTP: units by the vendor's rule (counted by the
 // sandbox itself), the planner under each billing model, the ledger, "Limit Exceeded" and the refresh window.
+// Every client here checks coverage by the default rule: its first data request of the day follows the stock
+// coverage list (1 request, 1 unit), counted in each figure as LIST.
 import {
   type ClientOptions,
   FdqClient,
@@ -18,6 +20,8 @@ const sandboxNow = () => new Date(NOW);
 const YEAR = 2022;
 const ROIC = findDataset("metrics/roic")!;
 const N = ROIC.datapoints.length;
+/** The stock coverage list a client asks once per refresh day before its first data request: 1 request, 1 unit. */
+const LIST = 1;
 
 const sandbox = sandboxes({ now: sandboxNow });
 
@@ -34,13 +38,13 @@ const failure = (p: Promise<unknown>) =>
   );
 
 describe("units by the vendor's rule", () => {
-  it("costs 1 unit per single datapoint, and the client's count equals the sandbox's", async () => {
+  it("costs 1 unit per single datapoint and per coverage list, and the client's count equals the sandbox's", async () => {
     const sb = await sandbox();
     const fdq = client(sb);
     await Promise.all(["ROIC", "NOPAT", "CAPITAL_INVESTED"].map((n) => ask(fdq, n)));
-    expect(sb.stats().requests).toBe(3);
-    expect(sb.usage()).toBe(3);
-    expect(fdq.stats().unitsSpent).toBe(3);
+    expect(sb.stats().requests).toBe(LIST + 3);
+    expect(sb.usage()).toBe(LIST + 3);
+    expect(fdq.stats().unitsSpent).toBe(LIST + 3);
     await fdq.close();
   });
 
@@ -51,7 +55,7 @@ describe("units by the vendor's rule", () => {
     await fdq.ratings("AAPL");
     await fdq.sector({ id: "TECHNOLOGYSEC", name: "ROIC_AVG" });
     await fdq.security("stock", "AAPL");
-    expect(sb.usage()).toBe(whole.records.length + 3);
+    expect(sb.usage()).toBe(LIST + whole.records.length + 3);
     expect(fdq.stats().unitsSpent).toBe(sb.usage());
     await fdq.close();
   });
@@ -63,8 +67,8 @@ describe("the planner", () => {
     const fdq = client(sb);
     const names = ROIC.datapoints.slice(0, 5).map((d) => d.name);
     await Promise.all([...names, ...names].map((n) => ask(fdq, n)));
-    expect(sb.stats().requests).toBe(5);
-    expect(sb.usage()).toBe(5);
+    expect(sb.stats().requests).toBe(LIST + 5);
+    expect(sb.usage()).toBe(LIST + 5);
     await fdq.close();
   });
 
@@ -72,8 +76,8 @@ describe("the planner", () => {
     const sb = await sandbox();
     const fdq = client(sb);
     const values = await Promise.all(ROIC.datapoints.map((d) => ask(fdq, d.name)));
-    expect(sb.stats().requests).toBe(1);
-    expect(sb.usage()).toBe(N);
+    expect(sb.stats().requests).toBe(LIST + 1);
+    expect(sb.usage()).toBe(LIST + N);
     expect(values.every((v) => v.url.endsWith(`metrics/roic/AAPL?year=${YEAR}`))).toBe(true);
     await fdq.close();
   });
@@ -82,8 +86,8 @@ describe("the planner", () => {
     const sb = await sandbox();
     const fdq = client(sb, { billing: "per-request" });
     await Promise.all(["ROIC", "NOPAT"].map((n) => ask(fdq, n)));
-    expect(sb.stats().requests).toBe(1);
-    expect(sb.usage()).toBe(N);
+    expect(sb.stats().requests).toBe(LIST + 1);
+    expect(sb.usage()).toBe(LIST + N);
     await fdq.close();
   });
 
@@ -110,10 +114,11 @@ describe("the planner", () => {
       request: { ticker: "AAPL", dataset: "roic", name: d.name, year: YEAR },
     }));
     const rating = { kind: "ratings" as const, ticker: "AAPL" };
+    // One list for both tickers: it is asked once, before the first of them.
     expect(fdq.estimate([...some, ...some, ...every, rating])).toMatchObject({
-      requests: 4,
-      requestsNeeded: 4,
-      units: 2 + N + 1,
+      requests: LIST + 4,
+      requestsNeeded: LIST + 4,
+      units: LIST + 2 + N + 1,
     });
     expect(sb.stats().requests).toBe(0);
     await fdq.close();
@@ -132,13 +137,13 @@ describe("the usage ledger", () => {
     await ask(second, "NOPAT");
     expect(await second.usage()).toEqual({
       month: "2024-03",
-      units: 3,
-      byDay: { "2024-03-15": 3 },
-      byDataset: { "metrics/roic": 2, ratings: 1 },
+      units: LIST + 3,
+      byDay: { "2024-03-15": LIST + 3 },
+      byDataset: { coverage: LIST, "metrics/roic": 2, ratings: 1 },
       exhausted: false,
       resetsOn: "2024-04-01",
     });
-    expect(sb.usage()).toBe(3);
+    expect(sb.usage()).toBe(LIST + 3);
     await second.close();
   });
 
@@ -161,7 +166,9 @@ describe("Limit Exceeded", () => {
 
   it("is never retried, stops the account at once, and says when the quota resets", async () => {
     const sb = await sandbox({ quota: 2 });
-    const fdq = client(sb, { concurrency: 2, coalesceWindowMs: 0 });
+    // Its 40 made-up tickers stand for 40 requests the quota refuses: the after-the-fact coverage rule sends
+    // them, where the default list rule would refuse them as not covered without a request.
+    const fdq = client(sb, { concurrency: 2, coalesceWindowMs: 0, coverageCheck: "after" });
     await ask(fdq, "ROIC");
     await ask(fdq, "NOPAT");
     const requestsBefore = sb.stats().requests;
@@ -177,7 +184,7 @@ describe("Limit Exceeded", () => {
   });
 
   it("is remembered by the ledger: a restart sends nothing until the user says the plan was raised", async () => {
-    const sb = await sandbox({ quota: 1 });
+    const sb = await sandbox({ quota: LIST + 1 });
     const storage = new MemoryStorage();
     const first = client(sb, { storage });
     await ask(first, "ROIC");
@@ -188,7 +195,11 @@ describe("Limit Exceeded", () => {
     expect(await failure(ask(second, "CAPITAL_INVESTED"))).toBeInstanceOf(QuotaExhaustedError);
     expect(sb.stats().requests).toBe(requests);
     // The day of the refusal (US Central: 2024-03-15 10:00) is kept with the stop, for the one-truth wording.
-    expect(await second.usage()).toMatchObject({ units: 1, exhausted: true, exhaustedOn: "2024-03-15" });
+    expect(await second.usage()).toMatchObject({
+      units: LIST + 1,
+      exhausted: true,
+      exhaustedOn: "2024-03-15",
+    });
     await second.planRaised();
     expect(await second.usage()).not.toHaveProperty("exhaustedOn");
     expect(await failure(ask(second, "CAPITAL_INVESTED"))).toBeInstanceOf(QuotaExhaustedError);
@@ -234,8 +245,8 @@ describe("the planner and FDQ.DATASET", () => {
       ask(fdq, "NOPAT"),
       fdq.dataset({ ticker: "AAPL", dataset: "metrics/roic", year: YEAR }),
     ]);
-    expect(sb.stats().requests).toBe(1);
-    expect(sb.usage()).toBe(whole.records.length);
+    expect(sb.stats().requests).toBe(LIST + 1);
+    expect(sb.usage()).toBe(LIST + whole.records.length);
     expect(single.value).toBe(whole.values[whole.records.findIndex((r) => r.datapoint === "NOPAT")]);
     await fdq.close();
   });

@@ -12,7 +12,13 @@ const DAY = "2026-11-24";
 
 const sandbox = sandboxes({});
 
-/** A sandbox and a client on the same movable clock. */
+/**
+ * A sandbox and a client on the same movable clock. The client checks coverage after the fact
+ * (coverageCheck "after"): this file counts the search's own requests and units, which the default rule's
+ * coverage list (1 request, 1 unit before a client's first data request of the day) would add to every first
+ * figure; that list and a covered ticker's FY0 after it are counted in
+ * test/integration/functions/uncovered-ticker.test.ts.
+ */
 async function setUp(day: string, options: SandboxOptions = {}, client: Partial<ClientOptions> = {}) {
   const clock = { now: at(day) };
   const sb = await sandbox({ now: () => new Date(clock.now), ...options });
@@ -24,6 +30,7 @@ async function setUp(day: string, options: SandboxOptions = {}, client: Partial<
       now: () => clock.now,
       storage,
       persistDelayMs: 0,
+      coverageCheck: "after",
       ...client,
     });
   return { sb, clock, open, storage };
@@ -190,7 +197,12 @@ describe("FdqClient.datapoint with a relative year", () => {
     const first = await spent(sb, () => model(cold));
     await cold.close();
     // The same cells in fixed years, on a client of its own (nothing cached): what the cells themselves cost.
-    const fixed = new FdqClient({ baseUrl: sb.baseUrl, apiKey: sb.demoKey, now: () => at(DAY) });
+    const fixed = new FdqClient({
+      baseUrl: sb.baseUrl,
+      apiKey: sb.demoKey,
+      now: () => at(DAY),
+      coverageCheck: "after",
+    });
     const sameCells = await spent(sb, () =>
       Promise.all(
         ["AAPL", "MSFT", "NFLX"].flatMap((ticker) => [

@@ -151,11 +151,11 @@ describe("fdq eval --card-metric", () => {
     );
   });
 
-  it("is counted by --budget: coverage, ratings and the metric", async () => {
+  it("is counted by --budget: coverage, ratings, the metric and the day's coverage list", async () => {
     const run = await fdq(["--budget", "1", "--card-metric", "roic:ROIC:FY0", '=FDQ.CARD("AAPL")']);
     expect(run.code).toBe(3);
     expect(run.stderr).toBe(
-      "fdq: this run would spend about 3 quota units (4 requests not in today's cache); --budget is 1. Nothing was sent.\n",
+      "fdq: this run would spend about 4 quota units (5 requests not in today's cache); --budget is 1. Nothing was sent.\n",
     );
   });
 });

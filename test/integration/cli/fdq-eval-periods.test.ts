@@ -91,14 +91,15 @@ describe("fdq eval with relative periods", () => {
     const before = sandbox.stats().requests;
     const refused = await fdq(["--budget", "1", ...cells], cacheDir);
     expect(refused.code).toBe(3);
-    // Two values (2 units) and one empty answer above the latest year (no unit).
+    // The day's stock coverage list (1 unit), two values (2 units) and one empty answer above the latest year
+    // (no unit): what the cold run then spends.
     expect(refused.stderr).toBe(
-      "fdq: this run would spend about 2 quota units (3 requests not in today's cache); --budget is 1. Nothing was sent.\n",
+      "fdq: this run would spend about 3 quota units (4 requests not in today's cache); --budget is 1. Nothing was sent.\n",
     );
     expect(sandbox.stats().requests).toBe(before);
-    const cold = await fdq(["--budget", "2", "--stats", ...cells], cacheDir);
+    const cold = await fdq(["--budget", "3", "--stats", ...cells], cacheDir);
     expect(cold.code).toBe(0);
-    expect(cold.stderr).toMatch(/^fdq stats: requests sent 3, units spent 2,/);
+    expect(cold.stderr).toMatch(/^fdq stats: requests sent 4, units spent 3,/);
     const warm = await fdq(["--budget", "0", "--stats", ...cells], cacheDir);
     expect(warm.code).toBe(0);
     expect(warm.stdout).toBe(cold.stdout);

@@ -258,7 +258,8 @@ describe("fdq eval", () => {
 
   it("reports requests, units, cache hits, coalesced calls and retries on stderr with --stats", async () => {
     const before = sandbox.stats().requests;
-    // Billed per request, the two annual datapoints of one dataset share the whole dataset's request.
+    // Billed per request, the two annual datapoints of one dataset share the whole dataset's request; the day's
+    // stock coverage list comes first (1 request, 1 unit; the calls waiting for it are not coalesced calls).
     const out = await fdq([
       "--stats",
       "--billing",
@@ -269,9 +270,9 @@ describe("fdq eval", () => {
     ]);
     expect(out.code).toBe(0);
     expect(out.stderr).toBe(
-      "fdq stats: requests sent 2, units spent 2, cache hits 0, coalesced calls 1, retries 0, failures 0\n",
+      "fdq stats: requests sent 3, units spent 3, cache hits 0, coalesced calls 1, retries 0, failures 0\n",
     );
-    expect(sandbox.stats().requests - before).toBe(2);
+    expect(sandbox.stats().requests - before).toBe(3);
   });
 
   it("exits 2 with a message for formulas it does not support, evaluating none", async () => {
@@ -309,7 +310,7 @@ describe("fdq eval", () => {
 });
 
 describe("one Excel recalculation's worth of cells", () => {
-  it("costs one request for 500 DATAPOINT cells of one ticker, dataset and period, and none again the same day", async () => {
+  it("costs one request for 500 DATAPOINT cells of one ticker, dataset and period (after the day's coverage list), and none again the same day", async () => {
     const names = findDataset("metrics/roic")?.datapoints.map((d) => d.name) ?? [];
     expect(names.length).toBeGreaterThan(10);
     const file = formulaFile(
@@ -323,18 +324,19 @@ describe("one Excel recalculation's worth of cells", () => {
     const before = sandbox.stats().requests;
     const first = await fdq(["--stats", "--values-only", "-f", file], cacheDir);
     expect(first.code).toBe(0);
-    expect(sandbox.stats().requests - before).toBe(1);
+    expect(sandbox.stats().requests - before).toBe(2);
     expect(first.stderr).toMatch(STATS);
-    // Every name of the dataset is asked: one whole request, which costs a unit per record it returns.
+    // The stock coverage list (1 unit), then every name of the dataset: one whole request, which costs a unit
+    // per record it returns.
     const [, sent, units, , coalesced] = STATS.exec(first.stderr) ?? [];
-    expect([sent, units, coalesced]).toEqual(["1", String(names.length), "499"]);
+    expect([sent, units, coalesced]).toEqual(["2", String(1 + names.length), "499"]);
     const values = first.stdout.trimEnd().split("\n");
     expect(values).toHaveLength(500);
     expect(values.every((v) => Number.isFinite(Number(v)))).toBe(true);
 
     const second = await fdq(["--stats", "--values-only", "-f", file], cacheDir);
     expect(second.stdout).toBe(first.stdout);
-    expect(sandbox.stats().requests - before).toBe(1);
+    expect(sandbox.stats().requests - before).toBe(2);
     expect(second.stderr).toBe(
       "fdq stats: requests sent 0, units spent 0, cache hits 500, coalesced calls 0, retries 0, failures 0\n",
     );

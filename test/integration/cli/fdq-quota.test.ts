@@ -58,6 +58,11 @@ async function seen<T>(
 }
 
 const ROIC_SIZE = findDataset("metrics/roic")?.datapoints.length ?? 0;
+/**
+ * The stock coverage list a run asks once per refresh day before its first data request (1 request, 1 unit),
+ * unless its cache directory has it today.
+ */
+const LIST = 1;
 
 /** Stocks the sandbox (seed 1, its default) covers from 2014 on. */
 const STOCKS = universeFor(1)
@@ -113,7 +118,8 @@ describe("fdq usage", () => {
       ),
     );
     expect([first.result.code, second.result.code]).toEqual([0, 0]);
-    expect([first.units, second.units]).toEqual([2, 2]);
+    // The second run reads today's coverage list from the cache directory.
+    expect([first.units, second.units]).toEqual([LIST + 2, 2]);
 
     const usage = await seen(() => fdq("usage", ["--json"], cacheDir));
     expect(usage.requests).toBe(0);
@@ -124,7 +130,7 @@ describe("fdq usage", () => {
       month: today.slice(0, 7),
       units: first.units + second.units,
       byDay: { [today]: first.units + second.units },
-      byDataset: { "metrics/roic": 3, ratings: 1 },
+      byDataset: { coverage: LIST, "metrics/roic": 3, ratings: 1 },
       exhausted: false,
       resetsOn: expect.stringMatching(/^\d{4}-\d{2}-01$/),
     });
@@ -133,11 +139,12 @@ describe("fdq usage", () => {
     expect(plain.code).toBe(0);
     expect(plain.stdout.split("\n")).toEqual([
       `FDQ quota units of ${report.month} (US Central time), as counted by fdq in ${cacheDir}${path.sep}127.0.0.1_${new URL(sandbox.baseUrl).port}_v1.${accountTag(sandbox.demoKey)}.json:`,
-      `  4 of 1,000 units used (0.4%), 996 left; the quota resets on ${report.resetsOn}.`,
+      `  5 of 1,000 units used (0.5%), 995 left; the quota resets on ${report.resetsOn}.`,
       "By day:",
-      `  ${today}  4`,
+      `  ${today}  5`,
       "By dataset:",
       "  metrics/roic  3",
+      "  coverage      1",
       "  ratings       1",
       "",
     ]);
@@ -167,7 +174,7 @@ describe("--budget", () => {
     `=FDQ.DATASET("${S2}","roic",2015)`,
     '=FDQ.RATING("ZZZZ","colour")', // refused by its own arguments: no request
   ];
-  const estimate = 3 + ROIC_SIZE;
+  const estimate = LIST + 3 + ROIC_SIZE;
 
   it("refuses a run estimated above it with exit status 3, sending nothing; runs one within it", async () => {
     const cacheDir = tempDir("fdq-budget-");
@@ -175,7 +182,7 @@ describe("--budget", () => {
     expect(over.result).toEqual({
       code: 3,
       stdout: "",
-      stderr: `fdq: this run would spend about ${estimate} quota units (4 requests not in today's cache); --budget is ${(estimate - 1).toLocaleString("en-US")}. Nothing was sent.\n`,
+      stderr: `fdq: this run would spend about ${estimate} quota units (5 requests not in today's cache); --budget is ${(estimate - 1).toLocaleString("en-US")}. Nothing was sent.\n`,
     });
     expect([over.requests, over.units]).toEqual([0, 0]);
 
@@ -183,9 +190,9 @@ describe("--budget", () => {
       fdq("eval", ["--stats", "--budget", String(estimate), ...cells], cacheDir),
     );
     expect(within.result.code).toBe(0);
-    expect(within.requests).toBe(4);
+    expect(within.requests).toBe(5);
     expect(within.units).toBe(estimate); // the sandbox's records are the catalog's: the estimate is exact
-    expect(stats(within.result)).toEqual({ sent: 4, units: within.units });
+    expect(stats(within.result)).toEqual({ sent: 5, units: within.units });
 
     // Everything is in today's cache now: the run costs nothing, within any budget.
     const cached = await seen(() => fdq("eval", ["--budget", "0", ...cells], cacheDir));
@@ -196,11 +203,12 @@ describe("--budget", () => {
   it("prices a dataset's cells by the billing: per datapoint 1 a name, per request 1 a request", async () => {
     const two = cells.slice(0, 2);
     const perDatapoint = await fdq("eval", ["--no-cache", "--budget", "1", ...two]);
+    // Each with the day's coverage list (1 unit under either billing).
     expect(perDatapoint.stderr).toMatch(
-      /would spend about 2 quota units \(2 requests not in today's cache\)/,
+      /would spend about 3 quota units \(3 requests not in today's cache\)/,
     );
     const perRequest = await fdq("eval", ["--no-cache", "--billing", "per-request", "--budget", "0", ...two]);
-    expect(perRequest.stderr).toMatch(/would spend about 1 quota unit \(1 request not in today's cache\)/);
+    expect(perRequest.stderr).toMatch(/would spend about 2 quota units \(2 requests not in today's cache\)/);
     expect([perDatapoint.code, perRequest.code]).toEqual([3, 3]);
   });
 
@@ -215,7 +223,7 @@ describe("--budget", () => {
     expect(run.result).toEqual({
       code: 3,
       stdout: "",
-      stderr: `fdq: this run would spend about ${ROIC_SIZE} quota units (1 request not in today's cache); --budget is 10. Nothing was sent.\n`,
+      stderr: `fdq: this run would spend about ${LIST + ROIC_SIZE} quota units (2 requests not in today's cache); --budget is 10. Nothing was sent.\n`,
     });
     expect(run.requests).toBe(0);
     expect(existsSync(output)).toBe(false);
@@ -235,11 +243,11 @@ describe("--billing", () => {
     (name) => `=FDQ.DATAPOINT("MSFT","metrics/roic",${name},2020)`,
   );
 
-  it("per-datapoint (the default): 3 names of a dataset for one ticker and year cost 3 units", async () => {
+  it("per-datapoint (the default): 3 names of a dataset for one ticker and year cost 3 units, after the coverage list", async () => {
     const run = await seen(() => fdq("eval", ["--no-cache", "--stats", ...names]));
     expect(run.result.code).toBe(0);
-    expect([run.requests, run.units]).toEqual([3, 3]);
-    expect(stats(run.result)).toEqual({ sent: 3, units: 3 });
+    expect([run.requests, run.units]).toEqual([LIST + 3, LIST + 3]);
+    expect(stats(run.result)).toEqual({ sent: LIST + 3, units: LIST + 3 });
   });
 
   it("per-request: the same cells share the whole dataset's request, a unit a record at the sandbox", async () => {
@@ -248,9 +256,9 @@ describe("--billing", () => {
       fdq("eval", ["--no-cache", "--stats", "--billing", "per-request", ...names]),
     );
     expect(run.result.code).toBe(0);
-    expect([run.requests, run.units]).toEqual([1, records.length]);
-    // The account is billed per request, so fdq counts the one request as 1 unit.
-    expect(stats(run.result)).toEqual({ sent: 1, units: 1 });
+    expect([run.requests, run.units]).toEqual([LIST + 1, LIST + records.length]);
+    // The account is billed per request, so fdq counts the list and the one data request as 1 unit each.
+    expect(stats(run.result)).toEqual({ sent: LIST + 1, units: LIST + 1 });
   });
 
   it("takes FDQ_BILLING, and refuses another model (exit 2)", async () => {
@@ -263,7 +271,7 @@ describe("--billing", () => {
     const run = await seen(() =>
       runFdq(["eval", "--no-cache", "--stats", ...names], { ...env, FDQ_BILLING: "per-request" }),
     );
-    expect(run.requests).toBe(1);
+    expect(run.requests).toBe(LIST + 1);
     const wrong = await runFdq(["eval", "--no-cache", ...names], { ...env, FDQ_BILLING: "monthly" });
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/^fdq: FDQ_BILLING must be per-datapoint or per-request, not "monthly"\.\n/);
@@ -276,10 +284,11 @@ describe("a quota spent mid-run", () => {
   const TICKERS = STOCKS.slice(0, 6);
 
   it("shows the quota message in the cells after the refusal, and sends nothing more until --plan-raised", async () => {
-    const limited = await startSandbox({ port: 0, quota: 3 });
+    const limited = await startSandbox({ port: 0, quota: LIST + 3 });
     try {
       const cacheDir = tempDir("fdq-quota-");
-      // One request at a time, in cell order: three are served, the fourth is refused, the rest not sent.
+      // One request at a time, in cell order: the coverage list and three are served, the fourth is refused,
+      // the rest not sent.
       const first = await seen(
         () =>
           fdq(
@@ -291,7 +300,7 @@ describe("a quota spent mid-run", () => {
         limited,
       );
       expect(first.result.code).toBe(0);
-      expect([first.requests, first.units]).toEqual([4, 3]);
+      expect([first.requests, first.units]).toEqual([LIST + 4, LIST + 3]);
       const values = first.result.stdout.trimEnd().split("\n");
       expect(values).toHaveLength(6);
       expect(values.slice(0, 3).every((v) => Number.isFinite(Number(v)))).toBe(true);
@@ -299,7 +308,7 @@ describe("a quota spent mid-run", () => {
         expect(cell.startsWith(`#N/A ${QUOTA_MESSAGE}`)).toBe(true);
         expect(cell).toMatch(/If your plan was raised, run "fdq usage --plan-raised"\.$/);
       }
-      expect(stats(first.result)).toEqual({ sent: 4, units: 3 });
+      expect(stats(first.result)).toEqual({ sent: LIST + 4, units: LIST + 3 });
       expect(first.result.stderr).toMatch(/failures QuotaExhaustedError 3$/m);
 
       // The ledger in the cache file remembers: a new run sends nothing, even for cells not asked before.
@@ -318,17 +327,17 @@ describe("a quota spent mid-run", () => {
       // One truth once the service refused: when, what the ledger counted, when it resets; no "left".
       const report = JSON.parse((await fdq("usage", ["--json"], cacheDir, limited)).stdout) as UsageReport;
       const today = centralDay(Date.now());
-      expect([report.units, report.exhausted, report.exhaustedOn]).toEqual([3, true, today]);
+      expect([report.units, report.exhausted, report.exhaustedOn]).toEqual([LIST + 3, true, today]);
       const usage = await fdq("usage", [], cacheDir, limited);
       expect(usage.stdout.split("\n").slice(1, 3)).toEqual([
-        `  Used up: the service refused on ${today} (429 Limit Exceeded); the ledger counted 3 units this month; the quota resets on ${report.resetsOn}.`,
+        `  Used up: the service refused on ${today} (429 Limit Exceeded); the ledger counted 4 units this month; the quota resets on ${report.resetsOn}.`,
         `  fdq sends no request until ${report.resetsOn}. If your plan was raised, run "fdq usage --plan-raised".`,
       ]);
       expect(usage.stdout).not.toMatch(/left/);
 
       const raised = await fdq("usage", ["--plan-raised", "--json"], cacheDir, limited);
       expect(raised.stderr).toBe("fdq: noted that the plan was raised: requests are sent again.\n");
-      expect(JSON.parse(raised.stdout) as UsageReport).toMatchObject({ units: 3, exhausted: false });
+      expect(JSON.parse(raised.stdout) as UsageReport).toMatchObject({ units: LIST + 3, exhausted: false });
       expect(JSON.parse(raised.stdout)).not.toHaveProperty("exhaustedOn");
 
       // Requests are sent again (this sandbox's quota is still spent, so it refuses the first again).

@@ -75,8 +75,11 @@ it("lifts FDQ.DATAPOINT over A2:A4: three calls, spilled from the formula's cell
   const before = { requests: sandbox.stats().requests, units: sandbox.usage() };
   const out = await refresh([file]);
   expect([out.code, out.stderr]).toEqual([0, ""]);
-  // One request of one unit per ticker.
-  expect([sandbox.stats().requests - before.requests, sandbox.usage() - before.units]).toEqual([3, 3]);
+  // The day's stock coverage list, then one request of one unit per ticker.
+  expect([sandbox.stats().requests - before.requests, sandbox.usage() - before.units]).toEqual([
+    1 + 3,
+    1 + 3,
+  ]);
   // The first spill of the workbook adds the dynamic-array metadata part (its relationship, its content type),
   // and the record of each FDQ cell's request adds its custom XML part (with its properties and relationships).
   expect(out.stdout).toBe(
@@ -106,7 +109,7 @@ it("counts every lifted call against --budget before sending anything", async ()
   expect(requests).toBe(0);
   expect(out.code).toBe(3);
   expect(out.stderr).toContain(
-    "this run would spend about 3 quota units (3 requests not in today's cache); --budget is 2. Nothing was sent.",
+    "this run would spend about 4 quota units (4 requests not in today's cache); --budget is 2. Nothing was sent.",
   );
 });
 
@@ -120,7 +123,7 @@ it("lifts a column of tickers against a row of years into a table, one call per 
 
   const { out, requests } = await refreshCounted([file]);
   expect([out.code, out.stderr]).toEqual([0, ""]);
-  expect(requests).toBe(4);
+  expect(requests).toBe(1 + 4); // the coverage list and the 4 cells
   const value = (t: string, year: number): Promise<number> =>
     serviceNumber(sandbox, `metrics/roic/${t}?datapoint=ROIC&year=${year}`);
   const sheet = await readSheet(file);
@@ -166,7 +169,7 @@ it("lifts a call inside a larger formula too, and spills the formula's results",
     sheet.getCell("B2").value = { formula: 'IFERROR(FDQ.DATAPOINT(A2:A4,"roic","ROIC",2023)/1e6,"n/a")' };
   });
   const { out, requests } = await refreshCounted([file]);
-  expect([out.code, out.stderr, requests]).toEqual([0, "", 3]);
+  expect([out.code, out.stderr, requests]).toEqual([0, "", 1 + 3]); // the coverage list and the 3 calls
   const expected = await Promise.all(
     TICKERS.map((t) => serviceNumber(sandbox, `metrics/roic/${t}?datapoint=ROIC&year=2023`)),
   );

@@ -239,7 +239,8 @@ describe("models beyond one FDQ call per cell", () => {
   });
 
   it("keeps a cell's value, and its dependents', when FDQ gives no answer (Limit Exceeded), and exits 4", async () => {
-    const limited = await startSandbox({ port: 0, quota: 1 });
+    // The quota serves the day's coverage list and one value.
+    const limited = await startSandbox({ port: 0, quota: 2 });
     try {
       const file = await book((sheet) => {
         sheet.getCell("A1").value = { formula: 'FDQ.DATAPOINT("AAPL","roic","ROIC",2022)', result: 11 };
@@ -311,12 +312,13 @@ describe("models beyond one FDQ call per cell", () => {
       second * 100,
     ]);
 
-    // One unit is enough for the first batch only: the second is not sent and its cells are skipped.
+    // Two units (the day's coverage list and A1) are enough for the first batch only: the second is not sent
+    // and its cells are skipped.
     const tight = await book(fill);
-    const limited = await refresh([tight, "--budget", "1", "--in-place"]);
+    const limited = await refresh([tight, "--budget", "2", "--in-place"]);
     expect(limited.code).toBe(4);
     expect(limited.stderr).toBe(
-      "fdq refresh: Model!A2: left with its old value, not fetched: its FDQ call would take the run over --budget 1\n" +
+      "fdq refresh: Model!A2: left with its old value, not fetched: its FDQ call would take the run over --budget 2\n" +
         "fdq refresh: Model!A3: left with its old value, reads Model!A2, which was not evaluated\n",
     );
     sheet = readSheet(tight);

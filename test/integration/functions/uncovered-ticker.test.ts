@@ -1,9 +1,10 @@
 // A ticker FDQ does not cover: FDQ.DATAPOINT, FDQ.DATASET and FDQ.SERIES, with fixed and relative years,
-// called as Excel calls them against an in-process sandbox on a fixed day. Under the default rule ("after") the
-// cell says the ticker is not covered after one coverage request per ticker and refresh day, a relative period
-// does not walk back through empty years, and a covered ticker's cells send no coverage request. Under the list
-// rule ("list") the coverage list of the ticker's type is asked once per refresh day before the first data request,
-// and an uncovered ticker's cell sends nothing else (docs/quota-and-billing.md).
+// called as Excel calls them against an in-process sandbox on a fixed day. Under the default rule ("list") the
+// coverage list of the ticker's type is asked once per refresh day before the first data request, and an
+// uncovered ticker's cell says so after that one request, with no data request and no walk back through empty
+// periods. Under the after-the-fact rule ("after") the cell says so after its data answer "not found" and one
+// coverage record per ticker and refresh day, and a covered ticker's cells send no coverage request
+// (docs/quota-and-billing.md).
 import { FdqClient, MemoryStorage, NotCachedError, type ClientOptions } from "../../../src/api";
 import { configureSharedClient, resetSharedClient } from "../../../src/host/shared-client";
 import { EXCEL_HINTS } from "../../../src/host/excel-hints";
@@ -68,7 +69,231 @@ async function cell(id: string, ...args: unknown[]) {
   return { outcome, sent: [...paths], units: sandbox.usage() - units };
 }
 
-describe("a ticker FDQ does not cover", () => {
+const AFTER = { coverageCheck: "after" } as const;
+
+describe("a ticker FDQ does not cover (the default rule: the coverage list first)", () => {
+  it("the first cell, for a year, FY0, FQ0 or LTM: the stock list alone (1 request, 1 unit), no data request", async () => {
+    for (const year of [2023, "FY0", "FQ0", "LTM"]) {
+      freshClient();
+      expect(await cell("DATAPOINT", "ZZZW", "roic", "ROIC", year)).toEqual({
+        outcome: { code: "#N/A", message: uncovered("ZZZW") },
+        sent: ["coverage/stock"],
+        units: 1,
+      });
+    }
+  });
+
+  it("every other cell of it that day sends nothing: another year, dataset, period, DATASET, SERIES, FY0, FQ-1, LTM", async () => {
+    await cell("DATAPOINT", "ZZZZ", "roic", "ROIC", 2023);
+    const none = { outcome: { code: "#N/A", message: uncovered("ZZZZ") }, sent: [], units: 0 };
+    expect(await cell("DATAPOINT", "ZZZZ", "roic", "ROIC", 2023)).toEqual(none);
+    expect(await cell("DATAPOINT", "ZZZZ", "roic", "NOPAT", 2019)).toEqual(none);
+    expect(await cell("DATAPOINT", "zzzz", "net-income-to-nopat", "NOPAT", 2022, 2)).toEqual(none);
+    expect(await cell("DATASET", "ZZZZ", "roic", 2021)).toEqual(none);
+    expect(await cell("SERIES", "ZZZZ", "roic", "ROIC", 2015, 2020)).toEqual(none);
+    expect(await cell("DATAPOINT", "ZZZZ", "roic", "ROIC", "FY0")).toEqual(none);
+    expect(await cell("DATAPOINT", "ZZZZ", "roic", "NOPAT", "FQ-1")).toEqual(none);
+    expect(await cell("DATASET", "ZZZZ", "roic", "LTM")).toEqual(none);
+  });
+
+  it("another uncovered ticker the same day sends nothing either: the list is shared by every ticker", async () => {
+    await cell("DATAPOINT", "ZZZZ", "roic", "ROIC", 2023);
+    expect(await cell("DATAPOINT", "ZZZY", "roic", "ROIC", "LTM")).toEqual({
+      outcome: { code: "#N/A", message: uncovered("ZZZY") },
+      sent: [],
+      units: 0,
+    });
+  });
+
+  it("FDQ.DATASET and FDQ.SERIES as the first cell: the list alone", async () => {
+    expect(await cell("DATASET", "ZZZY", "roic", 2022)).toEqual({
+      outcome: { code: "#N/A", message: uncovered("ZZZY") },
+      sent: ["coverage/stock"],
+      units: 1,
+    });
+    freshClient();
+    expect(await cell("SERIES", "ZZZX", "roic", "ROIC", 2021, 2023)).toEqual({
+      outcome: { code: "#N/A", message: uncovered("ZZZX") },
+      sent: ["coverage/stock"],
+      units: 1,
+    });
+  });
+
+  it("an inactive stock's colon ticker is looked up in the inactive list", async () => {
+    expect(await cell("DATAPOINT", "ZZZZ:1", "roic", "ROIC", 2010)).toEqual({
+      outcome: { code: "#N/A", message: uncovered("ZZZZ:1", "inactive stock") },
+      sent: ["coverage/inactive"],
+      units: 1,
+    });
+  });
+
+  it("another workbook of the same account the same day (the same store) sends nothing for it", async () => {
+    const storage = new MemoryStorage();
+    const sentBy: string[] = [];
+    const client = (): FdqClient =>
+      new FdqClient({
+        baseUrl: sandbox.baseUrl,
+        apiKey: sandbox.demoKey,
+        storage,
+        now: () => DAY.getTime(),
+        hints: EXCEL_HINTS,
+        fetch: (input, init) => {
+          sentBy.push(new URL(String(input)).pathname);
+          return fetch(input, init);
+        },
+      });
+    const first = client();
+    const ask = (c: FdqClient, year: number) =>
+      c.datapoint({ ticker: "ZZZU", dataset: "roic", name: "ROIC", year }).catch((e: Error) => e.message);
+    expect(await ask(first, 2023)).toBe(uncovered("ZZZU"));
+    await first.close();
+    expect(sentBy).toEqual(["/v1/coverage/stock"]);
+    const second = client();
+    expect([await ask(second, 2023), await ask(second, 2017)]).toEqual([
+      uncovered("ZZZU"),
+      uncovered("ZZZU"),
+    ]);
+    expect(sentBy).toEqual(["/v1/coverage/stock"]);
+    await second.close();
+  });
+
+  it("a list that cannot be had: the data request is sent, the after-the-fact rule answers, the list is asked again next time", async () => {
+    let down = true;
+    freshClient({
+      fetch: (input, init) =>
+        down && String(input).endsWith("/coverage/stock")
+          ? Promise.resolve(new Response("busy", { status: 503 }))
+          : fetch(input, init),
+    });
+    expect(await cell("DATAPOINT", "ZZZZ", "roic", "ROIC", 2023)).toEqual({
+      outcome: { code: "#N/A", message: uncovered("ZZZZ") },
+      sent: ["coverage/stock", "metrics/roic/ZZZZ?datapoint=ROIC&year=2023", "coverage/stock/ZZZZ"],
+      units: 0,
+    });
+    down = false;
+    const next = await cell("DATAPOINT", "AAPL", "roic", "ROIC", 2023);
+    expect(next.sent).toEqual(["coverage/stock", "metrics/roic/AAPL?datapoint=ROIC&year=2023"]);
+  });
+
+  it("a preview sends nothing, and an estimate counts the list until today's cache has it", async () => {
+    const client = freshClient();
+    await client.ready();
+    const request = { ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2023 };
+    await expect(client.datapoint(request, { cacheOnly: true })).rejects.toBeInstanceOf(NotCachedError);
+    expect(paths).toEqual([]);
+    const before = client.estimate([{ kind: "datapoint", request }]);
+    expect([before.requestsNeeded, before.units]).toEqual([2, 2]);
+    await client.datapoint({ ...request, ticker: "MSFT" });
+    const after = client.estimate([{ kind: "datapoint", request }]);
+    expect([after.requestsNeeded, after.units]).toEqual([1, 1]);
+  });
+});
+
+describe("refreshing the cells of an uncovered ticker", () => {
+  it("asks the list that did not list it again, then says the same", async () => {
+    const sentBy: string[] = [];
+    const client = new FdqClient({
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.demoKey,
+      now: () => DAY.getTime(),
+      hints: EXCEL_HINTS,
+      fetch: (input, init) => {
+        sentBy.push(new URL(String(input)).pathname);
+        return fetch(input, init);
+      },
+    });
+    const request = { ticker: "ZZZS", dataset: "roic", name: "ROIC", year: 2023 };
+    const ask = () => client.datapoint(request).catch((e: Error) => e.message);
+    expect(await ask()).toBe(uncovered("ZZZS"));
+    client.forget([{ kind: "datapoint", request }]);
+    expect(await ask()).toBe(uncovered("ZZZS"));
+    expect(sentBy).toEqual(["/v1/coverage/stock", "/v1/coverage/stock"]);
+    await client.close();
+  });
+
+  it("under the after-the-fact rule: its data request and its coverage record again", async () => {
+    const sentBy: string[] = [];
+    const client = new FdqClient({
+      ...AFTER,
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.demoKey,
+      now: () => DAY.getTime(),
+      hints: EXCEL_HINTS,
+      fetch: (input, init) => {
+        sentBy.push(new URL(String(input)).pathname);
+        return fetch(input, init);
+      },
+    });
+    const request = { ticker: "ZZZS", dataset: "roic", name: "ROIC", year: 2023 };
+    const ask = () => client.datapoint(request).catch((e: Error) => e.message);
+    expect(await ask()).toBe(uncovered("ZZZS"));
+    client.forget([{ kind: "datapoint", request }]);
+    expect(await ask()).toBe(uncovered("ZZZS"));
+    expect(sentBy).toEqual([
+      "/v1/metrics/roic/ZZZS",
+      "/v1/coverage/stock/ZZZS",
+      "/v1/metrics/roic/ZZZS",
+      "/v1/coverage/stock/ZZZS",
+    ]);
+    await client.close();
+  });
+});
+
+describe("a covered ticker (the default rule)", () => {
+  it("a model: one list request (1 unit) a day before its first data request, none after", async () => {
+    const first = await cell("DATAPOINT", "AAPL", "roic", "ROIC", 2023);
+    expect("value" in first.outcome).toBe(true);
+    expect(first.sent).toEqual(["coverage/stock", "metrics/roic/AAPL?datapoint=ROIC&year=2023"]);
+    expect(first.units).toBe(2);
+    const series = await cell("SERIES", "AAPL", "roic", "ROIC", 2019, 2022);
+    expect(series.sent.filter((p) => p.startsWith("coverage/"))).toEqual([]);
+    expect(series.units).toBe(4);
+    const year = await cell("DATAPOINT", "NFLX", "roic", "ROIC", 2008);
+    expect(year).toEqual({
+      outcome: { code: "#N/A", message: NOT_FOUND },
+      sent: ["metrics/roic/NFLX?datapoint=ROIC&year=2008"],
+      units: 0,
+    });
+  });
+
+  it("FY0, FQ0 and LTM still resolve to the latest period: after the list, the empty periods above its data", async () => {
+    const fy0 = await cell("DATAPOINT", "MSFT", "roic", "ROIC", "FY0");
+    expect(fy0.sent).toEqual([
+      "coverage/stock",
+      "metrics/roic/MSFT?datapoint=ROIC&year=2026",
+      "metrics/roic/MSFT?datapoint=ROIC&year=2025",
+    ]);
+    expect(fy0.units).toBe(2);
+    // The value of the latest fiscal year with data, as the fixed year gives it (from today's cache).
+    const fy2025 = await cell("DATAPOINT", "MSFT", "roic", "ROIC", 2025);
+    expect(fy2025.sent).toEqual([]);
+    expect(typeof (fy0.outcome as { value: unknown }).value).toBe("number");
+    expect(fy0.outcome).toEqual(fy2025.outcome);
+    for (const year of ["FQ0", "LTM"]) {
+      freshClient();
+      const out = await cell("DATAPOINT", "MSFT", "roic", "NOPAT", year);
+      expect(typeof (out.outcome as { value: unknown }).value).toBe("number");
+      expect(out.sent[0]).toBe("coverage/stock");
+      expect(out.sent.filter((p) => p.startsWith("coverage/"))).toEqual(["coverage/stock"]);
+    }
+  });
+
+  it("a SERIES reaching before its coverage: the list once, its other years answered with data", async () => {
+    // NFLX is covered from fiscal 2010: 2008 and 2009 are "not found", the years after have values.
+    const out = await cell("SERIES", "NFLX", "roic", "ROIC", 2008, 2012);
+    expect(out.sent.filter((p) => p.startsWith("coverage/"))).toEqual(["coverage/stock"]);
+    const row = (out.outcome as { value: unknown[][] }).value[0]!;
+    expect(row.slice(2).every((v) => typeof v === "number")).toBe(true);
+    expect(await excel.cell("DATAPOINT", "NFLX", "roic", "ROIC", 2008)).toEqual({
+      code: "#N/A",
+      message: NOT_FOUND,
+    });
+  });
+});
+
+describe("the after-the-fact rule (coverageCheck: after)", () => {
+  beforeEach(() => void freshClient(AFTER));
+
   it("FDQ.DATAPOINT: the data answer 'not found', one coverage request, 0 units, and #N/A saying so", async () => {
     expect(await cell("DATAPOINT", "ZZZZ", "roic", "ROIC", 2023)).toEqual({
       outcome: { code: "#N/A", message: uncovered("ZZZZ") },
@@ -122,7 +347,7 @@ describe("a ticker FDQ does not cover", () => {
       ],
       units: 0,
     });
-    freshClient();
+    freshClient(AFTER);
     // The ttm windows from Q3 FY2027 (a year ending in April 2027) down to Q2 FY2026, the one expected.
     const ltm = await cell("DATAPOINT", "ZZZV", "roic", "NOPAT", "LTM");
     expect(ltm).toEqual({
@@ -156,67 +381,7 @@ describe("a ticker FDQ does not cover", () => {
     });
   });
 
-  it("another workbook of the same account the same day (the same store) sends nothing for it", async () => {
-    const storage = new MemoryStorage();
-    const sentBy: string[] = [];
-    const client = (): FdqClient =>
-      new FdqClient({
-        baseUrl: sandbox.baseUrl,
-        apiKey: sandbox.demoKey,
-        storage,
-        now: () => DAY.getTime(),
-        hints: EXCEL_HINTS,
-        fetch: (input, init) => {
-          sentBy.push(String(input));
-          return fetch(input, init);
-        },
-      });
-    const first = client();
-    const ask = (c: FdqClient, year: number) =>
-      c.datapoint({ ticker: "ZZZU", dataset: "roic", name: "ROIC", year }).catch((e: Error) => e.message);
-    expect(await ask(first, 2023)).toBe(uncovered("ZZZU"));
-    await first.close();
-    expect(sentBy).toHaveLength(2);
-    const second = client();
-    expect([await ask(second, 2023), await ask(second, 2017)]).toEqual([
-      uncovered("ZZZU"),
-      uncovered("ZZZU"),
-    ]);
-    expect(sentBy).toHaveLength(2);
-    await second.close();
-  });
-});
-
-describe("refreshing the cells of an uncovered ticker", () => {
-  it("asks again: its data request and its coverage request, then the same message", async () => {
-    const sentBy: string[] = [];
-    const client = new FdqClient({
-      baseUrl: sandbox.baseUrl,
-      apiKey: sandbox.demoKey,
-      now: () => DAY.getTime(),
-      hints: EXCEL_HINTS,
-      fetch: (input, init) => {
-        sentBy.push(new URL(String(input)).pathname);
-        return fetch(input, init);
-      },
-    });
-    const request = { ticker: "ZZZS", dataset: "roic", name: "ROIC", year: 2023 };
-    const ask = () => client.datapoint(request).catch((e: Error) => e.message);
-    expect(await ask()).toBe(uncovered("ZZZS"));
-    client.forget([{ kind: "datapoint", request }]);
-    expect(await ask()).toBe(uncovered("ZZZS"));
-    expect(sentBy).toEqual([
-      "/v1/metrics/roic/ZZZS",
-      "/v1/coverage/stock/ZZZS",
-      "/v1/metrics/roic/ZZZS",
-      "/v1/coverage/stock/ZZZS",
-    ]);
-    await client.close();
-  });
-});
-
-describe("a covered ticker", () => {
-  it("sends no coverage request on its normal path: a value, a series, a dataset, FY0 and LTM", async () => {
+  it("a covered ticker sends no coverage request on its normal path: a value, a series, a dataset, FY0 and LTM", async () => {
     const cells: [string, ...unknown[]][] = [
       ["DATAPOINT", "AAPL", "roic", "ROIC", 2023],
       ["SERIES", "AAPL", "roic", "ROIC", 2019, 2023],
@@ -231,33 +396,7 @@ describe("a covered ticker", () => {
     }
   });
 
-  it("a SERIES reaching before its coverage asks no coverage: its other years answered with data", async () => {
-    // NFLX is covered from fiscal 2010: 2008 and 2009 are "not found", the years after have values.
-    const out = await cell("SERIES", "NFLX", "roic", "ROIC", 2008, 2012);
-    expect(out.sent.filter((p) => p.startsWith("coverage/"))).toEqual([]);
-    const row = (out.outcome as { value: unknown[][] }).value[0]!;
-    expect(row.slice(2).every((v) => typeof v === "number")).toBe(true);
-    expect(await excel.cell("DATAPOINT", "NFLX", "roic", "ROIC", 2008)).toEqual({
-      code: "#N/A",
-      message: NOT_FOUND,
-    });
-  });
-
-  it("FY0 and LTM alone, on a ticker never resolved: the empty periods above its data, no coverage request", async () => {
-    const fy0 = await cell("DATAPOINT", "MSFT", "roic", "ROIC", "FY0");
-    expect("value" in fy0.outcome).toBe(true);
-    expect(fy0.sent).toEqual([
-      "metrics/roic/MSFT?datapoint=ROIC&year=2026",
-      "metrics/roic/MSFT?datapoint=ROIC&year=2025",
-    ]);
-    expect(fy0.units).toBe(1);
-    freshClient();
-    const ltm = await cell("DATAPOINT", "MSFT", "roic", "NOPAT", "LTM");
-    expect("value" in ltm.outcome).toBe(true);
-    expect(ltm.sent.filter((p) => p.startsWith("coverage/"))).toEqual([]);
-  });
-
-  it("a year without data, alone: the service's 'not found', after one coverage record (1 unit) per ticker and day", async () => {
+  it("a covered ticker's year without data, alone: the service's 'not found', after one coverage record (1 unit) per ticker and day", async () => {
     expect(await cell("DATAPOINT", "NFLX", "roic", "ROIC", 2008)).toEqual({
       outcome: { code: "#N/A", message: NOT_FOUND },
       sent: ["metrics/roic/NFLX?datapoint=ROIC&year=2008", "coverage/stock/NFLX"],
@@ -268,94 +407,5 @@ describe("a covered ticker", () => {
       sent: ["metrics/roic/NFLX?datapoint=ROIC&year=2007"],
       units: 0,
     });
-  });
-});
-
-describe("the coverage list rule (coverageCheck: list)", () => {
-  const LIST = { coverageCheck: "list" } as const;
-
-  it("the first cell of an uncovered ticker: the stock list (1 request, 1 unit), no data request", async () => {
-    freshClient(LIST);
-    expect(await cell("DATAPOINT", "ZZZZ", "roic", "ROIC", 2023)).toEqual({
-      outcome: { code: "#N/A", message: uncovered("ZZZZ") },
-      sent: ["coverage/stock"],
-      units: 1,
-    });
-  });
-
-  it("FY0, FQ0 and LTM of an uncovered ticker send no data request: the list alone, then nothing", async () => {
-    for (const year of ["FY0", "FQ0", "LTM"]) {
-      freshClient(LIST);
-      expect(await cell("DATAPOINT", "ZZZW", "roic", "ROIC", year)).toEqual({
-        outcome: { code: "#N/A", message: uncovered("ZZZW") },
-        sent: ["coverage/stock"],
-        units: 1,
-      });
-    }
-    const none = { outcome: { code: "#N/A", message: uncovered("ZZZV") }, sent: [], units: 0 };
-    expect(await cell("DATAPOINT", "ZZZV", "roic", "NOPAT", "LTM")).toEqual(none);
-    expect(await cell("SERIES", "ZZZV", "roic", "ROIC", 2019, 2023)).toEqual(none);
-    expect(await cell("DATASET", "ZZZV", "roic", "FY-1")).toEqual(none);
-  });
-
-  it("an inactive stock's colon ticker is looked up in the inactive list", async () => {
-    freshClient(LIST);
-    expect(await cell("DATAPOINT", "ZZZZ:1", "roic", "ROIC", 2010)).toEqual({
-      outcome: { code: "#N/A", message: uncovered("ZZZZ:1", "inactive stock") },
-      sent: ["coverage/inactive"],
-      units: 1,
-    });
-  });
-
-  it("a covered ticker's model: one list request a day before its first data request, none after", async () => {
-    freshClient(LIST);
-    const first = await cell("DATAPOINT", "AAPL", "roic", "ROIC", 2023);
-    expect("value" in first.outcome).toBe(true);
-    expect(first.sent).toEqual(["coverage/stock", "metrics/roic/AAPL?datapoint=ROIC&year=2023"]);
-    expect(first.units).toBe(2);
-    const fy0 = await cell("DATAPOINT", "MSFT", "roic", "ROIC", "FY0");
-    expect("value" in fy0.outcome).toBe(true);
-    expect(fy0.sent).toEqual([
-      "metrics/roic/MSFT?datapoint=ROIC&year=2026",
-      "metrics/roic/MSFT?datapoint=ROIC&year=2025",
-    ]);
-    const year = await cell("DATAPOINT", "NFLX", "roic", "ROIC", 2008);
-    expect(year).toEqual({
-      outcome: { code: "#N/A", message: NOT_FOUND },
-      sent: ["metrics/roic/NFLX?datapoint=ROIC&year=2008"],
-      units: 0,
-    });
-  });
-
-  it("a list that cannot be had: the data request is sent, the after-the-fact rule answers, the list is asked again next time", async () => {
-    let down = true;
-    freshClient({
-      ...LIST,
-      fetch: (input, init) =>
-        down && String(input).endsWith("/coverage/stock")
-          ? Promise.resolve(new Response("busy", { status: 503 }))
-          : fetch(input, init),
-    });
-    expect(await cell("DATAPOINT", "ZZZZ", "roic", "ROIC", 2023)).toEqual({
-      outcome: { code: "#N/A", message: uncovered("ZZZZ") },
-      sent: ["coverage/stock", "metrics/roic/ZZZZ?datapoint=ROIC&year=2023", "coverage/stock/ZZZZ"],
-      units: 0,
-    });
-    down = false;
-    const next = await cell("DATAPOINT", "AAPL", "roic", "ROIC", 2023);
-    expect(next.sent).toEqual(["coverage/stock", "metrics/roic/AAPL?datapoint=ROIC&year=2023"]);
-  });
-
-  it("a preview sends nothing, and an estimate counts the list until today's cache has it", async () => {
-    const client = freshClient(LIST);
-    await client.ready();
-    const request = { ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2023 };
-    await expect(client.datapoint(request, { cacheOnly: true })).rejects.toBeInstanceOf(NotCachedError);
-    expect(paths).toEqual([]);
-    const before = client.estimate([{ kind: "datapoint", request }]);
-    expect([before.requestsNeeded, before.units]).toEqual([2, 2]);
-    await client.datapoint({ ...request, ticker: "MSFT" });
-    const after = client.estimate([{ kind: "datapoint", request }]);
-    expect([after.requestsNeeded, after.units]).toEqual([1, 1]);
   });
 });

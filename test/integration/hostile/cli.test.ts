@@ -112,6 +112,7 @@ describe("fdq eval", () => {
     const asked = hostile.service.seen
       .slice(before)
       .map((s) => decodeURIComponent(s.path.split("?")[0]!.split("/").pop()!));
+    // "stock": the day's coverage list, which this service answers with an error, so no run keeps it.
     expect(asked.filter((id) => !/^E\d+$/.test(id)).sort()).toEqual([
       "DUPLICATE",
       "EMPTY",
@@ -122,6 +123,7 @@ describe("fdq eval", () => {
       "OTHERPERIOD",
       "OTHERTICKER",
       "OTHERYEAR",
+      "stock",
     ]);
     expect(leaks(first.stdout + first.stderr + second.stdout + second.stderr)).toEqual([]);
     expect(filesUnder(cacheDir).length).toBeGreaterThan(0);
@@ -144,8 +146,10 @@ describe("fdq eval", () => {
   it("retries a 429 whose Retry-After is -5 after its own backoff, and counts it", async () => {
     const out = await fdq(["eval", "--json", "--stats", dp("THROTTLE")], tempDir("fdq-hostile-cache-"));
     expect(parsed(out)).toEqual([value(dp("THROTTLE"), 0.75)]);
+    // The coverage list (answered with an error by this service: the data request is sent all the same), then the throttled
+    // data request and its retry.
     expect(out.stderr).toMatch(
-      /^fdq stats: requests sent 2, units spent 1, cache hits 0, coalesced calls 0, retries 1,/,
+      /^fdq stats: requests sent 3, units spent 1, cache hits 0, coalesced calls 0, retries 1,/,
     );
   });
 
@@ -279,7 +283,8 @@ describe("an https service redirecting to plain http", () => {
         ),
       ]);
       expect(plain.seen).toEqual([]);
-      expect(tls.seen.map((s) => s.key)).toEqual([KEY, KEY]);
+      // The coverage list, OK and AWAY: each with the key, over https.
+      expect(tls.seen.map((s) => s.key)).toEqual([KEY, KEY, KEY]);
     } finally {
       await Promise.all([tls.close(), plain.close()]);
     }

@@ -26,18 +26,20 @@ describe("refresh estimate", () => {
     };
     const cold = (await estimate(cells)).result;
     // Billed per datapoint (the vendor's unit): FDQ.DATASET asks the whole of metrics/roic (its catalog size)
-    // and ROIC and NOPAT of AAPL 2022 join that request; MSFT's datapoint is 1 unit, SERIES one per year.
+    // and ROIC and NOPAT of AAPL 2022 join that request; MSFT's datapoint is 1 unit, SERIES one per year; the
+    // day's stock coverage list (1 unit) comes before them.
     const roicSize = findDataset("metrics/roic")!.datapoints.length;
     expect(cold).toEqual({
       cells: 6,
       plannedRequests: 5,
-      requestsNeeded: 5,
+      requestsNeeded: 1 + 5,
+      coverageLists: 1,
       cachedCells: 0,
       otherRequests: 1,
-      units: 4 + roicSize,
+      units: 1 + 4 + roicSize,
       otherUnits: 1,
-      refreshRequests: 6,
-      refreshUnits: 5 + roicSize,
+      refreshRequests: 1 + 6,
+      refreshUnits: 1 + 5 + roicSize,
       // Every datapoint request asks a closed fiscal year (2022 closed on 1 January 2024), none (SP).
       savableUnits: 4 + roicSize,
       upperBound: true,
@@ -46,12 +48,15 @@ describe("refresh estimate", () => {
     await env.client.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022 });
     const warm = (await estimate(cells)).result;
     // ROIC's own answer is cached now, so its cell is; the whole dataset still has to be asked for the others.
+    // Today's coverage list is cached too: no calculation asks it again today, a refresh that drops the cache does.
     expect(warm).toMatchObject({
       plannedRequests: 5,
       requestsNeeded: 5,
+      coverageLists: 0,
       cachedCells: 1,
       units: 4 + roicSize,
-      refreshUnits: 5 + roicSize,
+      refreshRequests: 1 + 6,
+      refreshUnits: 1 + 5 + roicSize,
     });
   });
 
@@ -69,13 +74,14 @@ describe("refresh estimate", () => {
     expect(result).toEqual({
       cells: 4,
       plannedRequests: 3,
-      requestsNeeded: 3,
+      requestsNeeded: 1 + 3,
+      coverageLists: 1,
       cachedCells: 0,
       otherRequests: 0,
-      units: 3,
+      units: 1 + 3,
       otherUnits: 0,
-      refreshRequests: 3,
-      refreshUnits: 3,
+      refreshRequests: 1 + 3,
+      refreshUnits: 1 + 3,
       savableUnits: 3,
       upperBound: false,
       unplanned: [],
@@ -177,7 +183,13 @@ describe("refresh estimate", () => {
     expect(plain).toMatchObject({ otherRequests: 4, plannedRequests: 0, units: 0, upperBound: true });
     const values = { withSource: false, cardMetrics: [{ dataset: "roic", name: "ROIC", period: "FY0" }] };
     const withMetric = await estimateRefresh(cells, { client: env.client, workbook, values });
-    expect(withMetric).toMatchObject({ otherRequests: 4, plannedRequests: 1, units: 1 });
+    // The metric is a data call: the day's coverage list comes before it.
+    expect(withMetric).toMatchObject({
+      otherRequests: 4,
+      plannedRequests: 1,
+      coverageLists: 1,
+      units: 1 + 1,
+    });
   });
 
   it("counts a lifted call once per cell of its spill: $A2:$A4 against B$1, and a column against a row", async () => {
@@ -190,17 +202,19 @@ describe("refresh estimate", () => {
       "Sheet1!B2": '=FDQ.DATAPOINT($A2:$A4,"metrics/roic","ROIC",B$1)',
       "Sheet1!E2": '=IFERROR(FDQ.DATAPOINT(A2:A3,"roic","NOPAT",B1:C1),"n/a")',
     });
-    // B2: 3 calls (3 tickers, 2022); E2: 2 x 2 calls (AAPL and MSFT, 2022 and 2023). One unit each.
+    // B2: 3 calls (3 tickers, 2022); E2: 2 x 2 calls (AAPL and MSFT, 2022 and 2023). One unit each, and the
+    // day's stock coverage list before them.
     expect(result).toEqual({
       cells: 2,
       plannedRequests: 7,
-      requestsNeeded: 7,
+      requestsNeeded: 1 + 7,
+      coverageLists: 1,
       cachedCells: 0,
       otherRequests: 0,
-      units: 7,
+      units: 1 + 7,
       otherUnits: 0,
-      refreshRequests: 7,
-      refreshUnits: 7,
+      refreshRequests: 1 + 7,
+      refreshUnits: 1 + 7,
       // Fiscal years 2022 and 2023 are closed (2023 on 1 January 2025): the saver keeps every value.
       savableUnits: 7,
       upperBound: false,
@@ -221,7 +235,7 @@ describe("refresh estimate", () => {
       "Sheet1!D7": '=FDQ.SERIES(A1:A3,"roic","ROIC",2020,2022)',
     });
     // D1 pairs A1:A3 with B1:B2: AAPL 2022 is a request; A2 shows #N/A; D3 is beyond B1:B2 (#N/A, no call).
-    expect(result).toMatchObject({ cells: 2, plannedRequests: 1, units: 1 });
+    expect(result).toMatchObject({ cells: 2, plannedRequests: 1, coverageLists: 1, units: 1 + 1 });
     expect(result.unplanned).toEqual([
       {
         address: "Sheet1!D2",
@@ -250,13 +264,16 @@ describe("refresh estimate with relative periods", () => {
       "Sheet1!A2": '=FDQ.DATAPOINT("AAPL","roic","ROIC","FY-1")',
     };
     const cold = (await estimate(cells)).result;
-    // Two values (FY0 and FY-1) and one empty fiscal year above the likely latest one.
-    expect(cold).toMatchObject({ cells: 2, plannedRequests: 2, requestsNeeded: 3, units: 2 });
+    // The day's coverage list, two values (FY0 and FY-1) and one empty fiscal year above the likely latest one:
+    // what the calculation then sends and spends.
+    expect(cold).toMatchObject({ cells: 2, plannedRequests: 2, requestsNeeded: 1 + 3, units: 1 + 2 });
+    const before = [env.requests(), env.sandbox.usage()];
     await Promise.all(
       ["FY0", "FY-1"].map((year) =>
         env.client.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year }),
       ),
     );
+    expect([env.requests() - before[0]!, env.sandbox.usage() - before[1]!]).toEqual([1 + 3, 1 + 2]);
     const warm = (await estimate(cells)).result;
     expect(warm).toMatchObject({ cells: 2, plannedRequests: 2, requestsNeeded: 0, units: 0, cachedCells: 2 });
   });

@@ -77,13 +77,14 @@ describe("new-day refresh through the pane's refresh run", () => {
     expect(await service.checkNewDay()).toBe("refreshed");
     await workbook.settled();
     expect(workbook.calculations).toBe(1);
-    // Billed per datapoint: ROIC and NOPAT of AAPL 2022 are one request each (not every name of roic).
-    expect(sandbox.stats().requests - before).toBe(3);
+    // Billed per datapoint: ROIC and NOPAT of AAPL 2022 are one request each (not every name of roic), after
+    // the day's stock coverage list.
+    expect(sandbox.stats().requests - before).toBe(1 + 3);
     const state = service.state();
     expect(state).toMatchObject({
       phase: "done",
       reason: `new refresh day ${today()}`,
-      summary: { cells: 3, requestsSent: 3, failedRequests: 0, errorCells: 0 },
+      summary: { cells: 3, requestsSent: 1 + 3, failedRequests: 0, errorCells: 0 },
     });
     expect(phases[0]).toBe("running");
     expect(phases.at(-1)).toBe("done");
@@ -140,9 +141,9 @@ describe("new-day refresh through the pane's refresh run", () => {
     expect(sandbox.stats().requests).toBe(before);
     expect(document.day).toBe(today());
     expect(service.state()).toMatchObject({ phase: "done", summary: { requestsSent: 0 } });
-    // The button's refresh sends every request again.
+    // The button's refresh sends every request again, the coverage list too.
     expect(await service.refresh("on request")).toBe(true);
-    expect(sandbox.stats().requests - before).toBe(3);
+    expect(sandbox.stats().requests - before).toBe(1 + 3);
   });
 
   it("under the quota saver, the new-day refresh fetches open periods and (SP) datapoints only", async () => {
@@ -197,12 +198,23 @@ describe("new-day refresh through the pane's refresh run", () => {
     const { service, workbook } = runtime({ documentDay: today() });
     const before = sandbox.stats().requests;
     const estimate = await service.estimate();
-    // Three single datapoints, 1 unit each; estimating sends nothing.
-    expect(estimate).toMatchObject({ cells: 3, requestsNeeded: 3, units: 3, refreshUnits: 3 });
+    // The day's stock coverage list and three single datapoints, 1 unit each; estimating sends nothing.
+    expect(estimate).toMatchObject({
+      cells: 3,
+      requestsNeeded: 4,
+      coverageLists: 1,
+      units: 4,
+      refreshUnits: 4,
+    });
     expect(service.state()).toEqual({ phase: "estimated", scope: "workbook", estimate });
     expect(sandbox.stats().requests).toBe(before);
     expect(workbook.calculations).toBe(0);
     expect(await runtime({ connected: false }).service.estimate()).toBeUndefined();
+    // The refresh then spends what the estimate said, by the sandbox's count and the client's ledger.
+    const [units, ledger] = [sandbox.usage(), (await client.usage()).units];
+    expect(await service.refresh("on request")).toBe(true);
+    expect(sandbox.usage() - units).toBe(estimate!.refreshUnits);
+    expect((await client.usage()).units - ledger).toBe(estimate!.refreshUnits);
   });
 
   it("asks for an API key instead of calculating when none is saved, and records no day", async () => {

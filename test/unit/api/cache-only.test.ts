@@ -106,13 +106,34 @@ describe("a cache-only call", () => {
   });
 
   it("joined refusals count each search once, at the least any of its calls gives it", () => {
-    const search = (units: number) => ({ id: "MSFT|annual", units });
+    const search = (units: number) => [{ id: "MSFT|annual", units }];
     const joined = NotCachedError.joined([
-      new NotCachedError({ units: 2, search: search(1) }),
-      new NotCachedError({ units: 2, search: search(1) }),
-      new NotCachedError({ units: 1, search: search(0) }),
+      new NotCachedError({ units: 2, shared: search(1) }),
+      new NotCachedError({ units: 2, shared: search(1) }),
+      new NotCachedError({ units: 1, shared: search(0) }),
       new NotCachedError({ units: 1 }),
     ]);
     expect(joined.units).toBe(4);
+  });
+
+  it("joined refusals count the coverage list their ticker would ask first once", () => {
+    const list = { id: "coverage/stock", units: 1 };
+    const year = () => new NotCachedError({ units: 1 }).with(list);
+    expect(year().units).toBe(2);
+    expect(NotCachedError.joined([year(), year(), year()]).units).toBe(3 + 1);
+  });
+
+  it("a preview of a ticker whose coverage is not known today is priced with the day's coverage list", async () => {
+    const fake = new FakeFetch();
+    const client = makeClient(fake, { coverageCheck: "list", billing: "per-datapoint" });
+    const year = { ticker: "AAPL", dataset: "metrics/roic", name: "ROIC", year: 2023 };
+    expect((await refusal(client.datapoint(year, CACHE_ONLY))).units).toBe(1 + 1);
+    expect((await refusal(client.datapoint({ ...year, year: "FY0" }, CACHE_ONLY))).units).toBe(1 + 1);
+    expect(fake.count).toBe(0);
+    await client.datapoint({ ...year, ticker: "MSFT" });
+    expect(fake.seen.map((s) => s.url.pathname)).toEqual(["/v1/coverage/stock", "/v1/metrics/roic/MSFT"]);
+    // Today's list is cached: the preview's price is the call's own request.
+    expect((await refusal(client.datapoint(year, CACHE_ONLY))).units).toBe(1);
+    await client.close();
   });
 });

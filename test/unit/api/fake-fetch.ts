@@ -54,9 +54,26 @@ function record(ticker: string, name: string, url: URL): Record<string, unknown>
   };
 }
 
-/** Data endpoints from the catalog; ticker NODATA answers DataNotFound; every ticker's coverage record. */
+/** The stocks the fake's coverage list lists (its other lists are empty). */
+export const LISTED_STOCKS = ["AAPL", "MSFT", "NODATA"];
+
+/**
+ * Data endpoints from the catalog; ticker NODATA answers DataNotFound; every ticker's coverage record; the
+ * stock coverage list of LISTED_STOCKS.
+ */
 export function defaultAnswer(url: URL, bodyAsObject = false): Response {
   const parts = url.pathname.split("/").slice(2); // after "", "v1"
+  if (parts[0] === "coverage" && parts.length === 2) {
+    const listed = parts[1] === "stock" ? LISTED_STOCKS : [];
+    const items = listed.map((ticker) => ({
+      ticker,
+      name: `${ticker} Inc`,
+      type: "stock",
+      sector: "X",
+      last_trade_date: "2026-11-20",
+    }));
+    return envelope(items, bodyAsObject);
+  }
   const ticker = decodeURIComponent(parts[parts.length - 1] ?? "");
   if (parts[0] === "coverage" && parts.length === 3) {
     // Every ticker is covered (NODATA too: a covered ticker without data for the period asked).
@@ -113,11 +130,14 @@ export class FakeFetch {
 export const BASE_URL = "https://fdq.test/v1";
 export const API_KEY = "test-key-0123456789";
 
-/** A client on a fake fetch with instant retry waits. */
 /**
- * A client on the fake service. Billing is `per-request` (whole datasets: the fast plan) unless a test says
- * otherwise: the transport, cache and coalescing tests describe that path; planner.test.ts covers the
- * default `per-datapoint` planning.
+ * A client on the fake service, with instant retry waits. Billing is `per-request` (whole datasets: the fast
+ * plan) unless a test says otherwise: the transport, cache and coalescing tests describe that path;
+ * planner.test.ts covers the default `per-datapoint` planning. The coverage check is `after` unless a test says
+ * otherwise, for the same reason: these tests count the requests of the data path, which the default `list`
+ * rule would open with one coverage list request per client; ticker-coverage.test.ts, cache-only.test.ts
+ * (a preview's price) and taskpane/quota.test.ts (the pane's estimate against what a calculation spends) pass
+ * the default `list`.
  */
 export function makeClient(fake: FakeFetch, extra: Partial<ClientOptions> = {}): FdqClient {
   return new FdqClient({
@@ -127,6 +147,7 @@ export function makeClient(fake: FakeFetch, extra: Partial<ClientOptions> = {}):
     sleep: async () => undefined,
     coalesceWindowMs: 1,
     billing: "per-request",
+    coverageCheck: "after",
     // Messages worded as the add-in's clients word them, so the tests read what an Excel user reads.
     hints: EXCEL_HINTS,
     ...extra,

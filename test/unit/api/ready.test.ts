@@ -57,7 +57,8 @@ describe("FdqClient.ready()", () => {
     const { client, asked } = lazyClient(fake, new MemoryStorage(), { apiKey: API_KEY });
     await Promise.all([client.ready(), client.ready(), client.datapoint(request)]);
     expect(asked()).toBe(1);
-    expect(fake.count).toBe(1);
+    // The client's default coverage rule asks the day's stock list before the ticker's first data request.
+    expect(fake.seen.map((s) => s.url.pathname)).toEqual(["/v1/coverage/stock", "/v1/metrics/roic/AAPL"]);
     await client.close();
   });
 

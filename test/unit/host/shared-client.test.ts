@@ -53,10 +53,12 @@ describe("shared client", () => {
     expect(getSharedClient()).toBe(after);
     await after.datapoint(request);
     expect(fake.seen[0]?.headers.get("x-api-key")).toBe("new-key");
-    expect(events).toEqual(["request", "response"]);
+    // The add-in's default coverage rule: the day's stock coverage list, then the value.
+    expect(fake.seen.map((r) => r.url.pathname)).toEqual(["/v1/coverage/stock", "/v1/metrics/roic/AAPL"]);
+    expect(events).toEqual(["request", "response", "request", "response"]);
     stop();
     await after.datapoint({ ...request, year: 2022 });
-    expect(events).toHaveLength(2);
+    expect(events).toHaveLength(4);
   });
 });
 

@@ -39,7 +39,8 @@ afterEach(async () => {
 
 async function setUp(billing: "per-datapoint" | "per-request", fake = new FakeFetch()) {
   const storage = new MemoryStorage();
-  const client = makeClient(fake, { billing, storage });
+  // The product's coverage rule: the day's stock coverage list is asked before the first data request.
+  const client = makeClient(fake, { billing, storage, coverageCheck: "list" });
   clients.push(client);
   await client.ready();
   const workbook = fakeWorkbook(client, model());
@@ -52,33 +53,37 @@ describe("estimate units", () => {
     const { fake, client, workbook, estimate } = await setUp("per-datapoint");
     const cold = await estimate();
     // The cells ask every datapoint of revenue-to-ebitda: one whole request, priced at its catalog size (the
-    // same units as one request per datapoint). ROIC alone: 1 unit. FDQ.DATASET: the whole dataset.
-    const units = EBITDA.datapoints.length + 1 + TRADITIONAL.datapoints.length;
+    // same units as one request per datapoint). ROIC alone: 1 unit. FDQ.DATASET: the whole dataset. Before
+    // them, the day's stock coverage list: 1 unit.
+    const data = EBITDA.datapoints.length + 1 + TRADITIONAL.datapoints.length;
+    const units = 1 + data;
     expect(cold).toEqual({
       cells: EBITDA.datapoints.length + 2,
       plannedRequests: 3,
-      requestsNeeded: 3,
+      requestsNeeded: 1 + 3,
+      coverageLists: 1,
       cachedCells: 0,
       otherRequests: 0,
       units,
       otherUnits: 0,
-      refreshRequests: 3,
+      refreshRequests: 1 + 3,
       refreshUnits: units,
-      savableUnits: units,
+      savableUnits: data,
       upperBound: false,
       unplanned: [],
     });
 
     await workbook.calculateFull();
     await workbook.settled();
-    expect(fake.count).toBe(3);
+    expect(fake.count).toBe(1 + 3);
     // The client's ledger counted the answers' records: exactly the estimate.
     expect(client.stats().unitsSpent).toBe(units);
     expect((await client.usage()).units).toBe(units);
 
-    // Now cached: nothing to spend until the cache is dropped; a refresh spends it all again.
+    // Now cached: nothing to spend until the cache is dropped; a refresh spends it all again, the list too.
     expect(await estimate()).toMatchObject({
       requestsNeeded: 0,
+      coverageLists: 0,
       cachedCells: EBITDA.datapoints.length + 2,
       units: 0,
       refreshUnits: units,
@@ -87,12 +92,13 @@ describe("estimate units", () => {
 
   it("prices every request 1 unit for an account billed per request", async () => {
     const { fake, client, workbook, estimate } = await setUp("per-request");
-    // Whole datasets for datapoint cells too (the fast plan): revenue-to-ebitda, roic and traditional.
-    expect(await estimate()).toMatchObject({ plannedRequests: 3, units: 3, refreshUnits: 3 });
+    // Whole datasets for datapoint cells too (the fast plan): revenue-to-ebitda, roic and traditional; and
+    // the day's coverage list.
+    expect(await estimate()).toMatchObject({ plannedRequests: 3, units: 1 + 3, refreshUnits: 1 + 3 });
     await workbook.calculateFull();
     await workbook.settled();
-    expect(fake.count).toBe(3);
-    expect((await client.usage()).units).toBe(3);
+    expect(fake.count).toBe(1 + 3);
+    expect((await client.usage()).units).toBe(1 + 3);
   });
 });
 

@@ -31,7 +31,7 @@ async function applied(): Promise<Uint8Array> {
     index: CatalogSearchIndex.fromCatalog(),
   });
   const rows = await runRetrofit(plan, {
-    price: (calls) => Promise.resolve(calls.length),
+    price: (calls) => Promise.resolve({ units: calls.length, shared: [] }),
     fetch: (calls) =>
       Promise.resolve(
         calls.map((c) => (c.args[2] === "REVENUE" ? (REVENUE[Number(c.args[3])] ?? null) : null)),

@@ -28,7 +28,7 @@ function sheet(rows: readonly (readonly (string | number | null)[])[]): GridShee
 function services(values: Record<string, Record<number, number>>) {
   const batches: FdqCall[][] = [];
   const s: RetrofitServices = {
-    price: (calls) => Promise.resolve(calls.length),
+    price: (calls) => Promise.resolve({ units: calls.length, shared: [] }),
     fetch: (calls) => {
       batches.push([...calls]);
       return Promise.resolve(calls.map((c) => values[String(c.args[2])]?.[Number(c.args[3])] ?? null));
@@ -80,6 +80,16 @@ describe("retrofit matching", () => {
     const candidates = plan.lines[0]?.candidates.length ?? 0;
     expect(await priceRetrofit(plan, s)).toEqual({ first: candidates, most: 2 * candidates + 2 });
     expect(batches).toEqual([]);
+    // With the day's coverage list in every batch's estimate (nothing is cached before the run): counted once.
+    const list = { id: "coverage/stock", units: 1 };
+    const withList: RetrofitServices = {
+      ...s,
+      price: (calls) => Promise.resolve({ units: calls.length + 1, shared: [list] }),
+    };
+    expect(await priceRetrofit(plan, withList)).toEqual({
+      first: 1 + candidates,
+      most: 1 + 2 * candidates + 2,
+    });
   });
 
   it("does not link a wrong number of a linked line, and reports FDQ's value beside it", async () => {
