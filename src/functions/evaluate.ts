@@ -40,16 +40,20 @@ export type Outcome =
   | { readonly ok: false; readonly error: ExcelErrorValue; readonly noAnswer: boolean };
 
 const toCellError = (err: unknown): ExcelErrorValue => describeFailure(err);
+// Module-level, not inline: one pair of callbacks for every cell instead of a new pair per cell.
+const succeeded = (value: CellResult): Outcome => ({ ok: true, value });
 const failed = (err: unknown): Outcome => ({
   ok: false,
   error: describeFailure(err),
   noAnswer: isNoAnswer(err),
 });
 
-/** A value's outcome: with the sources noted while it was computed, when there are any. */
-function succeeded(value: CellResult, noting: Noting | undefined): Outcome {
-  const sources = noting?.sources;
-  return sources === undefined || sources.length === 0 ? { ok: true, value } : { ok: true, value, sources };
+function start(client: FdqApi, call: FdqCall, values?: ValueOptions): Promise<Outcome> {
+  try {
+    return evaluateCall(client, call, toCellError, values).then(succeeded, failed);
+  } catch (err) {
+    return Promise.resolve(failed(err));
+  }
 }
 
 /** The filing type every record shares, or undefined when they differ. */
@@ -132,9 +136,18 @@ class Noting implements FdqApi {
   }
 }
 
+function startNoting(client: FdqApi, call: FdqCall, values?: ValueOptions): Promise<Outcome> {
+  const noting = new Noting(client, []);
+  return start(noting, call, values).then((outcome) => {
+    const { sources } = noting;
+    if (!outcome.ok || sources.length === 0) return outcome;
+    return { ok: true, value: outcome.value, sources };
+  });
+}
+
 /** Calls started between two pauses of evaluateAll for the answered ones to settle. */
 const SLICE = 500;
-/** Microtask turns that settle a call answered from the cache (client, provenance, function, outcome). */
+/** Microtask turns that settle a call answered from the cache (client, function, outcome, provenance). */
 const SETTLE_TURNS = 12;
 
 /**
@@ -193,10 +206,7 @@ export async function evaluateEach<T>(
   });
 }
 
-/**
- * Starts every call, pausing every SLICE calls for the answered ones to settle (see evaluateAll). Each call's
- * outcome goes to `settle` from one reaction on the function's own promise (no promise of its own per call).
- */
+/** Starts every call, pausing every SLICE calls for the answered ones to settle (see evaluateAll). */
 async function startAll(
   client: FdqApi,
   calls: readonly FdqCall[],
@@ -204,15 +214,11 @@ async function startAll(
   settle: (outcome: Outcome, i: number) => void,
 ): Promise<void> {
   for (let i = 0; i < calls.length; i++) {
-    const noting = options.provenance ? new Noting(client, []) : undefined;
-    try {
-      void evaluateCall(noting ?? client, calls[i]!, toCellError, options.values).then(
-        (value) => settle(succeeded(value, noting), i),
-        (err: unknown) => settle(failed(err), i),
-      );
-    } catch (err) {
-      settle(failed(err), i);
-    }
+    const call = calls[i]!;
+    const started = options.provenance
+      ? startNoting(client, call, options.values)
+      : start(client, call, options.values);
+    void started.then((outcome) => settle(outcome, i));
     if ((i + 1) % SLICE === 0) for (let turn = 0; turn < SETTLE_TURNS; turn++) await undefined;
   }
 }
