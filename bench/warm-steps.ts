@@ -17,7 +17,7 @@ import { checkDatapointRequest, type DatapointRequest, type FdqClient, type Reco
 import { datapointKeys } from "../src/api/call-requests";
 import { openConnection } from "../src/cli/connection";
 import { evaluateFile, fileLines } from "../src/cli/eval-command";
-import { formatResults } from "../src/cli/format";
+import { formatResult, formatResults } from "../src/cli/format";
 import { evaluateAll } from "../src/functions/evaluate";
 import { readFdqCall, type FdqCall } from "../src/functions/formula";
 import type { ChildConfig } from "./child-protocol";
@@ -29,6 +29,9 @@ interface Parts {
   cache: { get(key: unknown): unknown; today(): string };
   transport: { url(key: unknown): string };
 }
+
+/** What `fdq eval --json` prints. */
+const JSON_OUTPUT = { json: true, valuesOnly: false } as const;
 
 const cpu = (): number => {
   const u = process.cpuUsage();
@@ -102,16 +105,14 @@ async function steps(config: ChildConfig, rounds: number): Promise<void> {
       () => evaluateAll(client, calls as FdqCall[], { provenance: true }),
     ],
     [
-      "the whole warm run (evaluateFile + formatResults)",
+      "the whole warm run (evaluateFile, formatResult as each settles)",
       async () => {
-        const { results } = await evaluateFile(config.formulasFile, {
-          ...base,
-          noCache: false,
-          sandbox: false,
-          stats: false,
-          json: true,
-        });
-        formatResults(results, { json: true, valuesOnly: false });
+        const { results } = await evaluateFile(
+          config.formulasFile,
+          { ...base, noCache: false, sandbox: false, stats: false, json: true },
+          (result) => formatResult(result, JSON_OUTPUT),
+        );
+        results.join("");
       },
     ],
   ];
@@ -122,10 +123,7 @@ async function steps(config: ChildConfig, rounds: number): Promise<void> {
     stats: false,
     json: true,
   });
-  measured.push([
-    "format --json (formatResults)",
-    () => formatResults(results, { json: true, valuesOnly: false }),
-  ]);
+  measured.push(["format --json (formatResults)", () => formatResults(results, JSON_OUTPUT)]);
   for (const [name, run] of measured) {
     const each: number[] = [];
     for (let r = 0; r < rounds + 1; r++) {

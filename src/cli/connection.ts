@@ -9,7 +9,7 @@ import { FileRecordStore } from "../api/node";
 import type { FdqCall } from "../functions/formula";
 import { DEFAULT_SANDBOX_PORT, DEMO_API_KEY } from "../sandbox/demo";
 import { BudgetExceeded, estimateRun } from "./budget";
-import { evaluateAll, type EvaluationOptions, type Outcome } from "../functions/evaluate";
+import { evaluateEach, type EvaluationOptions, type Outcome } from "../functions/evaluate";
 import { cliHints } from "./hints";
 import { carryLedgerOver } from "./legacy-cache";
 import { UsageError, type ConnectionOptions } from "./options";
@@ -117,9 +117,9 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
   };
 }
 
-export interface Evaluation {
-  /** One per call, in order. */
-  readonly outcomes: Outcome[];
+export interface Evaluation<T = Outcome> {
+  /** One per call, in order: its outcome, or what `each` made of it. */
+  readonly outcomes: T[];
   readonly stats: ClientStats;
 }
 
@@ -128,12 +128,25 @@ export interface Evaluation {
  * closes. The saved cache is loaded before the first call: every cached call then answers at once, instead
  * of all of them waiting (each holding its pending state in memory) for the load. With a budget, the run is
  * estimated first and, when it would spend more units, refused (BudgetExceeded) before anything is sent.
+ * With `each`, every outcome is turned into what the caller keeps as soon as it settles (evaluateEach).
  */
-export async function evaluateCalls(
+export function evaluateCalls(
+  options: ConnectionOptions,
+  calls: readonly FdqCall[],
+  evaluation?: EvaluationOptions,
+): Promise<Evaluation>;
+export function evaluateCalls<T>(
+  options: ConnectionOptions,
+  calls: readonly FdqCall[],
+  evaluation: EvaluationOptions,
+  each: (outcome: Outcome, index: number) => T,
+): Promise<Evaluation<T>>;
+export async function evaluateCalls<T>(
   options: ConnectionOptions,
   calls: readonly FdqCall[],
   evaluation: EvaluationOptions = {},
-): Promise<Evaluation> {
+  each?: (outcome: Outcome, index: number) => T,
+): Promise<Evaluation<T | Outcome>> {
   const connection = await openConnection(options);
   try {
     await connection.client.ready();
@@ -141,12 +154,14 @@ export async function evaluateCalls(
       const estimate = await estimateRun(connection.client, calls, evaluation.values);
       if (estimate.units > options.budget) throw new BudgetExceeded(estimate, options.budget);
     }
-    const outcomes = await evaluateAll(connection.client, calls, evaluation);
+    const outcomes = await evaluateEach<T | Outcome>(connection.client, calls, evaluation, each ?? keep);
     return { outcomes, stats: connection.client.stats() };
   } finally {
     await connection.close();
   }
 }
+
+const keep = (outcome: Outcome): Outcome => outcome;
 
 /** The --stats line (stderr). */
 export function formatStats(stats: ClientStats): string {

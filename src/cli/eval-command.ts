@@ -1,4 +1,5 @@
-// `fdq eval`: parse every formula first, evaluate them all at once, print one result per formula in order.
+// `fdq eval`: parse every formula first, evaluate them all at once, print one result per formula in order. With
+// --json or --values-only each result is formatted as soon as it settles and only its text is kept.
 // Formulas given as arguments are all refused when one does not parse (a usage error; nothing is evaluated).
 // In a formula file, a line that does not parse becomes that line's usage error, printed in its place, and the
 // other lines are evaluated; the run still ends with the usage error (exit status 2).
@@ -7,7 +8,7 @@ import { readFdqCall, type FdqCall } from "../functions/formula";
 import type { ValueOptions } from "../functions/value-options";
 import { FormulaSyntaxError } from "../formula/syntax-error";
 import { evaluateCalls, formatStats, type Evaluation } from "./connection";
-import { formatResults, type FormulaResult } from "./format";
+import { formatResult, formatResults, formatsAlone, type FormulaResult } from "./format";
 import { UsageError, type ConnectionOptions, type EvalOptions } from "./options";
 
 export interface SourceLine {
@@ -18,10 +19,10 @@ export interface SourceLine {
   readonly line?: number;
 }
 
-/** What `fdq eval` evaluated, before printing. */
-export interface EvalResults {
+/** What `fdq eval` evaluated, before printing: each formula's result, or what `each` made of it. */
+export interface EvalResults<T = FormulaResult> {
   /** One per formula, in order. */
-  readonly results: FormulaResult[];
+  readonly results: T[];
   readonly stats: Evaluation["stats"];
   /** "model.txt:3: …" for each formula that was not evaluated; any makes the run a usage error. */
   readonly problems: string[];
@@ -96,76 +97,104 @@ async function readSource(file: string): Promise<string> {
   }
 }
 
+type EvalRunOptions = ConnectionOptions & { json?: boolean; values?: ValueOptions };
+
+const asIs = (result: FormulaResult): FormulaResult => result;
+
 /**
  * What `fdq eval -f FILE` does before printing: reads and parses every formula of FILE ("-" = stdin), then
  * evaluates at once every line that parses. A line that does not is not evaluated: its result and `problems`
- * say why. A file without any formula is a UsageError.
+ * say why. A file without any formula is a UsageError. With `each`, every result is turned into what is kept
+ * (the printed text) as soon as its outcome settles.
  */
-export async function evaluateFile(
+export function evaluateFile(file: string, options: EvalRunOptions): Promise<EvalResults>;
+export function evaluateFile<T>(
   file: string,
-  options: ConnectionOptions & { json?: boolean; values?: ValueOptions },
-): Promise<EvalResults> {
+  options: EvalRunOptions,
+  each: (result: FormulaResult) => T,
+): Promise<EvalResults<T>>;
+export async function evaluateFile<T>(
+  file: string,
+  options: EvalRunOptions,
+  each: (result: FormulaResult) => T | FormulaResult = asIs,
+): Promise<EvalResults<T | FormulaResult>> {
   const lines = fileLines(file, await readSource(file));
   if (lines.length === 0) {
     throw new UsageError(
       `${file === "-" ? "stdin" : file} holds no formula (only blank lines and # comments).`,
     );
   }
-  // Per line, its call or why it has none (a FormulaSyntaxError's message): no wrapper object per line.
-  const parsed = new Array<FdqCall | string>(lines.length);
+  const results = new Array<T | FormulaResult>(lines.length);
   const calls: FdqCall[] = [];
+  // The line of each call, by call index; a line that does not parse has its result at once.
+  const lineOfCall: number[] = [];
   const problems: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const source = lines[i]!;
     try {
-      calls.push((parsed[i] = readFdqCall(source.text)));
+      calls.push(readFdqCall(source.text));
+      lineOfCall.push(i);
     } catch (err) {
       if (!(err instanceof FormulaSyntaxError)) throw err;
-      parsed[i] = err.message;
       problems.push(`${source.where}: ${err.message}`);
+      results[i] = each({ formula: source.text, line: source.line, problem: err.message });
     }
   }
-  const { outcomes, stats } = await evaluateCalls(options, calls, {
-    provenance: options.json,
-    values: options.values,
-  });
-  let next = 0;
-  const results = new Array<FormulaResult>(lines.length);
-  for (let i = 0; i < lines.length; i++) {
-    const { text: formula, line } = lines[i]!;
-    const p = parsed[i]!;
-    // evaluateCalls gives one outcome per call, in order.
-    results[i] =
-      typeof p === "string" ? { formula, line, problem: p } : { formula, line, outcome: outcomes[next++]! };
-  }
+  const { stats } = await evaluateCalls(
+    options,
+    calls,
+    { provenance: options.json, values: options.values },
+    (outcome, k) => {
+      const i = lineOfCall[k]!;
+      const { text: formula, line } = lines[i]!;
+      results[i] = each({ formula, line, outcome });
+    },
+  );
   return { results, stats, problems };
 }
 
 /** `fdq eval FORMULA...`: all are refused (a UsageError, nothing evaluated) when one does not parse. */
-async function evaluateArguments(
+async function evaluateArguments<T>(
   formulas: readonly string[],
-  options: ConnectionOptions & { json?: boolean; values?: ValueOptions },
-): Promise<EvalResults> {
+  options: EvalRunOptions,
+  each: (result: FormulaResult) => T,
+): Promise<EvalResults<T>> {
   const calls = parseAll(formulas.map((text, i) => ({ where: `formula ${i + 1}`, text })));
-  const { outcomes, stats } = await evaluateCalls(options, calls, {
-    provenance: options.json,
-    values: options.values,
-  });
-  const results = outcomes.map((outcome, i): FormulaResult => ({
-    formula: formulas[i] ?? "",
-    line: undefined,
-    outcome,
-  }));
+  const { outcomes: results, stats } = await evaluateCalls(
+    options,
+    calls,
+    { provenance: options.json, values: options.values },
+    (outcome, i) => each({ formula: formulas[i] ?? "", line: undefined, outcome }),
+  );
   return { results, stats, problems: [] };
 }
 
+/** Evaluates the file's or the arguments' formulas; `each` as in evaluateFile. */
+function evaluateFormulas<T>(
+  options: EvalOptions,
+  each: (result: FormulaResult) => T,
+): Promise<EvalResults<T>> {
+  return options.file === undefined
+    ? evaluateArguments(options.formulas, options, each)
+    : evaluateFile(options.file, options, each);
+}
+
 export async function runEval(options: EvalOptions): Promise<number> {
-  const { results, stats, problems } =
-    options.file === undefined
-      ? await evaluateArguments(options.formulas, options)
-      : await evaluateFile(options.file, options);
-  process.stdout.write(formatResults(results, options));
+  const { output, stats, problems } = await evaluateAndFormat(options);
+  process.stdout.write(output);
   if (options.stats) process.stderr.write(`${formatStats(stats)}\n`);
   if (problems.length > 0) throw new UsageError(problems.join("\n"));
   return 0;
+}
+
+/** What `fdq eval` prints on stdout, with the run's stats and its formulas' problems. */
+async function evaluateAndFormat(
+  options: EvalOptions,
+): Promise<Omit<EvalResults, "results"> & { output: string }> {
+  if (formatsAlone(options)) {
+    const { results, stats, problems } = await evaluateFormulas(options, (r) => formatResult(r, options));
+    return { output: results.join(""), stats, problems };
+  }
+  const { results, stats, problems } = await evaluateFormulas(options, asIs);
+  return { output: formatResults(results, options), stats, problems };
 }

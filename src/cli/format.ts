@@ -103,10 +103,22 @@ function valuesOnly(result: FormulaResult, json: boolean): string {
   return json ? formatJson(result.outcome) : formatPlain(result.outcome);
 }
 
+/**
+ * One formula's output line(s) with --json or --values-only, newline included: it depends on that formula
+ * alone, so `fdq eval` formats each outcome as it settles and keeps only the text.
+ */
+export function formatResult(result: FormulaResult, options: OutputOptions): string {
+  return options.valuesOnly ? `${valuesOnly(result, options.json)}\n` : `${formatJsonResult(result)}\n`;
+}
+
+/** Whether each result's output depends on that result alone (formatResult): not the labelled column. */
+export function formatsAlone(options: OutputOptions): boolean {
+  return options.valuesOnly || options.json;
+}
+
 /** Everything `fdq eval` prints on stdout for its results, in order, each line ending in a newline. */
 export function formatResults(results: readonly FormulaResult[], options: OutputOptions): string {
-  if (options.valuesOnly) return results.map((r) => `${valuesOnly(r, options.json)}\n`).join("");
-  if (options.json) return results.map((r) => `${formatJsonResult(r)}\n`).join("");
+  if (formatsAlone(options)) return results.map((r) => formatResult(r, options)).join("");
   const labels = results.map((r) => label(r.formula));
   const width = Math.max(0, ...labels.map((l) => Array.from(l).length));
   const out: string[] = [];

@@ -172,20 +172,60 @@ export interface EvaluationOptions {
   readonly values?: ValueOptions | undefined;
 }
 
-export async function evaluateAll(
+export function evaluateAll(
   client: FdqApi,
   calls: readonly FdqCall[],
   options: EvaluationOptions = {},
 ): Promise<Outcome[]> {
-  const started = new Array<Promise<Outcome>>(calls.length);
+  return evaluateEach(client, calls, options, keep);
+}
+
+const keep = (outcome: Outcome): Outcome => outcome;
+
+/**
+ * evaluateAll, with each outcome turned into what the caller keeps (`each(outcome, i)`, i the call's index)
+ * as soon as it settles: `fdq eval` keeps the line it will print, so the outcome, its provenance and the
+ * call's intermediate objects die young instead of all being alive until the last call settles. The results
+ * are in call order; an `each` that throws rejects the whole.
+ */
+export async function evaluateEach<T>(
+  client: FdqApi,
+  calls: readonly FdqCall[],
+  options: EvaluationOptions,
+  each: (outcome: Outcome, index: number) => T,
+): Promise<T[]> {
+  const results = new Array<T>(calls.length);
+  if (calls.length === 0) return results;
+  let pending = calls.length;
+  return new Promise<T[]>((resolve, reject) => {
+    const settle = (outcome: Outcome, i: number): void => {
+      try {
+        results[i] = each(outcome, i);
+      } catch (err) {
+        reject(err);
+        return;
+      }
+      if (--pending === 0) resolve(results);
+    };
+    void startAll(client, calls, options, settle).catch(reject);
+  });
+}
+
+/** Starts every call, pausing every SLICE calls for the answered ones to settle (see evaluateAll). */
+async function startAll(
+  client: FdqApi,
+  calls: readonly FdqCall[],
+  options: EvaluationOptions,
+  settle: (outcome: Outcome, i: number) => void,
+): Promise<void> {
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]!;
-    started[i] = options.provenance
+    const started = options.provenance
       ? startNoting(client, call, options.values)
       : start(client, call, options.values);
+    void started.then((outcome) => settle(outcome, i));
     if ((i + 1) % SLICE === 0) for (let turn = 0; turn < SETTLE_TURNS; turn++) await undefined;
   }
-  return Promise.all(started);
 }
 
 export function isErrorValue(value: unknown): value is ExcelErrorValue {

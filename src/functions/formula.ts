@@ -288,6 +288,101 @@ export function readFdqCall(text: string, options: ReadOptions = NO_OPTIONS): Fd
   let at = skipSpace(whole, options.span?.start ?? 0);
   if (whole.charAt(at) === "=") at = skipSpace(whole, at + 1);
   const name = functionNameAt(whole, at);
+  const args = literalArguments(whole, at + name.length + 4);
+  if (args) {
+    checkArity(name, args, at);
+    return { name, args };
+  }
+  return parsedCall(whole, at, name, options.references === true);
+}
+
+/** The parse of `[=]FDQ.NAME(...)` that readFdqCall's literal shortcut skips; exported for its tests. */
+export function readFdqCallParsed(
+  text: string,
+  options: ReadOptions = NO_OPTIONS,
+): FdqCall | FdqCallWithRefs {
+  const whole = options.span ? text.slice(0, options.span.end) : text;
+  let at = skipSpace(whole, options.span?.start ?? 0);
+  if (whole.charAt(at) === "=") at = skipSpace(whole, at + 1);
+  return parsedCall(whole, at, functionNameAt(whole, at), options.references === true);
+}
+
+/** The number as the lexer reads it (src/formula/lexer.ts NUMBER), at a digit or ".". */
+const NUMBER = /(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/y;
+
+const COMMA = 44;
+const CLOSE = 41;
+
+/**
+ * The arguments of the usual cell, `FDQ.NAME(` directly followed by literals (text, a number with or without
+ * its sign, TRUE or FALSE, or nothing) separated by commas, without a space, and `)` ending the text: the
+ * values the Excel parser's tree gives for them, read in one pass. `open` is where the `(` should be.
+ * Undefined for anything else (a space, an operator, a reference, a nested call, a missing `)`...): the
+ * parser then reads the call and says what is wrong.
+ */
+function literalArguments(text: string, open: number): FormulaArg[] | undefined {
+  if (text.charCodeAt(open) !== 40) return undefined;
+  const args: FormulaArg[] = [];
+  let i = open + 1;
+  if (text.charCodeAt(i) === CLOSE) return i + 1 === text.length ? args : undefined;
+  for (;;) {
+    const code = text.charCodeAt(i);
+    if (code === 34) {
+      // "text", its quotes doubled inside.
+      let close = text.indexOf('"', i + 1);
+      let doubled = false;
+      while (close >= 0 && text.charCodeAt(close + 1) === 34) {
+        doubled = true;
+        close = text.indexOf('"', close + 2);
+      }
+      if (close < 0) return undefined;
+      const inner = text.slice(i + 1, close);
+      args.push(doubled ? inner.replace(/""/g, '"') : inner);
+      i = close + 1;
+    } else if (code === COMMA || code === CLOSE) {
+      args.push(null);
+    } else {
+      // A sign counts only right before the number's digits (-1.5), as in CallTree.argument.
+      const sign = code === 45 ? -1 : code === 43 ? 1 : 0;
+      const from = sign === 0 ? i : i + 1;
+      const first = text.charCodeAt(from);
+      if ((first >= 48 && first <= 57) || first === 46) {
+        NUMBER.lastIndex = from;
+        const number = NUMBER.exec(text);
+        if (!number) return undefined;
+        const value = Number(number[0]);
+        args.push(sign === -1 ? -value : value);
+        i = from + number[0].length;
+      } else if (sign !== 0) {
+        return undefined;
+      } else {
+        const word = text.slice(i, i + 5).toUpperCase();
+        if (word.startsWith("TRUE") && isEnd(text.charCodeAt(i + 4))) {
+          args.push(true);
+          i += 4;
+        } else if (word === "FALSE" && isEnd(text.charCodeAt(i + 5))) {
+          args.push(false);
+          i += 5;
+        } else return undefined;
+      }
+    }
+    const next = text.charCodeAt(i);
+    if (next === CLOSE) return i + 1 === text.length ? args : undefined;
+    if (next !== COMMA) return undefined;
+    i++;
+  }
+}
+
+/** A `,` or `)`: where a literal argument ends. */
+const isEnd = (code: number): boolean => code === COMMA || code === CLOSE;
+
+/** The call read from the Excel parser's tree, or the first thing in it that is not supported. */
+function parsedCall(
+  whole: string,
+  at: number,
+  name: FunctionName,
+  references: boolean,
+): FdqCall | FdqCallWithRefs {
   const spans = new Map<Node, NodeSpan>();
   let root: Node;
   try {
@@ -296,7 +391,7 @@ export function readFdqCall(text: string, options: ReadOptions = NO_OPTIONS): Fd
     if (err instanceof FormulaSyntaxError) fail(err.message, at + err.position);
     throw err;
   }
-  const tree = new CallTree(whole, spans, at, options.references === true);
+  const tree = new CallTree(whole, spans, at, references);
   // The call is the leftmost operand of whatever follows it (=FDQ.RATING("A")*2 is (FDQ.RATING("A"))*2).
   const after: Node[] = [];
   let call = root;

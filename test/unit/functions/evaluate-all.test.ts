@@ -2,7 +2,7 @@
 // recalculation. It pauses every few hundred calls for the cached ones to settle; these rules say what the
 // pauses must not change.
 import type { DatapointRequest, DatapointResult } from "../../../src/api";
-import { evaluateAll, type Outcome } from "../../../src/functions/evaluate";
+import { evaluateAll, evaluateEach, type Outcome } from "../../../src/functions/evaluate";
 import { readFdqCall } from "../../../src/functions/formula";
 import type { FdqApi } from "../../../src/functions/impl";
 
@@ -95,5 +95,28 @@ describe("evaluateAll", () => {
     await evaluateAll(counting, calls(1_500));
     // The first 1,000 (two pauses) had settled before the last call was asked.
     expect(settledWhenLastAsked[0]).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it("hands each outcome to `each` when it settles, keeping what `each` returns in call order", async () => {
+    const { client, release } = fakeClient((req) => Number(req.year) % 2 === 0);
+    const seen: number[] = [];
+    const done = evaluateEach(client, calls(1_000), { provenance: true }, (outcome, i) => {
+      seen.push(i);
+      return outcome.ok ? `${i}:${String(outcome.value)}:${outcome.sources?.[0]?.year}` : "failed";
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    // The calls answered at once were handed over before the others were answered.
+    expect(seen).toEqual(Array.from({ length: 500 }, (_, k) => 2 * k));
+    release();
+    expect(await done).toEqual(Array.from({ length: 1_000 }, (_, i) => `${i}:${1000 + i}:${1000 + i}`));
+  });
+
+  it("rejects when `each` throws", async () => {
+    const { client } = fakeClient(() => true);
+    const each = (_: Outcome, i: number): number => {
+      if (i === 3) throw new Error("cannot format");
+      return i;
+    };
+    await expect(evaluateEach(client, calls(10), {}, each)).rejects.toThrow("cannot format");
   });
 });
