@@ -235,7 +235,7 @@ function checkInCatalog(dataset: Dataset, name: string, given: unknown): void {
 
 /**
  * The tickers and the (dataset, datapoint) pairs of datapoint calls checked lately, by the arguments as given:
- * a worksheet's cells repeat a few of each (W1's 22,500 cells: its tickers and fifteen names), and checking
+ * a worksheet's cells repeat a few of each (W1's 22,500 cells: 1,500 requests of fifteen names each), and checking
  * one again (trimming and upper-casing the text, the catalog's look-ups) costs more than finding it here. The
  * checks are pure functions of the texts over a catalog fixed at build time, and what is kept are strings and
  * catalog entries, never changed. Only passed checks are kept: a refused argument is checked afresh, in the
