@@ -233,11 +233,59 @@ function checkInCatalog(dataset: Dataset, name: string, given: unknown): void {
   });
 }
 
-export function checkDatapointRequest(req: DatapointRequest): DatapointTarget {
-  const ticker = checkTicker(req.ticker);
+/**
+ * The tickers and the (dataset, datapoint) pairs of datapoint calls checked lately, by the arguments as given:
+ * a worksheet's cells repeat a few of each (W1's 22,500 cells: 1,500 requests of fifteen names each), and checking
+ * one again (trimming and upper-casing the text, the catalog's look-ups) costs more than finding it here. The
+ * checks are pure functions of the texts over a catalog fixed at build time, and what is kept are strings and
+ * catalog entries, never changed. Only passed checks are kept: a refused argument is checked afresh, in the
+ * functions' order, and throws its own error. Bounded: past CHECKED_KEPT entries each map is dropped.
+ */
+const checkedTickers = new Map<string, string>();
+const checkedNames = new Map<string, Map<string, { dataset: Dataset; name: string }>>();
+let checkedNamesHeld = 0;
+const CHECKED_KEPT = 20_000;
+
+function knownTicker(given: unknown): string {
+  if (typeof given !== "string") return checkTicker(given);
+  let ticker = checkedTickers.get(given);
+  if (ticker === undefined) {
+    ticker = checkTicker(given);
+    if (checkedTickers.size >= CHECKED_KEPT) checkedTickers.clear();
+    checkedTickers.set(given, ticker);
+  }
+  return ticker;
+}
+
+function knownName(req: DatapointRequest): { dataset: Dataset; name: string } {
+  const given = req.dataset;
+  if (typeof given !== "string" || typeof req.name !== "string") return checkedName(req);
+  let byName = checkedNames.get(given);
+  let found = byName?.get(req.name);
+  if (found === undefined) {
+    found = checkedName(req);
+    if (checkedNamesHeld >= CHECKED_KEPT) {
+      checkedNames.clear();
+      checkedNamesHeld = 0;
+      byName = undefined;
+    }
+    if (!byName) checkedNames.set(given, (byName = new Map()));
+    byName.set(req.name, found);
+    checkedNamesHeld++;
+  }
+  return found;
+}
+
+function checkedName(req: DatapointRequest): { dataset: Dataset; name: string } {
   const dataset = checkDataset(req.dataset);
   const name = checkName(req.name, "name");
   checkInCatalog(dataset, name, req.name);
+  return { dataset, name };
+}
+
+export function checkDatapointRequest(req: DatapointRequest): DatapointTarget {
+  const ticker = knownTicker(req.ticker);
+  const { dataset, name } = knownName(req);
   return { dataset, ticker, name, year: checkFixedYear(req.year), period: checkPeriod(req.quarter, req.ttm) };
 }
 

@@ -1,7 +1,12 @@
 // call-requests.ts is the one decider of a call's request: what a call sends is what `keyOf` and `plan` say it
 // sends, for every endpoint and billing model, and a datapoint call's choice between its own request and its
 // dataset's whole one follows the cache, the flights and the billing in that order.
-import type { FdqClient, FdqRequest } from "../../../src/api";
+import {
+  checkDatapointRequest,
+  type DatapointRequest,
+  type FdqClient,
+  type FdqRequest,
+} from "../../../src/api";
 import { findDataset } from "../../../src/catalog";
 import { BASE_URL, FakeFetch, json, makeClient } from "./fake-fetch";
 
@@ -125,5 +130,80 @@ describe("a datapoint call's choice between its own request and the whole datase
     await Promise.all(names.slice(0, 2).map((name) => client.datapoint({ ...ROIC, year: 2022, name })));
     expect(datapointsOf(fake).slice(1).sort()).toEqual(names.slice(0, 2).sort());
     await client.close();
+  });
+});
+
+describe("a datapoint call's arguments checked again", () => {
+  type Check = (req: DatapointRequest) => unknown;
+  /** The check of a module loaded afresh, with nothing kept from the calls before. */
+  const freshCheck = (): Check => {
+    let check: Check | undefined;
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the module, nothing kept
+      check = (require("../../../src/api/call-requests") as { checkDatapointRequest: Check })
+        .checkDatapointRequest;
+    });
+    return check!;
+  };
+  const outcome = (check: Check, req: DatapointRequest): unknown => {
+    try {
+      return { target: check(req) };
+    } catch (error) {
+      const e = error as { name: string; argument?: string; message: string };
+      return { name: e.name, argument: e.argument, message: e.message };
+    }
+  };
+  const GOOD: DatapointRequest[] = [
+    ROIC,
+    { ticker: " aapl ", dataset: "roic", name: "roic ", year: 2023 },
+    { ticker: "MSFT", dataset: "metrics/roic", name: "ROIC", year: 2021, quarter: 2 },
+    { ticker: "MSFT", dataset: "metrics/roic", name: "ROIC", year: 2021, ttm: 2, quarter: null },
+  ];
+
+  it("a check asked again answers what a fresh check answers", () => {
+    for (const req of GOOD) checkDatapointRequest(req);
+    const fresh = freshCheck();
+    for (const req of GOOD) {
+      const again = checkDatapointRequest(req);
+      expect(again).toEqual(fresh(req));
+      expect(again).toEqual(checkDatapointRequest({ ...req }));
+    }
+    expect(checkDatapointRequest(GOOD[1]!)).toEqual({
+      dataset: findDataset("metrics/roic"),
+      ticker: "AAPL",
+      name: "ROIC",
+      year: 2023,
+      period: { kind: "annual", n: 5 },
+    });
+  });
+
+  it("a bad argument after good ones with the same other arguments gets its own exact message", () => {
+    for (const req of GOOD) checkDatapointRequest(req);
+    const bad: DatapointRequest[] = [
+      { ...ROIC, ticker: "" },
+      { ...ROIC, ticker: "..", name: "NOPE" },
+      { ...ROIC, dataset: "roicc" },
+      { ...ROIC, name: "ROICC" },
+      { ...ROIC, name: "" },
+      { ...ROIC, year: 2023.5 },
+      { ...ROIC, year: "FY9" },
+      { ...ROIC, quarter: 5 },
+      { ...ROIC, quarter: 1, ttm: 1 },
+    ];
+    const fresh = freshCheck();
+    for (const req of bad) {
+      const expected = outcome(fresh, req);
+      expect(expected).toMatchObject({ name: "InvalidArgumentError" });
+      expect(outcome(checkDatapointRequest, req)).toEqual(expected);
+    }
+    expect(outcome(checkDatapointRequest, bad[0]!)).toEqual({
+      name: "InvalidArgumentError",
+      argument: "ticker",
+      message: 'ticker must be non-empty text (got "").',
+    });
+    expect(outcome(checkDatapointRequest, bad[1]!)).toMatchObject({ argument: "ticker" });
+    expect(outcome(checkDatapointRequest, bad[7]!)).toMatchObject({
+      message: "quarter must be 1, 2, 3 or 4 (got 5).",
+    });
   });
 });
