@@ -1,5 +1,7 @@
 // The template gallery's logic: a template built for the tickers the analyst typed, and what filling it costs,
 // priced by the client's estimate as the refresh estimate prices the workbook's cells (today's cache counted).
+import { columnNumber } from "../../formula/grid";
+import { readFdqCall, type FdqCallWithRefs } from "../../functions/formula";
 import { requestsOf } from "../../functions/requests";
 import {
   buildTemplate,
@@ -34,21 +36,33 @@ export async function previewTemplate(
   return { sheet, units: estimate.units, requests: estimate.requestsNeeded };
 }
 
+/** What an FDQ cell asks (its datapoint and period, or its field, rating or datapoint); undefined for another formula. */
+function askedBy(formula: string): string | undefined {
+  let call: FdqCallWithRefs;
+  try {
+    call = readFdqCall(formula, { references: true });
+  } catch {
+    return undefined;
+  }
+  const text = (i: number): string | undefined => {
+    const arg = call.args[i];
+    return typeof arg === "string" || typeof arg === "number" ? String(arg) : undefined;
+  };
+  return call.name === "DATAPOINT" ? `${text(2)} ${text(3)}` : text(1);
+}
+
 /** The preview's grid: the sheet's first rows and columns as text (a formula shows as what it asks). */
 export function previewGrid(sheet: TemplateSheet, rows = 8, columns = 4): string[][] {
   const grid = Array.from({ length: rows }, () => Array.from({ length: columns }, () => ""));
   for (const cell of sheet.cells) {
     const m = /^([A-Z]+)(\d+)$/.exec(cell.ref);
     if (!m) continue;
-    const col = [...(m[1] as string)].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
+    const col = columnNumber(m[1] as string) - 1;
     const row = Number(m[2]) - 1;
     if (row >= rows || col >= columns) continue;
     const formula = cell.formula;
-    // An FDQ cell shows what it asks (its datapoint, field or rating), other formulas as written.
-    const fdq = formula === undefined ? undefined : /^=FDQ\.([A-Z]+)\((.*)\)$/.exec(formula);
-    const args = fdq ? [...(fdq[2] as string).matchAll(/"([^"]*)"/g)].map((m) => m[1] as string) : [];
-    const asked = fdq?.[1] === "DATAPOINT" ? `${args[2]} ${args[3]}` : args[1];
-    const shown = formula === undefined ? (cell.text ?? String(cell.number ?? "")) : (asked ?? formula);
+    const shown =
+      formula === undefined ? (cell.text ?? String(cell.number ?? "")) : (askedBy(formula) ?? formula);
     (grid[row] as string[])[col] = shown;
   }
   return grid;

@@ -1,4 +1,5 @@
 // A1 addresses as Excel's JavaScript API writes them ("Sheet1!B2:C4", "'My sheet'!A1").
+import { columnLetters, columnNumber } from "../../formula/grid";
 
 export interface CellPosition {
   readonly sheet: string;
@@ -6,19 +7,11 @@ export interface CellPosition {
   readonly column: number;
 }
 
-function columnName(column: number): string {
-  let name = "";
-  for (let n = column + 1; n > 0; n = Math.floor((n - 1) / 26)) {
-    name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
-  }
-  return name;
-}
+/** Column letters of a 0-based column index (Office.js counts from 0, the A1 grid from 1). */
+const columnName = (column: number): string => columnLetters(column + 1);
 
-function columnIndex(letters: string): number {
-  let n = 0;
-  for (const ch of letters.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
-  return n - 1;
-}
+/** The 0-based column index of "AB". */
+const columnIndex = (letters: string): number => columnNumber(letters) - 1;
 
 export function quoteSheetName(sheet: string): string {
   return /^[A-Za-z0-9_]+$/.test(sheet) ? sheet : `'${sheet.replace(/'/g, "''")}'`;

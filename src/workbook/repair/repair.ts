@@ -11,7 +11,7 @@
 // said. Cached values are not touched: a repaired cell shows its saved value (often #NAME?) until Excel or
 // `fdq refresh` calculates it.
 import { applyEdits, repairEdits, type HeadEdit } from "../../functions/formula-repair";
-import { addressOfCell } from "../engine/references";
+import { addressOfCell, columnNumber } from "../engine/references";
 import { translateFormula } from "../engine/translate";
 import { relationshipsPartOf, type WorkbookPackage } from "../xlsx/package";
 import { attributeIn, cellParts, layoutOf, scanSheet, tagEndAt, type CellSpan } from "../xlsx/sheet-scan";
@@ -169,7 +169,7 @@ function repairSheet(sheet: string, xml: string): SheetRepair | undefined {
   // In the sheet's order, row by row: a follower among the cells around it.
   const position = (c: RepairedCell): [number, number] => {
     const [, letters = "", digits = "0"] = /^([A-Z]+)(\d+)$/.exec(c.cell) ?? [];
-    return [Number(digits), [...letters].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0)];
+    return [Number(digits), columnNumber(letters)];
   };
   cells.sort((a, b) => {
     const [ra, ca] = position(a);

@@ -1,6 +1,7 @@
 // The cells of a model as fdq retrofit reads them, whoever read them: the CLI from the xlsx package
 // (xlsx-grid.ts), the task pane through Office (range values, formulas and number formats). Host-neutral: no
 // Office, no Node.
+import { columnLetters } from "../../formula/grid";
 
 /** One non-empty cell. */
 export interface GridCell {
@@ -24,8 +25,5 @@ export interface GridSheet {
 
 /** "B7" of a 1-based row and column. */
 export function addressOf(row: number, col: number): string {
-  let letters = "";
-  for (let c = col; c > 0; c = Math.floor((c - 1) / 26))
-    letters = String.fromCharCode(65 + ((c - 1) % 26)) + letters;
-  return `${letters}${row}`;
+  return `${columnLetters(col)}${row}`;
 }

@@ -5,6 +5,7 @@
 // recalculated whole when it opens (fullCalcOnLoad), which would throw away the values fdq refresh writes. The package is new, so it is zipped whole with fflate (the
 // zip library of src/workbook/xlsx); editing an existing package goes through xlsx/zip.ts instead.
 import { zipSync } from "fflate";
+import { columnNumber } from "../../formula/grid";
 import { canonicalHead, fdqCallHeads } from "../../functions/formula-repair";
 import { escapeAttribute, escapeText } from "../xlsx/xml";
 import type { TemplateCell, TemplateSheet } from "./template-sheet";
@@ -77,8 +78,7 @@ class Styles {
 }
 
 const rowOf = (ref: string): number => Number(/\d+$/.exec(ref)?.[0]);
-const columnOf = (ref: string): number =>
-  [...(/^[A-Z]+/.exec(ref)?.[0] ?? "")].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
+const columnOf = (ref: string): number => columnNumber(/^[A-Z]+/.exec(ref)?.[0] ?? "");
 
 function cellXml(cell: TemplateCell, style: number): string {
   const s = style ? ` s="${style}"` : "";
