@@ -2,13 +2,11 @@
 // period (FY0 ... FY-9) or the latest one (ratings, sector prior_year omitted), so a template made this year
 // shows next year's data when it is refreshed next year. Datapoints are the catalog's (src/catalog), and
 // test/unit/workbook/templates.test.ts checks every call of every template against the functions' own checks.
-import { findDataset, type Dataset } from "../../catalog";
+import { findDatapoint, findDataset, numberFormatOf, type Dataset } from "../../catalog";
 import { columnLetters } from "../engine/references";
 import type { TemplateCell, TemplateDefinition, TemplateParams, TemplateSheet } from "./template-sheet";
 import { TemplateParamsError } from "./template-sheet";
 
-const AMOUNT = "#,##0";
-const RATIO = "0.0%";
 const RATING = "0";
 
 const quote = (text: string): string => `"${text.replaceAll('"', '""')}"`;
@@ -42,11 +40,6 @@ class Grid {
   }
 }
 
-/** Percentages for ratios, whole numbers for amounts. */
-function formatOf(name: string): string {
-  return /ROIC|ROGIC|MARGIN|YIELD|WACC|_PCT|_RATE/.test(name) ? RATIO : AMOUNT;
-}
-
 /** "metrics/roic:ROIC" as the catalog knows it: its dataset and name, or why not. */
 export function catalogDatapoint(choice: string): { dataset: Dataset; name: string } {
   const colon = choice.lastIndexOf(":");
@@ -60,7 +53,7 @@ export function catalogDatapoint(choice: string): { dataset: Dataset; name: stri
     .slice(colon + 1)
     .trim()
     .toUpperCase();
-  if (!dataset.datapoints.some((d) => d.name === name))
+  if (!findDatapoint(dataset, name))
     throw new TemplateParamsError(`datapoint "${name}" is not in dataset ${dataset.path}`);
   return { dataset, name };
 }
@@ -88,7 +81,9 @@ const roicEconomicEarnings: TemplateDefinition = {
     ];
     rows.forEach(([label, dataset, name], r) => {
       g.text(1, 5 + r, label);
-      years.forEach((y, i) => g.formula(2 + i, 5 + r, datapoint(ticker, dataset, name, y), formatOf(name)));
+      years.forEach((y, i) =>
+        g.formula(2 + i, 5 + r, datapoint(ticker, dataset, name, y), numberFormatOf(name)),
+      );
     });
     g.text(1, 11, "FY0 is the latest fiscal year: refreshed next year, the sheet shows next year's data.");
     return g.sheet(this.name, `ROIC ${ticker}`, [26, ...years.map(() => 14)]);
@@ -121,14 +116,14 @@ const peerComparison: TemplateDefinition = {
       g.text(1, 4 + r, ticker);
       g.formula(2, 4 + r, securityField(ticker, "name"));
       chosen.forEach(({ dataset, name }, i) =>
-        g.formula(3 + i, 4 + r, datapoint(ticker, dataset.path, name, "FY0"), formatOf(name)),
+        g.formula(3 + i, 4 + r, datapoint(ticker, dataset.path, name, "FY0"), numberFormatOf(name)),
       );
     });
     const last = 3 + tickers.length;
     g.text(1, last + 1, "Median", true);
     chosen.forEach(({ name }, i) => {
       const col = columnLetters(3 + i);
-      g.formula(3 + i, last + 1, `=MEDIAN(${col}4:${col}${last})`, formatOf(name), true);
+      g.formula(3 + i, last + 1, `=MEDIAN(${col}4:${col}${last})`, numberFormatOf(name), true);
     });
     g.text(
       1,
@@ -275,11 +270,12 @@ const sectorComparison: TemplateDefinition = {
     SECTOR_ROWS.forEach(([label, dataset, name, sector], r) => {
       const row = 7 + r;
       g.text(1, row, label);
-      g.formula(2, row, datapoint(ticker, dataset, name, "FY0"), RATIO);
-      g.formula(3, row, `=FDQ.SECTOR($B$3,${quote(`${sector}_AVG`)})`, RATIO);
-      g.formula(4, row, `=FDQ.SECTOR($B$3,${quote(`${sector}_MEDIAN`)})`, RATIO);
-      g.formula(5, row, `=FDQ.SECTOR($B$4,${quote(`${sector}_AVG`)})`, RATIO);
-      g.formula(6, row, `=FDQ.SECTOR($B$4,${quote(`${sector}_MEDIAN`)})`, RATIO);
+      const format = numberFormatOf(name);
+      g.formula(2, row, datapoint(ticker, dataset, name, "FY0"), format);
+      g.formula(3, row, `=FDQ.SECTOR($B$3,${quote(`${sector}_AVG`)})`, format);
+      g.formula(4, row, `=FDQ.SECTOR($B$3,${quote(`${sector}_MEDIAN`)})`, format);
+      g.formula(5, row, `=FDQ.SECTOR($B$4,${quote(`${sector}_AVG`)})`, format);
+      g.formula(6, row, `=FDQ.SECTOR($B$4,${quote(`${sector}_MEDIAN`)})`, format);
     });
     g.text(1, 11, "Sector and industry figures are those of the last fiscal year, as the company's FY0.");
     return g.sheet(this.name, `Sector ${ticker}`, [26, 16, 16, 16, 16, 16]);
