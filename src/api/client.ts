@@ -501,8 +501,11 @@ export class FdqClient {
    * dataset become its whole request when they ask every name), which of them today's cache answers, and
    * the units the others cost. Under the list rule the data calls' coverage lists are among them (one per
    * type, ticker-coverage.ts): needed when a data call not cached today has a ticker whose coverage is not
-   * known today, else counted as cached (a refresh that drops today's cache asks it again). Throws as `plan`
-   * does.
+   * known today, else counted as cached (a refresh that drops today's cache asks it again). A data call of a
+   * ticker today's cache knows is not covered makes no request (its cell fails at once, also after a refresh:
+   * the day's list says the same again). While the list is needed, the requests of the tickers it will tell
+   * about are marked `ifListed` (docs/quota-and-billing.md: an estimate sends nothing, not even the list, so
+   * it states the upper bound and this part of it). Throws as `plan` does.
    */
   estimate(requests: readonly FdqRequest[]): RequestEstimate {
     return this.estimateOf(requests, true);
@@ -513,15 +516,18 @@ export class FdqClient {
     const p = this.parts;
     if (!p) throw new NotConfiguredError();
     p.cache.today();
-    const keys = requests.map((r) => this.keyOf(r));
-    const own = new Set(keys.map((k) => k.path));
+    const tickerOf = (key: RequestKey): string | undefined =>
+      key.fields.endpoint === "data" ? key.fields.ticker : undefined;
+    const calls = requests.map((request) => ({ request, key: this.keyOf(request) }));
+    const own = new Set(calls.map((c) => c.key.path));
     /** The data calls' coverage lists, and whether one of them asks it first. */
     const listed = new Map<string, { key: RequestKey; asked: boolean }>();
-    for (const key of lists ? keys : []) {
-      if (key.fields.endpoint !== "data") continue;
-      const list = p.coverage.listOf(key.fields.ticker);
+    for (const { key } of lists ? calls : []) {
+      const ticker = tickerOf(key);
+      if (ticker === undefined) continue;
+      const list = p.coverage.listOf(ticker);
       if (!list) continue;
-      const asked = !p.answers.isCached(key) && p.coverage.listToAsk(key.fields.ticker) !== undefined;
+      const asked = !p.answers.isCached(key) && p.coverage.listToAsk(ticker) !== undefined;
       const entry = listed.get(list.path) ?? { key: list, asked: false };
       entry.asked ||= asked;
       listed.set(list.path, entry);
@@ -531,9 +537,44 @@ export class FdqClient {
       if (list?.asked) return false;
       return p.answers.isCached(key) || (list !== undefined && !own.has(key.path));
     };
+    // A ticker known not covered today sends no data request and starts no search.
+    const sent = calls.filter(({ key }) => {
+      const ticker = tickerOf(key);
+      return ticker === undefined || p.coverage.knownUncovered(ticker) === undefined;
+    });
     const added = [...listed.values()].map((l) => l.key);
-    const estimate = estimateRequests([...keys, ...added], p.pricing, isCached, wholeOf);
-    return withResolution(estimate, resolutionCost(p.resolver, requests));
+    const estimate = withResolution(
+      estimateRequests([...sent.map((c) => c.key), ...added], p.pricing, isCached, wholeOf),
+      resolutionCost(
+        p.resolver,
+        sent.map((c) => c.request),
+      ),
+    );
+    // The tickers whose coverage the list asked first will tell (the list is needed: a data call of one asks it).
+    const told = new Set<string>();
+    for (const { key } of sent) {
+      const ticker = tickerOf(key);
+      if (ticker === undefined || p.coverage.knownToday(ticker)) continue;
+      const list = p.coverage.listOf(ticker);
+      if (list && listed.get(list.path)?.asked) told.add(ticker);
+    }
+    if (told.size === 0) return estimate;
+    const isTold = (key: RequestKey): boolean => told.has(tickerOf(key) ?? "");
+    const planned = estimate.planned.map((r) => (!r.cached && isTold(r.key) ? { ...r, ifListed: true } : r));
+    const conditional = planned.filter((r) => r.ifListed === true);
+    const search = resolutionCost(
+      p.resolver,
+      sent.filter((c) => isTold(c.key)).map((c) => c.request),
+    );
+    return {
+      ...estimate,
+      planned,
+      ifListed: {
+        tickers: told.size,
+        requests: conditional.length + search.requests,
+        units: conditional.reduce((n, r) => n + r.units, 0) + search.units,
+      },
+    };
   }
 
   /**

@@ -254,18 +254,30 @@ export class NotCachedError extends FdqError {
   /** Everything the call would cost, its shared costs included. */
   readonly units: number;
   readonly shared: readonly SharedCost[];
-  constructor(options: FdqErrorOptions & { units: number; shared?: readonly SharedCost[] }) {
+  /**
+   * The day's coverage list among the shared costs, when it is asked first and decides the rest: a ticker it
+   * does not list costs only the list, so `units` is then an upper bound.
+   */
+  readonly list?: SharedCost;
+  constructor(
+    options: FdqErrorOptions & { units: number; shared?: readonly SharedCost[]; list?: SharedCost },
+  ) {
     super(
       options,
-      `Not in today's cache, and a cache-only call sends nothing: its requests would cost ${options.units} ${options.units === 1 ? "unit" : "units"}.`,
+      `Not in today's cache, and a cache-only call sends nothing: its requests would cost ${options.list ? "at most " : ""}${options.units} ${options.units === 1 ? "unit" : "units"}.`,
     );
     this.units = options.units;
     this.shared = options.shared ?? [];
+    if (options.list) this.list = options.list;
   }
 
-  /** The same refusal with a shared cost more (the coverage list asked before the call's data). */
-  with(cost: SharedCost): NotCachedError {
-    return new NotCachedError({ units: this.units + cost.units, shared: [...this.shared, cost] });
+  /** The same refusal with a shared cost more; `list` when it is the coverage list asked before the call's data. */
+  with(cost: SharedCost, list?: "list"): NotCachedError {
+    return new NotCachedError({
+      units: this.units + cost.units,
+      shared: [...this.shared, cost],
+      ...(list ? { list: cost } : this.list ? { list: this.list } : {}),
+    });
   }
 
   /**
@@ -280,7 +292,13 @@ export class NotCachedError extends FdqError {
       for (const c of costs) shared.set(c.id, Math.min(c.units, shared.get(c.id) ?? Infinity));
     }
     const costs = [...shared].map(([id, units]) => ({ id, units }));
-    return new NotCachedError({ units: own + costs.reduce((n, c) => n + c.units, 0), shared: costs });
+    // The calls of one recalculation joined here are of one ticker: one list decides them all.
+    const list = errors.find((e) => e.list)?.list;
+    return new NotCachedError({
+      units: own + costs.reduce((n, c) => n + c.units, 0),
+      shared: costs,
+      ...(list && { list }),
+    });
   }
 }
 

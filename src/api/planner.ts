@@ -18,6 +18,24 @@ export interface PlannedRequest {
   key: RequestKey;
   units: number;
   cached: boolean;
+  /**
+   * A data request sent only if the day's coverage list, asked first (not in today's cache), lists its ticker:
+   * for a ticker the list does not list, the cell fails after the list and this request is never sent.
+   */
+  ifListed?: boolean;
+}
+
+/**
+ * The part of an estimate's needed requests and units that the day's coverage list decides: the data requests
+ * (and latest-period searches) of tickers whose coverage is not known today. The list is asked before them,
+ * and a ticker it does not list sends none of them, so the estimate's figures are what a refresh spends when
+ * every such ticker is covered: at most that, and at least that minus this part.
+ */
+export interface ListCondition {
+  /** Tickers whose coverage the list will tell. */
+  tickers: number;
+  requests: number;
+  units: number;
 }
 
 /** What finding the latest periods of relative calls (FY0, FQ0, LTM) adds before their own requests. */
@@ -40,6 +58,12 @@ export interface RequestEstimate {
   planned: readonly PlannedRequest[];
   /** The search for the latest periods of relative calls, counted in the figures above. */
   resolution?: ResolutionCost;
+  /**
+   * Present while the day's coverage list is needed and some tickers' coverage is not known today: the part of
+   * `requestsNeeded` and `units` spent only for the tickers the list lists. `units` is then an upper bound
+   * ("at most"), reached when every ticker is covered; exact when this is absent.
+   */
+  ifListed?: ListCondition;
 }
 
 /** An estimate with the search for the latest periods added to its figures. */

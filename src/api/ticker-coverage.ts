@@ -130,10 +130,13 @@ export class TickerCoverage {
   /**
    * A cache-only data call's refusal, priced as entering the call would spend: with the coverage list its
    * ticker would ask first, a cost the calls of one recalculation share (NotCachedError.joined counts it once).
+   * The list then decides the rest (a ticker it does not list spends the list alone): the price is "at most".
    */
   priced(ticker: string, refusal: NotCachedError): NotCachedError {
     const list = this.listToAsk(ticker);
-    return list ? refusal.with({ id: list.path, units: priceOf(list, this.o.answers.pricing) }) : refusal;
+    return list
+      ? refusal.with({ id: list.path, units: priceOf(list, this.o.answers.pricing) }, "list")
+      : refusal;
   }
 
   private async askList(ticker: string): Promise<UncoveredTickerError | undefined> {

@@ -87,7 +87,7 @@ export function describeFailure(err: unknown): ExcelErrorValue {
   if (err instanceof NotCachedError)
     return {
       error: "#N/A",
-      message: `Not fetched for the preview: FDQ fetches this value when the formula is entered, which costs ${unitsText(err.units)}.`,
+      message: `Not fetched for the preview: FDQ fetches this value when the formula is entered, which costs ${err.list ? `at most ${unitsText(err.units)} (less if the day's ticker coverage list, asked first, does not list the ticker)` : unitsText(err.units)}.`,
     };
   if (err instanceof FdqError) return { error: excelCodeOf(err), message: err.message };
   // A bug of ours must still settle the cell with a readable message, never a bare #VALUE!.

@@ -5,7 +5,13 @@
 // periods. Under the after-the-fact rule ("after") the cell says so after its data answer "not found" and one
 // coverage record per ticker and refresh day, and a covered ticker's cells send no coverage request
 // (docs/quota-and-billing.md).
-import { FdqClient, MemoryStorage, NotCachedError, type ClientOptions } from "../../../src/api";
+import {
+  FdqClient,
+  MemoryStorage,
+  NotCachedError,
+  type ClientOptions,
+  type RequestEstimate,
+} from "../../../src/api";
 import { configureSharedClient, resetSharedClient } from "../../../src/host/shared-client";
 import { EXCEL_HINTS } from "../../../src/host/excel-hints";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
@@ -186,6 +192,97 @@ describe("a ticker FDQ does not cover (the default rule: the coverage list first
     await client.datapoint({ ...request, ticker: "MSFT" });
     const after = client.estimate([{ kind: "datapoint", request }]);
     expect([after.requestsNeeded, after.units]).toEqual([1, 1]);
+  });
+});
+
+describe("the estimate of an uncovered ticker is what its cells spend (the sandbox's count and the ledger)", () => {
+  type Cell = [ticker: string, year: number | string];
+  const requestOf = ([ticker, year]: Cell) =>
+    ({ kind: "datapoint", request: { ticker, dataset: "roic", name: "ROIC", year } }) as const;
+
+  /** The estimate of the cells, then the units the sandbox and the client's ledger count for calculating them. */
+  async function estimateThenSpend(client: FdqClient, cells: readonly Cell[]) {
+    await client.ready();
+    const estimate = client.estimate(cells.map(requestOf));
+    const ledger = (await client.usage()).units;
+    const sandboxUnits = sandbox.usage();
+    for (const [ticker, year] of cells) await excel.cell("DATAPOINT", ticker, "roic", "ROIC", year);
+    return {
+      estimate,
+      sandbox: sandbox.usage() - sandboxUnits,
+      ledger: (await client.usage()).units - ledger,
+    };
+  }
+
+  /** The units of the requests the list decides for `ticker` (what is not spent when it is not covered). */
+  const listedUnitsOf = (estimate: RequestEstimate, ticker: string): number =>
+    estimate.planned
+      .filter((p) => p.ifListed && p.key.fields.endpoint === "data" && p.key.fields.ticker === ticker)
+      .reduce((n, p) => n + p.units, 0);
+
+  it("a fresh day: at most the list and the cell's value (2 units), of which the list alone is spent (1 unit)", async () => {
+    const { estimate, sandbox, ledger } = await estimateThenSpend(freshClient(), [["ZZZZ", 2023]]);
+    expect(estimate).toMatchObject({
+      requestsNeeded: 2,
+      units: 2,
+      ifListed: { tickers: 1, requests: 1, units: 1 },
+    });
+    expect(listedUnitsOf(estimate, "ZZZZ")).toBe(1);
+    expect([sandbox, ledger]).toEqual([1, 1]);
+    expect(estimate.units - estimate.ifListed!.units).toBe(sandbox);
+  });
+
+  it("a fresh day, a covered ticker: the upper bound is what is spent (the list and the value, 2 units)", async () => {
+    const { estimate, sandbox, ledger } = await estimateThenSpend(freshClient(), [["AAPL", 2023]]);
+    expect(estimate).toMatchObject({ units: 2, ifListed: { tickers: 1, requests: 1, units: 1 } });
+    expect([sandbox, ledger]).toEqual([estimate.units, estimate.units]);
+  });
+
+  it("the list cached today: an uncovered ticker's cells, fixed or relative, are estimated at 0 requests and spend 0", async () => {
+    const client = freshClient();
+    await excel.cell("DATAPOINT", "ZZZY", "roic", "ROIC", 2023);
+    const { estimate, sandbox, ledger } = await estimateThenSpend(client, [
+      ["ZZZZ", 2023],
+      ["ZZZZ", "FY0"],
+      ["ZZZZ", "LTM"],
+    ]);
+    expect(estimate.requestsNeeded).toBe(0);
+    expect(estimate.ifListed).toBeUndefined();
+    expect([estimate.units, sandbox, ledger]).toEqual([0, 0, 0]);
+  });
+
+  it("a mix on a fresh day: at most the list and every value; spent: all but the uncovered ticker's", async () => {
+    const cells: Cell[] = [
+      ["AAPL", 2023],
+      ["ZZZZ", 2023],
+      ["MSFT", 2022],
+      ["ZZZZ", "FY0"],
+    ];
+    const { estimate, sandbox, ledger } = await estimateThenSpend(freshClient(), cells);
+    // The list, AAPL's and MSFT's values, ZZZZ's 2023 value and its FY0: the search's empty answer (0 units) and
+    // the value of the period expected latest (1 unit); every request but the list's is the list's to decide.
+    expect(estimate).toMatchObject({
+      requestsNeeded: 6,
+      units: 5,
+      ifListed: { tickers: 3, requests: 5, units: 4 },
+    });
+    // The list says ZZZZ is not covered: its two values and its search are not sent.
+    expect(listedUnitsOf(estimate, "ZZZZ")).toBe(2);
+    expect([sandbox, ledger]).toEqual([3, 3]);
+    expect(estimate.units - listedUnitsOf(estimate, "ZZZZ")).toBe(sandbox);
+  });
+
+  it("a mix with the list cached today: exact (the covered tickers' values, nothing for the uncovered one)", async () => {
+    const client = freshClient();
+    await excel.cell("DATAPOINT", "GOOG", "roic", "ROIC", 2023);
+    const { estimate, sandbox, ledger } = await estimateThenSpend(client, [
+      ["AAPL", 2023],
+      ["ZZZZ", 2023],
+      ["MSFT", 2022],
+      ["ZZZZ", "FY0"],
+    ]);
+    expect(estimate.ifListed).toBeUndefined();
+    expect([estimate.requestsNeeded, estimate.units, sandbox, ledger]).toEqual([2, 2, 2, 2]);
   });
 });
 
