@@ -46,7 +46,7 @@ import { findDatapoint, type Dataset } from "../catalog";
 import { nearestNames, orList } from "../catalog/nearest";
 import type { Latest } from "./period-resolver";
 import type { PreviousValue } from "./previous-day";
-import { estimateRequests, withResolution, type RequestEstimate } from "./planner";
+import { estimateRequests, withResolution, type Cost, type RequestEstimate } from "./planner";
 import { priceOf } from "./pricing";
 import { dataKey, RequestKey, wholeOf, type DatapointTarget } from "./request-key";
 import type { Counters } from "./transport";
@@ -559,22 +559,46 @@ export class FdqClient {
       if (list && listed.get(list.path)?.asked) told.add(ticker);
     }
     if (told.size === 0) return estimate;
-    const isTold = (key: RequestKey): boolean => told.has(tickerOf(key) ?? "");
-    const planned = estimate.planned.map((r) => (!r.cached && isTold(r.key) ? { ...r, ifListed: true } : r));
-    const conditional = planned.filter((r) => r.ifListed === true);
-    const search = resolutionCost(
-      p.resolver,
-      sent.filter((c) => isTold(c.key)).map((c) => c.request),
-    );
+    const planned = estimate.planned.map((r) => {
+      const ticker = tickerOf(r.key);
+      return !r.cached && ticker !== undefined && told.has(ticker) ? { ...r, ifListed: true } : r;
+    });
+    const byTicker: Record<string, Cost> = {};
+    for (const ticker of told) {
+      const search = resolutionCost(
+        p.resolver,
+        sent.filter((c) => tickerOf(c.key) === ticker).map((c) => c.request),
+      );
+      byTicker[ticker] = { requests: search.requests, units: search.units };
+    }
+    for (const r of planned) {
+      const cost = r.ifListed ? byTicker[tickerOf(r.key)!]! : undefined;
+      if (!cost) continue;
+      cost.requests++;
+      cost.units += r.units;
+    }
+    const costs = Object.values(byTicker);
     return {
       ...estimate,
       planned,
       ifListed: {
-        tickers: told.size,
-        requests: conditional.length + search.requests,
-        units: conditional.reduce((n, r) => n + r.units, 0) + search.units,
+        requests: costs.reduce((n, c) => n + c.requests, 0),
+        units: costs.reduce((n, c) => n + c.units, 0),
+        byTicker,
       },
     };
+  }
+
+  /**
+   * What today's cache knows of `ticker`'s coverage: false when the service does not cover it (the day's list
+   * does not list it, or its coverage record was "not found"; its data calls then fail at once, with no
+   * request), true when it is known covered, undefined when nothing is known yet. Sends nothing.
+   */
+  coveredToday(ticker: string): boolean | undefined {
+    const coverage = this.parts?.coverage;
+    if (!coverage) return undefined;
+    if (coverage.knownUncovered(ticker)) return false;
+    return coverage.knownToday(ticker) ? true : undefined;
   }
 
   /**

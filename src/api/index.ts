@@ -4,7 +4,14 @@ export { FdqClient } from "./client";
 export { RequestKey, type Endpoint, type RequestFields } from "./request-key";
 export type { PreviousValue } from "./previous-day";
 export { priceOf, DEFAULT_PRICING, type PricingOptions } from "./pricing";
-export { estimateRequests, type PlannedRequest, type RequestEstimate, type ResolutionCost } from "./planner";
+export {
+  estimateRequests,
+  type Cost,
+  type ListCondition,
+  type PlannedRequest,
+  type RequestEstimate,
+  type ResolutionCost,
+} from "./planner";
 export { PeriodResolver, isNoData, newestPossible, type Latest } from "./period-resolver";
 export {
   centralDay,

@@ -25,17 +25,21 @@ export interface PlannedRequest {
   ifListed?: boolean;
 }
 
+/** Requests and units of an estimate. */
+export interface Cost {
+  requests: number;
+  units: number;
+}
+
 /**
  * The part of an estimate's needed requests and units that the day's coverage list decides: the data requests
  * (and latest-period searches) of tickers whose coverage is not known today. The list is asked before them,
  * and a ticker it does not list sends none of them, so the estimate's figures are what a refresh spends when
  * every such ticker is covered: at most that, and at least that minus this part.
  */
-export interface ListCondition {
-  /** Tickers whose coverage the list will tell. */
-  tickers: number;
-  requests: number;
-  units: number;
+export interface ListCondition extends Cost {
+  /** The same, by ticker whose coverage the list will tell. */
+  byTicker: Readonly<Record<string, Cost>>;
 }
 
 /** What finding the latest periods of relative calls (FY0, FQ0, LTM) adds before their own requests. */

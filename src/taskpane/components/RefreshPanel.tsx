@@ -26,6 +26,7 @@ import {
 import { useEffect, useState } from "react";
 import {
   confirmText,
+  neededText,
   projectMonthly,
   projectionText,
   readStanding,
@@ -128,7 +129,7 @@ function RunningRefresh({
       validationState="none"
       hint={
         <span data-testid="refresh-progress">
-          {total === 0 && done === 0
+          {progress.counting
             ? "Counting the requests…"
             : `${done} of ${total} requests, ${plural(errors, "error", "errors")} so far`}
         </span>
@@ -195,8 +196,7 @@ function RefreshStatus({ control, usage, quota }: RefreshPanelProps) {
         <ul className={styles.list} data-testid="refresh-estimate">
           <li data-testid="estimate-cells">{plural(e.cells, "FDQ cell found", "FDQ cells found")}</li>
           <li data-testid="estimate-requests">
-            {plural(e.requestsNeeded, "request needed", "requests needed")} ({unitsText(e.units)}
-            {e.coverageLists > 0 ? `, with the day's ticker coverage list` : ""})
+            {neededText(e)}
             {e.otherRequests > 0
               ? `, plus up to ${e.otherRequests} for ratings, sector, coverage, security and info cells (${unitsText(e.otherUnits)})`
               : ""}

@@ -9,6 +9,7 @@ export type PaneClient = FdqApi &
     FdqClient,
     | "plan"
     | "estimate"
+    | "coveredToday"
     | "keyOf"
     | "invalidate"
     | "forget"

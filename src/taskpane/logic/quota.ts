@@ -4,6 +4,7 @@
 import { formatUnits, standingText, unitsText, type UsageReport } from "../../api";
 import type { PaneClient } from "./pane-client";
 import type { PanePrefs } from "./pane-prefs";
+import type { RefreshEstimate } from "./refresh-estimate";
 
 /** The projection's assumption: one refresh per trading day, about 21 of them in a month. */
 export const TRADING_DAYS_PER_MONTH = 21;
@@ -105,6 +106,23 @@ export function projectionText(p: MonthlyProjection): string {
     return `${use}: more than the ${unitsText(p.left)} left this month, within a whole month's plan of ${unitsText(p.plan)}.`;
   }
   return `${use}: more than the whole monthly plan of ${unitsText(p.plan)}.`;
+}
+
+/**
+ * The requests an estimate needs and their units, with the day's coverage list where it is among them. While
+ * the list is not in today's cache, an estimate cannot know which tickers it lists (it sends nothing, not even
+ * the list): it counts every ticker's requests, an upper bound the refresh reaches when all are covered.
+ */
+export function neededText(
+  e: Pick<RefreshEstimate, "requestsNeeded" | "units" | "coverageLists" | "ifListed">,
+): string {
+  const requests = `${e.requestsNeeded} ${e.requestsNeeded === 1 ? "request" : "requests"} needed`;
+  if (e.coverageLists === 0) return `${requests} (${unitsText(e.units)})`;
+  if (!e.ifListed) return `${requests} (${unitsText(e.units)}, with the day's ticker coverage list)`;
+  return (
+    `Up to ${requests} (at most ${unitsText(e.units)}, with the day's ticker coverage list: asked first, it ` +
+    `spares the requests of a ticker it does not list)`
+  );
 }
 
 /** Why a refresh asks first, for the confirmation. */

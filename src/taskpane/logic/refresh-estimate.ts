@@ -3,7 +3,13 @@
 // functions' own argument handling, so the count is that of the requests the cells really make; a call given a
 // range is counted as Excel lifts it, once per cell of its spill (fdq-call.ts). The client's
 // planner groups and prices them (quota units: one per datapoint x security x period, production-service.md, fact 11).
-import { DEFAULTS, RefreshDayClock, type FdqRequest, type PlannedRequest } from "../../api";
+import {
+  DEFAULTS,
+  RefreshDayClock,
+  type FdqRequest,
+  type ListCondition,
+  type PlannedRequest,
+} from "../../api";
 import type { CellSnapshot, WorkbookAccess } from "../office/workbook";
 import type { FdqCall } from "../../functions/formula";
 import { requestsOf } from "../../functions/requests";
@@ -52,7 +58,16 @@ export interface RefreshEstimate {
    * datapoint), whatever the policy in force: what the saver would fetch once per its keep days only.
    */
   readonly savableUnits: number;
-  /** Whether requests of other functions are counted: then the counts are upper bounds ("up to"). */
+  /**
+   * Present while the day's coverage list is needed and some data cells' tickers are not known today: the part
+   * of requestsNeeded and units spent only for the tickers the list lists, by ticker (a ticker it does not list
+   * sends nothing more). requestsNeeded and units are then upper bounds ("at most"), and so are the refresh's.
+   */
+  readonly ifListed?: ListCondition;
+  /**
+   * Whether the refresh's counts are upper bounds ("up to"): requests of other functions are counted, or the
+   * day's coverage list decides some (ifListed).
+   */
   readonly upperBound: boolean;
   /** Cells with an FDQ call that cannot be planned, each with the reason (they make no request). */
   readonly unplanned: readonly UnplannedCell[];
@@ -125,7 +140,7 @@ export async function estimateRefresh(
   // The client's planner: distinct requests after its grouping rule (cells asking every datapoint of a
   // dataset share its whole request), each priced and marked cached.
   // `resolution`: the search for the latest periods of FY0/FQ0/LTM cells not resolved today (empty answers).
-  const { planned, resolution } = client.estimate(requests);
+  const { planned, resolution, ifListed } = client.estimate(requests);
   const search = { requests: resolution?.requests ?? 0, units: resolution?.units ?? 0 };
   const isList = (p: PlannedRequest): boolean =>
     p.key.fields.endpoint === "coverage" && !ownPaths.has(p.key.path);
@@ -147,7 +162,8 @@ export async function estimateRefresh(
     refreshRequests: planned.length + search.requests,
     refreshUnits: sum(planned) + search.units,
     savableUnits: sum(planned.filter((p) => savable(p.key, today))),
-    upperBound: other.length > 0,
+    upperBound: other.length > 0 || ifListed !== undefined,
     unplanned,
+    ...(ifListed && { ifListed }),
   };
 }

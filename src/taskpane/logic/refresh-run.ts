@@ -21,7 +21,7 @@ import { parseAddress } from "../office/a1";
 import type { CellSnapshot, CellValue, WorkbookAccess } from "../office/workbook";
 import { cellRequests } from "./cell-requests";
 import { isErrorValue } from "./excel-error";
-import { estimateRefresh } from "./refresh-estimate";
+import { estimateRefresh, type RefreshEstimate } from "./refresh-estimate";
 import { scopeCells, type RefreshScope } from "./scope-cells";
 import type { PaneClient } from "./pane-client";
 
@@ -37,9 +37,15 @@ export interface CellProgress {
 }
 
 export interface RefreshProgress {
+  /** The requests are being counted (the estimate before the first request): no figure yet. */
+  readonly counting?: boolean;
   /** Requests answered or failed so far (retries not counted twice). */
   readonly done: number;
-  /** Requests the refresh is expected to send. */
+  /**
+   * Requests the refresh is expected to send: the estimate, less the requests of tickers the day's coverage
+   * list turned out not to list as soon as it is answered, and never less than those sent or queued. Once the
+   * refresh has finished (not cancelled), the requests done: what was sent.
+   */
   readonly total: number;
   /** Requests that failed so far. */
   readonly errors: number;
@@ -104,6 +110,26 @@ function requestProgress(before: ClientStats, now: ClientStats, total: number) {
     total: Math.max(total, sent + now.queued),
     errors,
     unitsSpent: now.unitsSpent - before.unitsSpent,
+  };
+}
+
+/**
+ * The requests a refresh expects to send, read as it runs: the estimate's, less those of the tickers the day's
+ * coverage list does not list, known once the list is answered (their cells fail with no request of their
+ * own). The estimate itself cannot know them: it sends nothing, not even the list.
+ */
+function expectedRequests(estimate: RefreshEstimate, client: PaneClient): () => number {
+  const total = estimate.requestsNeeded + estimate.otherRequests;
+  const undecided = new Map(Object.entries(estimate.ifListed?.byTicker ?? {}));
+  let spared = 0;
+  return () => {
+    for (const [ticker, cost] of undecided) {
+      const covered = client.coveredToday(ticker);
+      if (covered === undefined) continue;
+      if (!covered) spared += cost.requests;
+      undecided.delete(ticker);
+    }
+    return total - spared;
   };
 }
 
@@ -203,11 +229,11 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshSummar
       client.forget((await cellRequests(cells, workbook)).flatMap((c) => c.requests));
     }
     const estimate = await estimateRefresh(cells, { client, workbook, ...(today ? { today } : {}) });
-    const total = estimate.requestsNeeded + estimate.otherRequests;
+    const expected = expectedRequests(estimate, client);
     const before = client.stats();
     let cellsNow: CellProgress | undefined;
     const report = (): void => {
-      const r = requestProgress(before, client.stats(), total);
+      const r = requestProgress(before, client.stats(), expected());
       options.onProgress?.({
         ...r,
         ...(cellsNow ? { cells: cellsNow } : {}),
@@ -240,12 +266,12 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshSummar
     // Cells are read less often than the counters on a big scope: a read costs in proportion to its cells.
     let cellsReadAt = 0;
     let cellReadMs = 0;
-    let last = requestProgress(before, client.stats(), total);
+    let last = requestProgress(before, client.stats(), expected());
     let quietSince = now();
     for (;;) {
       await sleep(pollMs);
       const stats = client.stats();
-      const progress = requestProgress(before, stats, total);
+      const progress = requestProgress(before, stats, expected());
       if (now() - cellsReadAt >= Math.max(pollMs, 3 * cellReadMs)) {
         const readStart = now();
         cellsNow = cellProgress(await workbook.cellValues(addresses), addresses.length, notEntered);
@@ -259,8 +285,21 @@ export async function runRefresh(options: RefreshOptions): Promise<RefreshSummar
       last = progress;
       const idle = stats.inFlight === 0 && stats.queued === 0;
       // Custom functions start a little after the calculation call returns: wait for a quiet spell.
-      if (idle && now() - quietSince >= (progress.done >= total || signal?.aborted ? pollMs : quietMs)) break;
+      if (
+        idle &&
+        now() - quietSince >= (progress.done >= progress.total || signal?.aborted ? pollMs : quietMs)
+      )
+        break;
     }
+    // Finished: the counter ends at what was sent, n of n, whatever the estimate said (a Cancel leaves the
+    // total the refresh stopped short of).
+    const final = requestProgress(before, client.stats(), expected());
+    options.onProgress?.({
+      ...final,
+      ...(signal?.aborted ? {} : { total: final.done }),
+      ...(cellsNow ? { cells: cellsNow } : {}),
+      cancelling: signal?.aborted === true,
+    });
 
     const after = await workbook.cellValues(addresses);
     const finalStats = client.stats();

@@ -133,7 +133,12 @@ export class RefreshService {
       return false;
     }
     const day = api.refreshDay();
-    this.set({ phase: "running", reason, scope, progress: { done: 0, total: 0, errors: 0, unitsSpent: 0 } });
+    this.set({
+      phase: "running",
+      reason,
+      scope,
+      progress: { counting: true, done: 0, total: 0, errors: 0, unitsSpent: 0 },
+    });
     const cancel = (this.cancel = new AbortController());
     try {
       const summary = await runRefresh({

@@ -5,13 +5,7 @@
 // periods. Under the after-the-fact rule ("after") the cell says so after its data answer "not found" and one
 // coverage record per ticker and refresh day, and a covered ticker's cells send no coverage request
 // (docs/quota-and-billing.md).
-import {
-  FdqClient,
-  MemoryStorage,
-  NotCachedError,
-  type ClientOptions,
-  type RequestEstimate,
-} from "../../../src/api";
+import { FdqClient, MemoryStorage, NotCachedError, type ClientOptions } from "../../../src/api";
 import { configureSharedClient, resetSharedClient } from "../../../src/host/shared-client";
 import { EXCEL_HINTS } from "../../../src/host/excel-hints";
 import { startSandbox, type RunningSandbox } from "../../../src/sandbox";
@@ -214,27 +208,23 @@ describe("the estimate of an uncovered ticker is what its cells spend (the sandb
     };
   }
 
-  /** The units of the requests the list decides for `ticker` (what is not spent when it is not covered). */
-  const listedUnitsOf = (estimate: RequestEstimate, ticker: string): number =>
-    estimate.planned
-      .filter((p) => p.ifListed && p.key.fields.endpoint === "data" && p.key.fields.ticker === ticker)
-      .reduce((n, p) => n + p.units, 0);
-
   it("a fresh day: at most the list and the cell's value (2 units), of which the list alone is spent (1 unit)", async () => {
     const { estimate, sandbox, ledger } = await estimateThenSpend(freshClient(), [["ZZZZ", 2023]]);
     expect(estimate).toMatchObject({
       requestsNeeded: 2,
       units: 2,
-      ifListed: { tickers: 1, requests: 1, units: 1 },
+      ifListed: { requests: 1, units: 1, byTicker: { ZZZZ: { requests: 1, units: 1 } } },
     });
-    expect(listedUnitsOf(estimate, "ZZZZ")).toBe(1);
     expect([sandbox, ledger]).toEqual([1, 1]);
     expect(estimate.units - estimate.ifListed!.units).toBe(sandbox);
   });
 
   it("a fresh day, a covered ticker: the upper bound is what is spent (the list and the value, 2 units)", async () => {
     const { estimate, sandbox, ledger } = await estimateThenSpend(freshClient(), [["AAPL", 2023]]);
-    expect(estimate).toMatchObject({ units: 2, ifListed: { tickers: 1, requests: 1, units: 1 } });
+    expect(estimate).toMatchObject({
+      units: 2,
+      ifListed: { requests: 1, units: 1, byTicker: { AAPL: { requests: 1, units: 1 } } },
+    });
     expect([sandbox, ledger]).toEqual([estimate.units, estimate.units]);
   });
 
@@ -264,12 +254,19 @@ describe("the estimate of an uncovered ticker is what its cells spend (the sandb
     expect(estimate).toMatchObject({
       requestsNeeded: 6,
       units: 5,
-      ifListed: { tickers: 3, requests: 5, units: 4 },
+      ifListed: {
+        requests: 5,
+        units: 4,
+        byTicker: {
+          AAPL: { requests: 1, units: 1 },
+          MSFT: { requests: 1, units: 1 },
+          ZZZZ: { requests: 3, units: 2 },
+        },
+      },
     });
     // The list says ZZZZ is not covered: its two values and its search are not sent.
-    expect(listedUnitsOf(estimate, "ZZZZ")).toBe(2);
     expect([sandbox, ledger]).toEqual([3, 3]);
-    expect(estimate.units - listedUnitsOf(estimate, "ZZZZ")).toBe(sandbox);
+    expect(estimate.units - estimate.ifListed!.byTicker.ZZZZ!.units).toBe(sandbox);
   });
 
   it("a mix with the list cached today: exact (the covered tickers' values, nothing for the uncovered one)", async () => {

@@ -35,7 +35,7 @@ describe("refresh run", () => {
     expect(progress[0]).toMatchObject({ done: 0, total: 4, errors: 0, unitsSpent: 0 });
     expect(progress[progress.length - 1]).toMatchObject({
       done: 3,
-      total: 4,
+      total: 3,
       errors: 0,
       unitsSpent: 3,
       cells: { total: 3, done: 2, pending: 0, failed: 1 },
@@ -175,5 +175,105 @@ describe("refresh run", () => {
       ["S!A3", "#N/A"],
     ]);
     expect(cellProgress(values, 5, 2)).toEqual({ total: 5, done: 1, pending: 3, failed: 1 });
+  });
+});
+
+describe("the refresh's request counter: n of m, ending at what was sent", () => {
+  /** A refresh of `workbook` with every progress it reported, and the requests the sandbox answered. */
+  async function counted(
+    workbook: ReturnType<typeof fakeWorkbook>,
+    options: Partial<Parameters<typeof runRefresh>[0]> = {},
+    sandbox: { stats(): { requests: number } } = env.sandbox,
+  ) {
+    const progress: RefreshProgress[] = [];
+    const before = sandbox.stats().requests;
+    const summary = await runRefresh({
+      workbook,
+      client: env.client,
+      onProgress: (p) => progress.push(p),
+      ...timing,
+      ...options,
+    });
+    await workbook.settled();
+    const last = progress[progress.length - 1]!;
+    // Never more done than expected, and the end is n of n: the requests sent.
+    for (const p of progress) expect(p.done).toBeLessThanOrEqual(p.total);
+    expect(last.total).toBe(last.done);
+    return { progress, last, summary, sent: sandbox.stats().requests - before };
+  }
+
+  it("an uncovered ticker: 0 of 4 before the list, 3 once the list has spared its request, 3 of 3 at the end", async () => {
+    const slow = await startSandbox({ latencyMs: 150 });
+    const client = new FdqClient({ baseUrl: slow.baseUrl, apiKey: slow.demoKey });
+    try {
+      const workbook = fakeWorkbook(client, { "Sheet1!A1": ROIC, "Sheet1!A2": NOPAT, "Sheet1!A3": NOSUCH });
+      const { progress, last, sent } = await counted(workbook, { client }, slow);
+      expect(progress[0]).toMatchObject({ done: 0, total: 4 });
+      // The list is answered first (1 done); the two values are still in flight, and NOSUCH's is not expected.
+      expect(progress).toContainEqual(expect.objectContaining({ done: 1, total: 3 }));
+      expect(last).toMatchObject({ done: 3, total: 3, errors: 0, unitsSpent: 3 });
+      expect(sent).toBe(3);
+    } finally {
+      await client.close();
+      await slow.close();
+    }
+  });
+
+  it("covered tickers: the estimate is what is sent (the list and each value)", async () => {
+    const workbook = fakeWorkbook(env.client, { "Sheet1!A1": ROIC, "Sheet1!A2": MSFT });
+    const { progress, last, sent } = await counted(workbook);
+    expect(progress[0]).toMatchObject({ done: 0, total: 3 });
+    expect(last).toMatchObject({ done: 3, total: 3, errors: 0 });
+    expect(sent).toBe(3);
+  });
+
+  it("a day already cached (the new-day refresh keeps the cache): 0 of 0, nothing sent", async () => {
+    const workbook = fakeWorkbook(env.client, { "Sheet1!A1": ROIC, "Sheet1!A2": NOSUCH });
+    await workbook.calculateFull();
+    await workbook.settled();
+    const { progress, last, sent } = await counted(workbook, { keepCache: true });
+    expect(progress.every((p) => p.total === 0 && p.done === 0)).toBe(true);
+    expect(last).toMatchObject({ done: 0, total: 0 });
+    expect(sent).toBe(0);
+  });
+
+  it("the coverage list already cached: an uncovered ticker is not counted, n of n throughout", async () => {
+    const { client } = env;
+    const workbook = fakeWorkbook(client, { "Sheet1!A1": ROIC, "Sheet1!A2": NOSUCH, "Model!B2": MSFT });
+    await workbook.calculateFull();
+    await workbook.settled();
+    workbook.selected = "Model!B2";
+    const sheet = await counted(workbook, { scope: "sheet", today: today() });
+    expect(sheet.progress.map((p) => p.total)).toEqual(sheet.progress.map(() => 1));
+    expect(sheet.sent).toBe(1);
+    // The new-day refresh of the whole workbook, keeping the cache: MSFT's value again, nothing for NOSUCH.
+    client.forget([
+      { kind: "datapoint", request: { ticker: "MSFT", dataset: "roic", name: "ROIC", year: 2022 } },
+    ]);
+    const day = await counted(workbook, { keepCache: true });
+    expect(day.progress.map((p) => p.total)).toEqual(day.progress.map(() => 1));
+    expect(day.last).toMatchObject({ done: 1, total: 1 });
+    expect(day.sent).toBe(1);
+  });
+
+  it("refreshing an uncovered ticker's cell asks its list again: counted with its value, which the list spares", async () => {
+    const workbook = fakeWorkbook(env.client, { "Sheet1!A1": ROIC, "Sheet1!A2": NOSUCH });
+    await workbook.calculateFull();
+    await workbook.settled();
+    const errors = await counted(workbook, { scope: "errors", today: today() });
+    expect(errors.progress[0]).toMatchObject({ done: 0, total: 2 });
+    expect(errors.last).toMatchObject({ done: 1, total: 1, cells: { failed: 1 } });
+    expect(errors.sent).toBe(1);
+  });
+
+  it("a cell failing: its request counts as done, and as an error", async () => {
+    const workbook = fakeWorkbook(env.client, {
+      "Sheet1!A1": ROIC,
+      "Sheet1!A2": '=FDQ.DATAPOINT("NFLX","metrics/roic","ROIC",2008)',
+    });
+    const { progress, last, sent } = await counted(workbook);
+    expect(progress[0]).toMatchObject({ done: 0, total: 3 });
+    expect(last).toMatchObject({ done: 3, total: 3, errors: 1, cells: { failed: 1 } });
+    expect(sent).toBe(3);
   });
 });

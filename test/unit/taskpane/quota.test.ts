@@ -7,6 +7,7 @@ import { PanePrefs } from "../../../src/taskpane/logic/pane-prefs";
 import {
   TRADING_DAYS_PER_MONTH,
   confirmText,
+  neededText,
   parsePlanUnits,
   projectMonthly,
   projectionText,
@@ -69,9 +70,22 @@ describe("estimate units", () => {
       refreshRequests: 1 + 3,
       refreshUnits: units,
       savableUnits: data,
-      upperBound: false,
+      // The list, asked first, decides whether each ticker's requests are sent: the figures are upper bounds,
+      // reached when it lists every ticker (it does here).
+      upperBound: true,
       unplanned: [],
+      ifListed: {
+        requests: 3,
+        units: data,
+        byTicker: {
+          AAPL: { requests: 1, units: EBITDA.datapoints.length },
+          MSFT: { requests: 2, units: 1 + TRADITIONAL.datapoints.length },
+        },
+      },
     });
+    expect(neededText(cold)).toBe(
+      `Up to 4 requests needed (at most ${units} units, with the day's ticker coverage list: asked first, it spares the requests of a ticker it does not list)`,
+    );
 
     await workbook.calculateFull();
     await workbook.settled();
@@ -80,14 +94,19 @@ describe("estimate units", () => {
     expect(client.stats().unitsSpent).toBe(units);
     expect((await client.usage()).units).toBe(units);
 
-    // Now cached: nothing to spend until the cache is dropped; a refresh spends it all again, the list too.
-    expect(await estimate()).toMatchObject({
+    // Now cached: nothing to spend until the cache is dropped; a refresh spends it all again, the list too,
+    // which lists both tickers again: exact.
+    const cached = await estimate();
+    expect(cached).toMatchObject({
       requestsNeeded: 0,
       coverageLists: 0,
       cachedCells: EBITDA.datapoints.length + 2,
       units: 0,
       refreshUnits: units,
+      upperBound: false,
     });
+    expect(cached.ifListed).toBeUndefined();
+    expect(neededText(cached)).toBe("0 requests needed (0 units)");
   });
 
   it("prices every request 1 unit for an account billed per request", async () => {
@@ -99,6 +118,26 @@ describe("estimate units", () => {
     await workbook.settled();
     expect(fake.count).toBe(1 + 3);
     expect((await client.usage()).units).toBe(1 + 3);
+  });
+});
+
+describe("the requests needed, in the pane's words", () => {
+  const needed = { requestsNeeded: 5, units: 5 };
+  it("without the day's coverage list among them: the requests and their units", () => {
+    expect(neededText({ ...needed, coverageLists: 0 })).toBe("5 requests needed (5 units)");
+  });
+
+  it("with the list, every ticker's coverage known today: exact", () => {
+    expect(neededText({ ...needed, coverageLists: 1 })).toBe(
+      "5 requests needed (5 units, with the day's ticker coverage list)",
+    );
+  });
+
+  it("with the list deciding some tickers' requests: an upper bound, and why", () => {
+    const ifListed = { requests: 4, units: 4, byTicker: { AAPL: { requests: 4, units: 4 } } };
+    expect(neededText({ ...needed, coverageLists: 1, ifListed })).toBe(
+      "Up to 5 requests needed (at most 5 units, with the day's ticker coverage list: asked first, it spares the requests of a ticker it does not list)",
+    );
   });
 });
 
