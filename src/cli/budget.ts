@@ -22,12 +22,18 @@ export class BudgetExceeded extends Error {
 const count = (n: number): string => n.toLocaleString("en-US");
 const plural = (n: number, one: string, many: string): string => `${count(n)} ${n === 1 ? one : many}`;
 
+/**
+ * What the run would spend against its budget. While the day's coverage list is not in today's cache the
+ * estimate cannot know which tickers it lists (nothing is sent before the budget is checked, not even the
+ * list): it counts every ticker's requests, the most the run can spend, and the budget is held to that.
+ */
 export function budgetMessage(estimate: RequestEstimate, budget: number): string {
-  return (
-    `this run would spend about ${plural(estimate.units, "quota unit", "quota units")} ` +
-    `(${plural(estimate.requestsNeeded, "request", "requests")} not in today's cache); ` +
-    `--budget is ${count(budget)}. Nothing was sent.`
-  );
+  const requests = plural(estimate.requestsNeeded, "request", "requests");
+  const spend = estimate.ifListed
+    ? `at most ${plural(estimate.units, "quota unit", "quota units")} (${requests} not in today's cache; ` +
+      `less if the day's ticker coverage list, asked first, does not list some tickers)`
+    : `about ${plural(estimate.units, "quota unit", "quota units")} (${requests} not in today's cache)`;
+  return `this run would spend ${spend}; --budget is ${count(budget)}. Nothing was sent.`;
 }
 
 /**

@@ -85,7 +85,13 @@ async function priceOf(sheet: TemplateSheet, options: ConnectionOptions) {
   try {
     await connection.client.ready();
     const estimate = connection.client.estimate(requests);
-    return { units: estimate.units, requests: estimate.requestsNeeded, baseUrl: connection.baseUrl };
+    return {
+      units: estimate.units,
+      requests: estimate.requestsNeeded,
+      baseUrl: connection.baseUrl,
+      // The day's coverage list, not in today's cache, decides some tickers' requests: the most it can cost.
+      atMost: estimate.ifListed !== undefined,
+    };
   } finally {
     await connection.close();
   }
@@ -118,7 +124,9 @@ export async function runNew(options: NewOptions): Promise<number> {
     const fdqCells = sheet.cells.filter((c) => c.formula?.includes("FDQ.")).length;
     process.stdout.write(
       `Wrote ${options.out}: template ${template.name}, sheet "${sheet.sheetName}", ${count(fdqCells, "FDQ cell")}.\n` +
-        `Filling it will cost ${count(price.units, "quota unit")} (${count(price.requests, "request")} not in today's cache at ${price.baseUrl}).\n` +
+        `Filling it will cost ${price.atMost ? "at most " : ""}${count(price.units, "quota unit")} ` +
+        `(${count(price.requests, "request")} not in today's cache at ${price.baseUrl}` +
+        `${price.atMost ? "; less if the day's ticker coverage list, asked first, does not list some tickers" : ""}).\n` +
         `Fill it: fdq refresh ${options.out} --in-place\n`,
     );
     return EXIT.ok.code;

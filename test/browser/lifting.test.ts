@@ -37,9 +37,10 @@ it("estimates and explains =FDQ.DATAPOINT($A2:$A4,...,B$1) as three calls, befor
   await page.getByRole("tab", { name: "Workbook" }).click();
   await page.getByTestId("estimate-button").click();
   await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("1 FDQ cell found");
-  // The three calls and the day's stock coverage list they are checked against.
+  // The three calls and the day's stock coverage list they are checked against, asked first: the most they
+  // cost, until the list says which tickers it covers.
   await expect(page.getByTestId("estimate-requests").textContent()).resolves.toBe(
-    "4 requests needed (4 units, with the day's ticker coverage list)",
+    "Up to 4 requests needed (at most 4 units, with the day's ticker coverage list: asked first, it spares the requests of a ticker it does not list)",
   );
   await expect(page.getByTestId("estimate-cached").textContent()).resolves.toBe(
     "0 of 1 cells already cached",
@@ -52,7 +53,7 @@ it("estimates and explains =FDQ.DATAPOINT($A2:$A4,...,B$1) as three calls, befor
   );
   // The first price is the lifted call's total (the coverage list with it); each shown call has its own below.
   await expect(page.getByTestId("explain-price").first().textContent()).resolves.toBe(
-    "4 units for 4 requests; not cached today: 4 units to spend on the next calculation.",
+    "up to 4 units for up to 4 requests; not cached today: up to 4 units to spend on the next calculation.",
   );
   await expect(page.getByTestId("explain-url").allTextContents()).resolves.toEqual(
     ["AAPL", "MSFT", "NFLX"].map(

@@ -127,8 +127,13 @@ export function TemplateGallery() {
       )}
       {preview?.units !== undefined && (
         <Text size={200} aria-label="Template cost">
-          Filling it costs {preview.units} quota {preview.units === 1 ? "unit" : "units"} ({preview.requests}{" "}
-          {preview.requests === 1 ? "request" : "requests"} not in today&apos;s cache).
+          Filling it costs {preview.atMost ? "at most " : ""}
+          {preview.units} quota {preview.units === 1 ? "unit" : "units"} ({preview.requests}{" "}
+          {preview.requests === 1 ? "request" : "requests"} not in today&apos;s cache
+          {preview.atMost
+            ? "; less if the day's ticker coverage list, asked first, does not list some tickers"
+            : ""}
+          ).
         </Text>
       )}
       {preview && preview.units === undefined && (

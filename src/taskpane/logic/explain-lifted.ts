@@ -54,7 +54,9 @@ export async function explainLifted(
     shown.push({ address: cell.address, call: await explainOne(one) });
   }
   const planned = requests.length > 0 ? options.client.estimate(requests).planned : [];
-  const price = planned.length === 0 ? undefined : priceOf(planned, upTo);
+  // The day's coverage list, asked first, spares the requests of a ticker it does not list: "up to" as well.
+  const price =
+    planned.length === 0 ? undefined : priceOf(planned, upTo || planned.some((p) => p.ifListed === true));
   return {
     kind: "lifted",
     text: call.text,

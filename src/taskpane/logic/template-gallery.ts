@@ -19,6 +19,8 @@ export interface TemplatePreview {
   /** Quota units filling it costs today, and the requests it sends; undefined without a client. */
   readonly units?: number;
   readonly requests?: number;
+  /** The day's coverage list, not in today's cache, decides some tickers' requests: units is the most. */
+  readonly atMost?: boolean;
 }
 
 /** The sheet for these tickers and its price; throws TemplateParamsError saying what is wrong with them. */
@@ -33,7 +35,12 @@ export async function previewTemplate(
   if (!client) return { sheet };
   const requests = (await Promise.all(templateCalls(sheet).map((call) => requestsOf(call)))).flat();
   const estimate = client.estimate(requests);
-  return { sheet, units: estimate.units, requests: estimate.requestsNeeded };
+  return {
+    sheet,
+    units: estimate.units,
+    requests: estimate.requestsNeeded,
+    ...(estimate.ifListed && { atMost: true }),
+  };
 }
 
 /** What an FDQ cell asks (its datapoint and period, or its field, rating or datapoint); undefined for another formula. */

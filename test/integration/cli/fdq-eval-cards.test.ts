@@ -155,7 +155,7 @@ describe("fdq eval --card-metric", () => {
     const run = await fdq(["--budget", "1", "--card-metric", "roic:ROIC:FY0", '=FDQ.CARD("AAPL")']);
     expect(run.code).toBe(3);
     expect(run.stderr).toBe(
-      "fdq: this run would spend about 4 quota units (5 requests not in today's cache); --budget is 1. Nothing was sent.\n",
+      "fdq: this run would spend at most 4 quota units (5 requests not in today's cache; less if the day's ticker coverage list, asked first, does not list some tickers); --budget is 1. Nothing was sent.\n",
     );
   });
 });

@@ -94,7 +94,7 @@ describe("fdq eval with relative periods", () => {
     // The day's stock coverage list (1 unit), two values (2 units) and one empty answer above the latest year
     // (no unit): what the cold run then spends.
     expect(refused.stderr).toBe(
-      "fdq: this run would spend about 3 quota units (4 requests not in today's cache); --budget is 1. Nothing was sent.\n",
+      "fdq: this run would spend at most 3 quota units (4 requests not in today's cache; less if the day's ticker coverage list, asked first, does not list some tickers); --budget is 1. Nothing was sent.\n",
     );
     expect(sandbox.stats().requests).toBe(before);
     const cold = await fdq(["--budget", "3", "--stats", ...cells], cacheDir);

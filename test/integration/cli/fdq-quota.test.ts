@@ -182,7 +182,7 @@ describe("--budget", () => {
     expect(over.result).toEqual({
       code: 3,
       stdout: "",
-      stderr: `fdq: this run would spend about ${estimate} quota units (5 requests not in today's cache); --budget is ${(estimate - 1).toLocaleString("en-US")}. Nothing was sent.\n`,
+      stderr: `fdq: this run would spend at most ${estimate} quota units (5 requests not in today's cache; less if the day's ticker coverage list, asked first, does not list some tickers); --budget is ${(estimate - 1).toLocaleString("en-US")}. Nothing was sent.\n`,
     });
     expect([over.requests, over.units]).toEqual([0, 0]);
 
@@ -205,10 +205,12 @@ describe("--budget", () => {
     const perDatapoint = await fdq("eval", ["--no-cache", "--budget", "1", ...two]);
     // Each with the day's coverage list (1 unit under either billing).
     expect(perDatapoint.stderr).toMatch(
-      /would spend about 3 quota units \(3 requests not in today's cache\)/,
+      /would spend at most 3 quota units \(3 requests not in today's cache; less if /,
     );
     const perRequest = await fdq("eval", ["--no-cache", "--billing", "per-request", "--budget", "0", ...two]);
-    expect(perRequest.stderr).toMatch(/would spend about 2 quota units \(2 requests not in today's cache\)/);
+    expect(perRequest.stderr).toMatch(
+      /would spend at most 2 quota units \(2 requests not in today's cache; less if /,
+    );
     expect([perDatapoint.code, perRequest.code]).toEqual([3, 3]);
   });
 
@@ -223,7 +225,7 @@ describe("--budget", () => {
     expect(run.result).toEqual({
       code: 3,
       stdout: "",
-      stderr: `fdq: this run would spend about ${LIST + ROIC_SIZE} quota units (2 requests not in today's cache); --budget is 10. Nothing was sent.\n`,
+      stderr: `fdq: this run would spend at most ${LIST + ROIC_SIZE} quota units (2 requests not in today's cache; less if the day's ticker coverage list, asked first, does not list some tickers); --budget is 10. Nothing was sent.\n`,
     });
     expect(run.requests).toBe(0);
     expect(existsSync(output)).toBe(false);

@@ -109,7 +109,7 @@ it("counts every lifted call against --budget before sending anything", async ()
   expect(requests).toBe(0);
   expect(out.code).toBe(3);
   expect(out.stderr).toContain(
-    "this run would spend about 4 quota units (4 requests not in today's cache); --budget is 2. Nothing was sent.",
+    "this run would spend at most 4 quota units (4 requests not in today's cache; less if the day's ticker coverage list, asked first, does not list some tickers); --budget is 2. Nothing was sent.",
   );
 });
 

@@ -295,14 +295,14 @@ describe("explain this cell: a call Excel lifts over a range", () => {
     );
     const lifted = callOf(e, "lifted");
     // AAPL twice: the client sends that request once, so 3 requests for 4 calls, after the day's stock coverage
-    // list.
+    // list, which decides them (not in today's cache): up to.
     expect(lifted).toMatchObject({
       text: 'FDQ.DATAPOINT($A2:$A5,"metrics/roic","ROIC",B$1)',
       functionName: "FDQ.DATAPOINT",
       rows: 4,
       columns: 1,
       summary: "4 calls (4 rows x 1 column)",
-      price: { requests: 1 + 3, units: 1 + 3, cachedRequests: 0, toSpend: 1 + 3, upTo: false },
+      price: { requests: 1 + 3, units: 1 + 3, cachedRequests: 0, toSpend: 1 + 3, upTo: true },
       noRequest: { cells: 0 },
     });
     expect(lifted.shown.map((s) => s.address)).toEqual(["Sheet1!B2", "Sheet1!B3", "Sheet1!B4"]);

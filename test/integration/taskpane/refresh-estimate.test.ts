@@ -44,6 +44,16 @@ describe("refresh estimate", () => {
       savableUnits: 4 + roicSize,
       upperBound: true,
       unplanned: [],
+      // The list is asked first and decides each ticker's data requests (SERIES: one a year).
+      ifListed: {
+        requests: 5,
+        units: 4 + roicSize,
+        byTicker: {
+          AAPL: { requests: 1, units: roicSize },
+          MSFT: { requests: 1, units: 1 },
+          NFLX: { requests: 3, units: 3 },
+        },
+      },
     });
     await env.client.datapoint({ ticker: "AAPL", dataset: "roic", name: "ROIC", year: 2022 });
     const warm = (await estimate(cells)).result;
@@ -83,8 +93,14 @@ describe("refresh estimate", () => {
       refreshRequests: 1 + 3,
       refreshUnits: 1 + 3,
       savableUnits: 3,
-      upperBound: false,
+      // The day's coverage list is not cached: it decides the tickers' requests, so the figures are the most.
+      upperBound: true,
       unplanned: [],
+      ifListed: {
+        requests: 3,
+        units: 3,
+        byTicker: { AAPL: { requests: 2, units: 2 }, MSFT: { requests: 1, units: 1 } },
+      },
     });
     expect(workbook.reads).toEqual([["Sheet1!A2", "Sheet1!B1", "Sheet2!A1", "'My Sheet'!A1"]]);
   });
@@ -217,8 +233,17 @@ describe("refresh estimate", () => {
       refreshUnits: 1 + 7,
       // Fiscal years 2022 and 2023 are closed (2023 on 1 January 2025): the saver keeps every value.
       savableUnits: 7,
-      upperBound: false,
+      upperBound: true,
       unplanned: [],
+      ifListed: {
+        requests: 7,
+        units: 7,
+        byTicker: {
+          AAPL: { requests: 3, units: 3 },
+          MSFT: { requests: 3, units: 3 },
+          NFLX: { requests: 1, units: 1 },
+        },
+      },
     });
     // Every cell of the ranges is read, in one batch.
     expect(workbook.reads).toEqual([["Sheet1!A2", "Sheet1!A3", "Sheet1!A4", "Sheet1!B1", "Sheet1!C1"]]);

@@ -292,6 +292,19 @@ describe("fdq's quota messages", () => {
     );
   });
 
+  it("--budget says 'at most' while the day's coverage list, not in today's cache, decides some tickers' requests", () => {
+    const estimate = {
+      requests: 3,
+      requestsNeeded: 3,
+      units: 3,
+      planned: [],
+      ifListed: { requests: 2, units: 2, byTicker: { ZZZZ: { requests: 2, units: 2 } } },
+    };
+    expect(budgetMessage(estimate, 1)).toBe(
+      "this run would spend at most 3 quota units (3 requests not in today's cache; less if the day's ticker coverage list, asked first, does not list some tickers); --budget is 1. Nothing was sent.",
+    );
+  });
+
   it("fdq usage prints the total of the plan, the days in order, the datasets largest first", () => {
     const report = {
       month: "2026-11",
