@@ -240,9 +240,10 @@ describe("Excel (web) as the test double models it, the same on the desktop but 
       value: "#N/A",
       error: {
         code: "notAvailable",
-        // The value and the day's stock coverage list it is checked against first.
+        // The value and the day's stock coverage list it is checked against first, which decides the value's
+        // request: at most.
         message:
-          "Not fetched for the preview: FDQ fetches this value when the formula is entered, which costs 2 units.",
+          "Not fetched for the preview: FDQ fetches this value when the formula is entered, which costs at most 2 units (less if the day's ticker coverage list, asked first, does not list the ticker).",
       },
     });
     expect(await cell(page, "Sheet1!A1")).toBeNull();

@@ -75,7 +75,7 @@ describe("the template gallery", () => {
     await preview.getByText("ROIC FY0").first().waitFor();
     // Two tickers: two names (one coverage request each) and two datapoints each at FY0.
     await eventually(
-      async () => /^Filling it costs \d+ quota units/.test((await cost.textContent()) ?? ""),
+      async () => /^Filling it costs (?:at most )?\d+ quota units/.test((await cost.textContent()) ?? ""),
       true,
     );
 
