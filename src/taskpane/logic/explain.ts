@@ -5,6 +5,7 @@
 import {
   DEFAULTS,
   RefreshDayClock,
+  type CallOptions,
   type DatapointRequest,
   type DatasetRequest,
   type RequestPlan as ClientPlan,
@@ -62,8 +63,9 @@ function factsOf(request: DatapointRequest, describe: (name: string) => string):
  */
 async function planAndPeek<Cached>(
   plan: () => ClientPlan,
-  readCached: () => Promise<Cached>,
+  readCached: (options?: CallOptions) => Promise<Cached>,
   options: ExplainOptions,
+  ticker: string,
 ): Promise<{ planned: RequestPlan; serving?: Serving; source: Source<Cached> }> {
   let planned: RequestPlan;
   let serving: Serving;
@@ -74,6 +76,15 @@ async function planAndPeek<Cached>(
   } catch (err) {
     const invalid = messageOf(err);
     return { planned: { invalid }, source: { kind: "error", message: invalid } };
+  }
+  // A ticker today's cache knows FDQ does not cover: the cell fails at once, without this request; the cell's
+  // message read cache-only (which never sends).
+  if (!planned.cached && options.client.coveredToday(ticker) === false) {
+    const source = await readCached({ cacheOnly: true }).then(
+      (): Source<Cached> => ({ kind: "not-cached" }),
+      (err: unknown): Source<Cached> => ({ kind: "error", message: messageOf(err) }),
+    );
+    return { planned: { ...planned, notCovered: true }, serving, source };
   }
   if (!planned.cached) return { planned, serving, source: { kind: "not-cached" } };
   try {
@@ -91,8 +102,8 @@ async function explainDatapoint(
   const { client, describe } = options;
   const { planned, serving, source } = await planAndPeek<ValueSource>(
     () => client.plan({ kind: "datapoint", request }),
-    async () => {
-      const result = await client.datapoint(request);
+    async (read) => {
+      const result = await client.datapoint(request, read);
       const restatement = options.restatementOf?.(result.url, result.value);
       return {
         kind: "cache",
@@ -104,6 +115,7 @@ async function explainDatapoint(
       };
     },
     options,
+    String(request.ticker).toUpperCase(),
   );
   const resolved = source.kind === "cache" ? source.resolved : undefined;
   return {
@@ -128,11 +140,13 @@ function explainSeries(
   try {
     years = requests.map((r) => {
       const plan = client.plan({ kind: "datapoint", request: r });
+      const notCovered = !plan.cached && client.coveredToday(String(r.ticker).toUpperCase()) === false;
       return {
         period: periodLabel(r),
         url: plan.url,
         cached: plan.cached,
         units: plan.units,
+        ...(notCovered && { notCovered: true as const }),
         serving: servingOf(plan, options),
       };
     });
@@ -152,8 +166,8 @@ async function explainDataset(
   const { client } = options;
   const { planned, serving, source } = await planAndPeek<DatasetSource>(
     () => client.plan({ kind: "dataset", request }),
-    async () => {
-      const result = await client.dataset(request);
+    async (read) => {
+      const result = await client.dataset(request, read);
       return {
         kind: "cache",
         refreshDay: result.refreshDay,
@@ -162,6 +176,7 @@ async function explainDataset(
       };
     },
     options,
+    String(request.ticker).toUpperCase(),
   );
   const resolved = source.kind === "cache" ? source.resolved : undefined;
   const ticker = String(request.ticker).toUpperCase();

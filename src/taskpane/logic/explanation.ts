@@ -41,7 +41,14 @@ export type Source<Cached> =
  * reason there is no request.
  */
 export type RequestPlan =
-  { readonly url: string; readonly cached: boolean; readonly units: number } | { readonly invalid: string };
+  | {
+      readonly url: string;
+      readonly cached: boolean;
+      readonly units: number;
+      /** Not sent: today's cache knows FDQ does not cover the ticker, so the cell fails without it. */
+      readonly notCovered?: true;
+    }
+  | { readonly invalid: string };
 
 /** What a call's requests cost in quota units (one per datapoint x security x period, production-service.md, fact 11). */
 export interface CallPrice {
@@ -51,6 +58,8 @@ export interface CallPrice {
   readonly cachedRequests: number;
   /** Units of the requests not in today's cache: what calculating the cell would spend now. */
   readonly toSpend: number;
+  /** Requests not sent because today's cache knows FDQ does not cover their ticker (they spend nothing). */
+  readonly notCovered: number;
   /** FDQ.SECURITY without a type counts each type it may try: then these are upper bounds. */
   readonly upTo: boolean;
 }
@@ -72,6 +81,8 @@ export interface SeriesYear {
   readonly url: string;
   readonly cached: boolean;
   readonly units: number;
+  /** Not sent: today's cache knows FDQ does not cover the ticker. */
+  readonly notCovered?: true;
   /** How the year's answer was served (policy, the day it was fetched). */
   readonly serving: Serving;
 }
@@ -171,14 +182,20 @@ export interface LiftedExplanation {
 }
 
 /** The price of a call's requests; `upTo` when the call stops at the first that answers (FDQ.SECURITY). */
-export function priceOf(plans: readonly { cached: boolean; units: number }[], upTo: boolean): CallPrice {
+export function priceOf(
+  plans: readonly { cached: boolean; units: number; notCovered?: true }[],
+  upTo: boolean,
+): CallPrice {
   const cached = plans.filter((p) => p.cached);
+  const notCovered = plans.filter((p) => !p.cached && p.notCovered === true);
   const units = plans.reduce((n, p) => n + p.units, 0);
+  const unspent = [...cached, ...notCovered].reduce((n, p) => n + p.units, 0);
   return {
     requests: plans.length,
     units,
     cachedRequests: cached.length,
-    toSpend: units - cached.reduce((n, p) => n + p.units, 0),
+    toSpend: units - unspent,
+    notCovered: notCovered.length,
     upTo,
   };
 }
@@ -189,6 +206,8 @@ export function priceText(p: CallPrice): string {
   const what =
     p.requests === 1 ? unitsText(p.units) : `${upTo}${unitsText(p.units)} for ${upTo}${p.requests} requests`;
   if (p.cachedRequests === p.requests) return `${what}; cached today: 0 units to spend.`;
+  if (p.cachedRequests + p.notCovered === p.requests && p.notCovered > 0)
+    return `${what}; not sent today, FDQ does not cover the ticker: 0 units to spend.`;
   const cached = p.cachedRequests === 0 ? "not cached today" : `${p.cachedRequests} cached today`;
   return `${what}; ${cached}: ${upTo}${unitsText(p.toSpend)} to spend on the next calculation.`;
 }

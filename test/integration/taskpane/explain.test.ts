@@ -222,7 +222,14 @@ describe("explain this cell: the other functions", () => {
       today(),
       undefined,
     ]);
-    expect(s.price).toEqual({ requests: 3, units: 3, cachedRequests: 1, toSpend: 2, upTo: false });
+    expect(s.price).toEqual({
+      requests: 3,
+      units: 3,
+      cachedRequests: 1,
+      toSpend: 2,
+      notCovered: 0,
+      upTo: false,
+    });
     expect(priceText(s.price!)).toBe(
       "3 units for 3 requests; 1 cached today: 2 units to spend on the next calculation.",
     );
@@ -277,6 +284,43 @@ describe("explain this cell: the other functions", () => {
     expect(onlyCall((await explain({ "Sheet1!A1": '=FDQ.COVERAGE("bonds")' })).e)).toMatchObject({
       kind: "unplanned",
     });
+  });
+});
+
+describe("explain this cell: a ticker FDQ does not cover, known today", () => {
+  it("DATAPOINT, DATASET and SERIES: the cell's message, and their requests not sent (0 units to spend)", async () => {
+    // A first cell of ZZZZ asks the day's coverage list, which does not list it.
+    const uncovered = await env.client
+      .datapoint({ ticker: "ZZZZ", dataset: "roic", name: "ROIC", year: 2022 })
+      .then(
+        () => "",
+        (err: Error) => err.message,
+      );
+    expect(uncovered).toMatch(/^FDQ does not cover the ticker "ZZZZ"/);
+    const cells = {
+      "Sheet1!A1": '=FDQ.DATAPOINT("ZZZZ","roic","ROIC",2021)',
+      "Sheet1!A2": '=FDQ.DATASET("ZZZZ","roic",2021)',
+      "Sheet1!A3": '=FDQ.SERIES("ZZZZ","roic","ROIC",2019,2020)',
+    };
+    const notSent = { cached: false, notCovered: true };
+    const failing = { kind: "error", message: uncovered };
+    const datapoint = callOf((await explain(cells, "Sheet1!A1")).e, "datapoint");
+    expect(datapoint).toMatchObject({ request: { ...notSent, units: 1 }, source: failing });
+    const dataset = callOf((await explain(cells, "Sheet1!A2")).e, "dataset");
+    expect(dataset).toMatchObject({ request: notSent, source: failing });
+    for (const { request } of [datapoint, dataset]) {
+      if (!("url" in request)) throw new Error(request.invalid);
+      expect(priceOf([request], false)).toMatchObject({ toSpend: 0, notCovered: 1 });
+      if (request === datapoint.request)
+        expect(priceText(priceOf([request], false))).toBe(
+          "1 unit; not sent today, FDQ does not cover the ticker: 0 units to spend.",
+        );
+    }
+    const series = callOf((await explain(cells, "Sheet1!A3")).e, "series");
+    expect(series.price).toMatchObject({ requests: 2, units: 2, toSpend: 0, notCovered: 2 });
+    expect(priceText(series.price!)).toBe(
+      "2 units for 2 requests; not sent today, FDQ does not cover the ticker: 0 units to spend.",
+    );
   });
 });
 
