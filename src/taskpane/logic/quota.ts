@@ -1,10 +1,9 @@
 // The monthly quota as the pane shows it (production-service.md, facts 11-12): the units this month's answers cost (the request
 // module's usage ledger counts them: the service reports none), the plan size the user says they have, what
 // is left, what this workbook would use in a month of daily refreshes, and when a refresh needs confirming.
-import { formatUnits, standingText, unitsText, type UsageReport } from "../../api";
+import { formatUnits, standingText, unitsText, type ListCondition, type UsageReport } from "../../api";
 import type { PaneClient } from "./pane-client";
 import type { PanePrefs } from "./pane-prefs";
-import type { RefreshEstimate } from "./refresh-estimate";
 
 /** The projection's assumption: one refresh per trading day, about 21 of them in a month. */
 export const TRADING_DAYS_PER_MONTH = 21;
@@ -113,9 +112,12 @@ export function projectionText(p: MonthlyProjection): string {
  * the list is not in today's cache, an estimate cannot know which tickers it lists (it sends nothing, not even
  * the list): it counts every ticker's requests, an upper bound the refresh reaches when all are covered.
  */
-export function neededText(
-  e: Pick<RefreshEstimate, "requestsNeeded" | "units" | "coverageLists" | "ifListed">,
-): string {
+export function neededText(e: {
+  readonly requestsNeeded: number;
+  readonly units: number;
+  readonly coverageLists: number;
+  readonly ifListed?: ListCondition;
+}): string {
   const requests = `${e.requestsNeeded} ${e.requestsNeeded === 1 ? "request" : "requests"} needed`;
   if (e.coverageLists === 0) return `${requests} (${unitsText(e.units)})`;
   if (!e.ifListed) return `${requests} (${unitsText(e.units)}, with the day's ticker coverage list)`;
