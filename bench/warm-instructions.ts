@@ -14,6 +14,12 @@
 // `git archive <commit> | tar -x -C DIR` with a node_modules link).
 // --floor counts bench/floor-child.ts (the floor of a warm run, see bench/warm-floor.ts) the same way, on this tree's
 // cache, and prints the product's count over the floor's: the ratio of bench/warm-floor.ts in instructions.
+// --second also counts a process that evaluates twice (the second pass on the same cache, in the same process):
+// the second pass's count is the evaluation on code V8 has already compiled and optimised, so first minus second
+// is what the first run's compilation and warm-up cost per cell (for the product and, with --floor, the floor).
+// --out DIR keeps each process's callgrind profile there (`W3-this-tree-passes1.callgrind`...): Node's own
+// functions are named (the interpreter's bytecode handlers, builtins, the compilers, the garbage collector);
+// `npx tsx bench/callgrind-diff.ts START EVALUATED --cells N` subtracts the start-up's profile by function.
 // Slow: callgrind runs Node about fifty times slower (W3 about 2 minutes per process).
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -24,17 +30,20 @@ import { runEvaluator } from "./measure";
 import { forEachWarmWorkload, WARM_KEY, workloadIds } from "./warm-workloads";
 
 const FLOOR = path.join(__dirname, "floor-child.ts");
-const CALLGRIND = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"];
+/** `--out DIR`: where callgrind's profiles are kept (by function: bench/callgrind-diff.ts); dropped otherwise. */
+let outDir: string | undefined;
 
-/** Instructions of one warm process of `tree` evaluating `passes` times. */
+/** Instructions of one warm process of `tree` evaluating `passes` times; `label` names its kept profile. */
 async function instructions(
+  label: string,
   config: ChildConfig,
   passes: number,
   tree?: string,
   child?: string,
 ): Promise<number> {
+  const out = outDir === undefined ? "/dev/null" : path.join(outDir, `${label}-passes${passes}.callgrind`);
   const { report, stderr } = await runEvaluator({ ...config, passes }, WARM_KEY, {
-    wrapper: CALLGRIND,
+    wrapper: ["valgrind", "--tool=callgrind", `--callgrind-out-file=${out}`],
     nodeFlags: ["--single-threaded"],
     ...(tree === undefined ? {} : { tree }),
     ...(child === undefined ? {} : { child }),
@@ -48,13 +57,33 @@ async function instructions(
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { workloads: { type: "string" }, base: { type: "string" }, floor: { type: "boolean" } },
+    options: {
+      workloads: { type: "string" },
+      base: { type: "string" },
+      floor: { type: "boolean" },
+      second: { type: "boolean" },
+      out: { type: "string" },
+    },
     strict: true,
   });
   if (spawnSync("valgrind", ["--version"]).status !== 0)
     throw new Error("valgrind is not installed (Debian: apt-get install valgrind)");
   const ids = workloadIds(values.workloads ?? "W1,W3");
+  if (values.out) mkdirSync((outDir = path.resolve(values.out)), { recursive: true });
   const trees: [string, string | undefined][] = [["this tree", undefined]];
+  /** With --second: the second pass's instructions per cell, in a process that evaluated once before. */
+  const secondPass = async (
+    label: string,
+    config: ChildConfig,
+    evaluated: number,
+    cells: number,
+    tree?: string,
+    child?: string,
+  ) => {
+    if (!values.second) return "";
+    const twice = await instructions(label, config, 2, tree, child);
+    return `; second pass in the same process ${((twice - evaluated) / cells / 1000).toFixed(1)} k per cell`;
+  };
   if (values.base) trees.push([`base ${values.base}`, path.resolve(values.base)]);
   await forEachWarmWorkload(ids, async ({ id, cells, config, sandbox }) => {
     let ownPerCell = 0;
@@ -64,16 +93,19 @@ async function main(): Promise<void> {
       mkdirSync(own.cacheDir, { recursive: true });
       await runEvaluator(own, WARM_KEY, tree === undefined ? {} : { tree });
       const before = sandbox.stats().requests;
-      const startUp = await instructions(own, 0, tree);
-      const evaluated = await instructions(own, 1, tree);
+      const label = `${id}-${name.replace(/\W+/g, "-")}`;
+      const startUp = await instructions(label, own, 0, tree);
+      const evaluated = await instructions(label, own, 1, tree);
       // A tree that could not read its cache would fetch: its count would not be a warm run's.
       const requests = sandbox.stats().requests - before;
       if (requests > 0) throw new Error(`${id} ${name}: the warm run sent ${requests} requests`);
       const perCell = Math.round((evaluated - startUp) / cells);
       if (tree === undefined) ownPerCell = perCell;
+      const second = await secondPass(label, own, evaluated, cells, tree);
       console.log(
         `${id} ${name}: ${cells} cells; start-up ${(startUp / 1e6).toFixed(0)} M instructions, evaluation ` +
-          `${((evaluated - startUp) / 1e6).toFixed(0)} M: ${(perCell / 1000).toFixed(1)} k instructions per cached cell`,
+          `${((evaluated - startUp) / 1e6).toFixed(0)} M: ${(perCell / 1000).toFixed(1)} k instructions per cached cell` +
+          second,
       );
     }
     if (values.floor) {
@@ -84,13 +116,15 @@ async function main(): Promise<void> {
       // compiled before (its cache is per path) is compiled in the first process that loads it, which would
       // charge that compilation to the start-up count alone (W1's floor then counted 15-17 k instead of 38-40 k).
       await runEvaluator(own, WARM_KEY, { child: FLOOR });
-      const startUp = await instructions(own, 0, undefined, FLOOR);
-      const evaluated = await instructions(own, 1, undefined, FLOOR);
+      const startUp = await instructions(`${id}-floor`, own, 0, undefined, FLOOR);
+      const evaluated = await instructions(`${id}-floor`, own, 1, undefined, FLOOR);
       const perCell = Math.round((evaluated - startUp) / cells);
+      const second = await secondPass(`${id}-floor`, own, evaluated, cells, undefined, FLOOR);
       console.log(
         `${id} floor: start-up ${(startUp / 1e6).toFixed(0)} M instructions, evaluation ` +
           `${((evaluated - startUp) / 1e6).toFixed(0)} M: ${(perCell / 1000).toFixed(1)} k instructions per ` +
-          `cached cell; product / floor ${(ownPerCell / perCell).toFixed(2)}`,
+          `cached cell; product / floor ${(ownPerCell / perCell).toFixed(2)}` +
+          second,
       );
     }
   });
