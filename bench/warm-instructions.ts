@@ -14,6 +14,10 @@
 // `git archive <commit> | tar -x -C DIR` with a node_modules link).
 // --floor counts bench/floor-child.ts (the floor of a warm run, see bench/warm-floor.ts) the same way, on this tree's
 // cache, and prints the product's count over the floor's: the ratio of bench/warm-floor.ts in instructions.
+// --passes 2 counts a third process evaluating twice in a row: the second pass runs on code the first one compiled
+// and optimised, so first minus second is what a new process pays for warming up (V8 compiling, tiering up).
+// --keep DIR keeps each process's callgrind file in DIR (W4-this-tree-1.out: workload, tree, passes) for
+// `npx tsx bench/callgrind-summary.ts START EVALUATED CELLS`, which says where the instructions went.
 // Slow: callgrind runs Node about fifty times slower (W3 about 2 minutes per process).
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -24,17 +28,17 @@ import { runEvaluator } from "./measure";
 import { forEachWarmWorkload, WARM_KEY, workloadIds } from "./warm-workloads";
 
 const FLOOR = path.join(__dirname, "floor-child.ts");
-const CALLGRIND = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"];
 
-/** Instructions of one warm process of `tree` evaluating `passes` times. */
+/** Instructions of one warm process of `tree` evaluating `passes` times; its callgrind file kept as `out`. */
 async function instructions(
   config: ChildConfig,
   passes: number,
   tree?: string,
   child?: string,
+  out = "/dev/null",
 ): Promise<number> {
   const { report, stderr } = await runEvaluator({ ...config, passes }, WARM_KEY, {
-    wrapper: CALLGRIND,
+    wrapper: ["valgrind", "--tool=callgrind", `--callgrind-out-file=${out}`],
     nodeFlags: ["--single-threaded"],
     ...(tree === undefined ? {} : { tree }),
     ...(child === undefined ? {} : { child }),
@@ -48,9 +52,22 @@ async function instructions(
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { workloads: { type: "string" }, base: { type: "string" }, floor: { type: "boolean" } },
+    options: {
+      workloads: { type: "string" },
+      base: { type: "string" },
+      floor: { type: "boolean" },
+      passes: { type: "string" },
+      keep: { type: "string" },
+    },
     strict: true,
   });
+  const passes = Number(values.passes ?? "1");
+  if (passes !== 1 && passes !== 2) throw new Error("--passes is 1 or 2");
+  const keep = values.keep === undefined ? undefined : path.resolve(values.keep);
+  if (keep) mkdirSync(keep, { recursive: true });
+  /** Where a process's callgrind file goes: kept with --keep, else nowhere. */
+  const outFor = (id: string, name: string, n: number): string =>
+    keep ? path.join(keep, `${id}-${name.replace(/\W+/g, "-")}-${n}.out`) : "/dev/null";
   if (spawnSync("valgrind", ["--version"]).status !== 0)
     throw new Error("valgrind is not installed (Debian: apt-get install valgrind)");
   const ids = workloadIds(values.workloads ?? "W1,W3");
@@ -64,8 +81,10 @@ async function main(): Promise<void> {
       mkdirSync(own.cacheDir, { recursive: true });
       await runEvaluator(own, WARM_KEY, tree === undefined ? {} : { tree });
       const before = sandbox.stats().requests;
-      const startUp = await instructions(own, 0, tree);
-      const evaluated = await instructions(own, 1, tree);
+      const startUp = await instructions(own, 0, tree, undefined, outFor(id, name, 0));
+      const evaluated = await instructions(own, 1, tree, undefined, outFor(id, name, 1));
+      const twice =
+        passes === 2 ? await instructions(own, 2, tree, undefined, outFor(id, name, 2)) : undefined;
       // A tree that could not read its cache would fetch: its count would not be a warm run's.
       const requests = sandbox.stats().requests - before;
       if (requests > 0) throw new Error(`${id} ${name}: the warm run sent ${requests} requests`);
@@ -75,6 +94,13 @@ async function main(): Promise<void> {
         `${id} ${name}: ${cells} cells; start-up ${(startUp / 1e6).toFixed(0)} M instructions, evaluation ` +
           `${((evaluated - startUp) / 1e6).toFixed(0)} M: ${(perCell / 1000).toFixed(1)} k instructions per cached cell`,
       );
+      if (twice !== undefined) {
+        const second = Math.round((twice - evaluated) / cells);
+        console.log(
+          `${id} ${name}: second pass in the same process ${(second / 1000).toFixed(1)} k instructions per cached ` +
+            `cell (first pass ${(perCell / 1000).toFixed(1)} k)`,
+        );
+      }
     }
     if (values.floor) {
       // On this tree's cache (filled above, in its own folder), the floor's process stopped before its work and
@@ -84,8 +110,8 @@ async function main(): Promise<void> {
       // compiled before (its cache is per path) is compiled in the first process that loads it, which would
       // charge that compilation to the start-up count alone (W1's floor then counted 15-17 k instead of 38-40 k).
       await runEvaluator(own, WARM_KEY, { child: FLOOR });
-      const startUp = await instructions(own, 0, undefined, FLOOR);
-      const evaluated = await instructions(own, 1, undefined, FLOOR);
+      const startUp = await instructions(own, 0, undefined, FLOOR, outFor(id, "floor", 0));
+      const evaluated = await instructions(own, 1, undefined, FLOOR, outFor(id, "floor", 1));
       const perCell = Math.round((evaluated - startUp) / cells);
       console.log(
         `${id} floor: start-up ${(startUp / 1e6).toFixed(0)} M instructions, evaluation ` +
