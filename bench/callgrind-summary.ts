@@ -7,8 +7,9 @@
 // JavaScript) has none and is counted as "generated code".
 import { spawnSync } from "node:child_process";
 
-/** V8's parts, by the names of their functions; the first that matches counts. */
+/** V8's parts, by the names of their functions; the first that matches counts (JsonParser is no JavaScript parser). */
 const PARTS: readonly (readonly [string, RegExp])[] = [
+  ["JSON.parse and JSON.stringify", /Json/],
   [
     "optimising compiler (TurboFan)",
     /compiler::|Pipeline|turboshaft|RegisterAllocat|InstructionSelector|CodeGenerator|LiveRange|Zone/,
@@ -21,7 +22,6 @@ const PARTS: readonly (readonly [string, RegExp])[] = [
     "parser and bytecode compiler (first calls)",
     /Parser|Scanner|Preparse|Bytecode(Generator|ArrayBuilder|ArrayWriter)|Ast|Scope::|ConstantArrayBuilder|FunctionLiteral|Compiler::|UnoptimizedCompile|Rewriter|SharedFunctionInfo|FeedbackMetadata|baseline::|Assembler/,
   ],
-  ["JSON.parse and JSON.stringify", /Json/],
   ["interpreter, inline caches and builtins", /Builtins_/],
   ["other V8 runtime", /v8::internal/],
   ["malloc and memory copies", /malloc|free|memcpy|memset|memmove/],
