@@ -408,36 +408,49 @@ function decide(
     reads.push(bottom);
     reads.push(right);
   };
+  let reachesAny = false;
   sheetNames.forEach((sheetName, s) => {
     sheetStart.push(rowOf.length);
+    if (reachesAny) return;
     const extent = formulasOf(sheetName, (f) => {
-      const follower = f.originRow !== f.row || f.originCol !== f.col;
-      let r = follower ? sharedReach.get(f.text) : undefined;
-      if (!r) {
-        r = reach.of(f.text);
-        if (follower) sharedReach.set(f.text, r);
-      }
-      const i = rowOf.length;
-      rowOf.push(f.row);
-      colOf.push(f.col);
-      first.push(reads.length);
-      if (f.array || f.dataTable || r.wholeOwnSheet) whole[s] = true;
-      if (r.callsFdq || !f.cached || f.dataTable) seeds.push(i);
-      const dr = f.row - f.originRow;
-      const dc = f.col - f.originCol;
-      for (const ref of r.refs) {
-        const box = rectOfCorners(ref.corners, dr, dc);
-        read(ref.sheet === -1 ? s : ref.sheet, box.top, box.left, box.bottom, box.right);
-      }
-      for (const sheet of r.wholeSheets) read(sheet, 1, 1, MAX_ROW, MAX_COL);
-      if (r.ownTable) {
-        const table = reach.tableAt(s, f.row, f.col);
-        if (!table) throw new ReachesAny();
-        read(s, table.top, table.left, table.bottom, table.right);
+      if (reachesAny) return;
+      try {
+        see(f, s);
+      } catch (err) {
+        // Not thrown through the reader, which names the sheet it cannot read in its errors.
+        if (!(err instanceof ReachesAny)) throw err;
+        reachesAny = true;
       }
     });
     extents.push(extent);
   });
+  if (reachesAny) throw new ReachesAny();
+  function see(f: FormulaAt, s: number): void {
+    const follower = f.originRow !== f.row || f.originCol !== f.col;
+    let r = follower ? sharedReach.get(f.text) : undefined;
+    if (!r) {
+      r = reach.of(f.text);
+      if (follower) sharedReach.set(f.text, r);
+    }
+    const i = rowOf.length;
+    rowOf.push(f.row);
+    colOf.push(f.col);
+    first.push(reads.length);
+    if (f.array || f.dataTable || r.wholeOwnSheet) whole[s] = true;
+    if (r.callsFdq || !f.cached || f.dataTable) seeds.push(i);
+    const dr = f.row - f.originRow;
+    const dc = f.col - f.originCol;
+    for (const ref of r.refs) {
+      const box = rectOfCorners(ref.corners, dr, dc);
+      read(ref.sheet === -1 ? s : ref.sheet, box.top, box.left, box.bottom, box.right);
+    }
+    for (const sheet of r.wholeSheets) read(sheet, 1, 1, MAX_ROW, MAX_COL);
+    if (r.ownTable) {
+      const table = reach.tableAt(s, f.row, f.col);
+      if (!table) throw new ReachesAny();
+      read(s, table.top, table.left, table.bottom, table.right);
+    }
+  }
   const count = rowOf.length;
   first.push(reads.length);
   sheetStart.push(count);
