@@ -271,10 +271,15 @@ const isTrue = (text: string | undefined): boolean => text === "1" || text === "
 
 export interface ReadOptions {
   /**
-   * Build only the cells `fdq refresh` needs (cell-reach.ts, or the sheets it needs: sheet-reach.ts): a sheet
-   * built in part holds its `partial` region, and every other sheet is listed with `unread` and no cells.
+   * Build the cells of only the sheets `fdq refresh` needs (sheet-reach.ts); every other sheet is listed with
+   * `unread` and no cells.
    */
   readonly refreshReach?: boolean;
+  /**
+   * With `refreshReach`, build only the cells it needs within those sheets (cell-reach.ts): a sheet built in part
+   * holds its `partial` region.
+   */
+  readonly cellReach?: boolean;
 }
 
 /**
