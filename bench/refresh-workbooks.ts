@@ -220,7 +220,7 @@ const R3_DATA_ROW = 201;
  * R3: one sheet "Model" holding R2's FDQ block (`tickers` x 10 FDQ cells from B2, a SUM beside each row in L)
  * and, from row 201, `rows` x 10 plain cells as Excel saves a filled-down block (shared formulas, cached
  * results), which read no FDQ cell. The formulas that do, with cached values: L (SUM of the row's FDQ cells,
- * shared down), M (=L*2), N (the row's share of the whole column M: M2/$O$1, O1 =SUM(M:M)), and a total under
+ * shared down), M (=L*2), N (the row's share of the whole column M: M2/$O$2, O2 =SUM(M:M)), and a total under
  * each FDQ column. Only the FDQ block and those formulas change in a refresh.
  */
 export function buildR3(dir: string, shape: { rows: number; tickers: number }): Model {
@@ -246,8 +246,8 @@ export function buildR3(dir: string, shape: { rows: number; tickers: number }): 
         ? `<f t="shared" ref="L${top}:L${bottom}" si="9">SUM(B${r}:${lastFdq}${r})</f>`
         : `<f t="shared" si="9"/>`;
     xml += `<c r="L${r}">${sum}<v>0</v></c><c r="M${r}"><f>L${r}*2</f><v>0</v></c>`;
-    xml += `<c r="N${r}"><f>M${r}/$O$1</f><v>0</v></c>`;
-    // O1: the whole column M's total, which N's shares divide by.
+    xml += `<c r="N${r}"><f>M${r}/$O$${top}</f><v>0</v></c>`;
+    // O2: the whole column M's total, which N's shares divide by.
     xml += r === top ? `<c r="O${r}"><f>SUM(M:M)</f><v>0</v></c></row>` : "</row>";
     rows.push(xml);
   });

@@ -202,16 +202,15 @@ function visitFormulas(xml: string, context: SheetContext, visit: (formula: Form
     () => undefined,
     (span) => {
       const at = xml.indexOf(formulaOpen, span.tagEnd);
-      if (at < 0 || at >= span.contentEnd) {
+      const parts = at < 0 || at >= span.contentEnd ? undefined : cellParts(xml, span, layout.prefix);
+      if (parts?.formulaTag === undefined) {
         // A value only counts where it would be built (a cell without one is not).
         if (span.row <= rows && span.col <= cols) return;
-        if (cachedValueOf(cellParts(xml, span, layout.prefix), context) === undefined) return;
+        if (cachedValueOf(parts ?? cellParts(xml, span, layout.prefix), context) === undefined) return;
         rows = Math.max(rows, span.row);
         cols = Math.max(cols, span.col);
         return;
       }
-      const parts = cellParts(xml, span, layout.prefix);
-      if (parts.formulaTag === undefined) return;
       rows = Math.max(rows, span.row);
       cols = Math.max(cols, span.col);
       const fType = attributeIn(parts.formulaTag, "t") ?? "normal";
@@ -291,15 +290,15 @@ function refreshReach(
   worksheets: readonly SheetEntry[],
   names: readonly DefinedName[],
   tables: readonly Table[],
-  withSheet: <T>(entry: SheetEntry, use: (xml: string) => T) => T,
+  withSheet: <T>(entry: SheetEntry, use: (xml: string) => T, keep?: boolean) => T,
   contextOf: (name: string) => SheetContext,
   byCell: boolean,
 ): Map<string, SheetReach> {
   const byName = new Map(worksheets.map((entry) => [entry.name, entry]));
   const sheetNames = worksheets.map((entry) => entry.name);
-  const visit = (name: string, seen: (formula: FormulaAt) => void): Extent => {
+  const visit = (name: string, seen: (formula: FormulaAt) => void, keep = false): Extent => {
     const entry = byName.get(name) as SheetEntry;
-    return withSheet(entry, (xml) => visitFormulas(xml, contextOf(entry.name), seen));
+    return withSheet(entry, (xml) => visitFormulas(xml, contextOf(entry.name), seen), keep);
   };
   // A workbook of one worksheet reads it: there is no other sheet to leave unread.
   const sheetsRead =
@@ -308,7 +307,7 @@ function refreshReach(
       : new Set(sheetNames.map(sheetKey));
   const cells = byCell
     ? cellsTheRefreshBuilds(sheetNames, names, tables, (name, seen) =>
-        sheetsRead.has(sheetKey(name)) ? visit(name, seen) : { rows: 0, cols: 0 },
+        sheetsRead.has(sheetKey(name)) ? visit(name, seen, true) : { rows: 0, cols: 0 },
       )
     : undefined;
   if (cells) return cells;
@@ -340,9 +339,14 @@ export function readWorkbook(pkg: WorkbookPackage, options: ReadOptions = {}): R
   const tables = worksheets.flatMap((entry) => tablesOf(pkg, entry.name, entry.part as string));
   const contextOf = (name: string): SheetContext => ({ name, strings, dynamic, date1904 });
   /** The sheet's text given to `use`; a sheet fdq cannot read is named in the error. */
-  const withSheet = <T>(entry: SheetEntry, use: (xml: string) => T): T => {
+  // The text of the last sheet the cell reach visited, kept for the first sheet built when it is that one (a
+  // workbook of one sheet, or the FDQ sheet after sheets left unread): not inflated and decoded a second time.
+  let kept: { entry: SheetEntry; xml: string } | undefined;
+  const withSheet = <T>(entry: SheetEntry, use: (xml: string) => T, keep = false): T => {
     try {
-      return use(pkg.text(entry.part as string));
+      const xml = kept?.entry === entry ? kept.xml : pkg.text(entry.part as string);
+      kept = keep ? { entry, xml } : undefined;
+      return use(xml);
     } catch (err) {
       throw new Error(`sheet "${entry.name}" (${entry.part}) cannot be read: ${(err as Error).message}`, {
         cause: err,
@@ -365,6 +369,7 @@ export function readWorkbook(pkg: WorkbookPackage, options: ReadOptions = {}): R
       withSheet(entry, (xml) => readSheet(xml, contextOf(entry.name), entry.index, formulas, region)),
     );
   }
+  kept = undefined;
   const externalBooks = childrenNamed(
     childNamed(pkg.workbook, "externalReferences"),
     "externalReference",

@@ -210,6 +210,52 @@ describe("the cells fdq refresh builds", () => {
     expect(results(read(bytes, "cells"))).toEqual(whole);
   });
 
+  it("gives the same results as the whole workbook's on a sheet of many kinds of formulas, built in part", () => {
+    const names = [
+      { name: "Roic", text: "Model!$A$1" },
+      { name: "Twice", text: "Roic*2" },
+      { name: "Block", text: "Model!$A$30:$C$32" },
+    ];
+    const cells: Record<string, CellValue> = {
+      ...MODEL,
+      // Read by the FDQ cells' dependents: a block of values and formulas, a volatile cached value.
+      A30: 1,
+      B30: f("A30+1", 2),
+      C30: f("B30*2", 4),
+      A31: "x",
+      B31: f("A30*10", 10),
+      A32: 3,
+      C32: f("TODAY()", 46000),
+      // Dependents of every kind.
+      D1: f("VLOOKUP(1,A30:C32,2,FALSE)+A1", 2.1),
+      D2: f('INDEX(A30:C32,MATCH("x",A30:A32,0),2)*Twice', 2),
+      D3: f('SUMIF(A30:A32,">0",B30:B32)+A1', 2.1),
+      D4: f("SUM(Block)+A1", 7.1),
+      D5: f("IF(A1>0,SUM(2:2),C30)", 0),
+      D6: f("SUBTOTAL(9,B30:B31)+A1", 12.1),
+      D7: f("A1+C32", 46000.1),
+      D8: f("COUNTA(A:A)+A1", 20.1),
+      D9: f("B1*Inputs!A2+Inputs!A3"),
+      // Without a cached result, reading nothing that changes: computed.
+      E1: f("A30*5"),
+      // Formulas nothing changed reaches, so that most of the sheet's formulas are not built.
+      ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`K${i + 1}`, f(`J${i + 1}+1`, 1)])),
+    };
+    const bytes = book({ Model: cells, Inputs: INPUTS }, names).bytes();
+    const model = read(bytes, "cells");
+    expect(model.sheets[0]?.partial).toBeDefined();
+    const whole = results(read(bytes, "none"));
+    expect(whole.length).toBeGreaterThan(10);
+    expect(results(model)).toEqual(whole);
+  });
+
+  it("does not report a circular reference no changed cell reaches: its cached values stand", () => {
+    const cells = { ...MODEL, H20: f("H21+1", 1), H21: f("H20+1", 2) };
+    const bytes = book({ Model: cells, Inputs: INPUTS }).bytes();
+    expect(results(read(bytes, "none"))).toContain("Model!H21 circular reference through Model!H20");
+    expect(results(read(bytes, "cells"))).toEqual(["Model!A1 35", "Model!B1 70", "Model!C1 72"]);
+  });
+
   it("never gives a cell it did not build as empty: reading one is a fault", () => {
     const index = new WorkbookIndex(read(book({ Model: MODEL, Inputs: INPUTS }).bytes(), "cells"));
     expect(() => index.content("Model", 5, 2)).toThrow('cell B5 of sheet "Model" was not read');
