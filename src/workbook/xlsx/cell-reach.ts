@@ -48,6 +48,11 @@ export interface Extent {
   readonly cols: number;
 }
 
+/** A sheet as the pass sees it: its extent, and how many cells (`<c>` elements) it holds. */
+export interface SheetSize extends Extent {
+  readonly cells: number;
+}
+
 /** The cells of one sheet the refresh builds; reading any other is a fault (workbook-index.ts). */
 export class CellRegion {
   private readonly cells = new Set<number>();
@@ -367,7 +372,7 @@ export function cellsTheRefreshBuilds(
   sheetNames: readonly string[],
   names: readonly DefinedName[],
   tables: readonly Table[],
-  formulasOf: (sheet: string, visit: (formula: FormulaAt) => void) => Extent,
+  formulasOf: (sheet: string, visit: (formula: FormulaAt) => void) => SheetSize,
 ): Map<string, SheetReach> | undefined {
   try {
     return decide(sheetNames, names, tables, formulasOf);
@@ -384,7 +389,7 @@ function decide(
   sheetNames: readonly string[],
   names: readonly DefinedName[],
   tables: readonly Table[],
-  formulasOf: (sheet: string, visit: (formula: FormulaAt) => void) => Extent,
+  formulasOf: (sheet: string, visit: (formula: FormulaAt) => void) => SheetSize,
 ): Map<string, SheetReach> {
   const reach = new ReachOfText(sheetNames, names, tables);
   const sheetCount = sheetNames.length;
@@ -398,7 +403,7 @@ function decide(
   const sheetStart: number[] = [];
   /** Sheets built whole when anything of them is, and changed whole when any of their formulas is. */
   const whole: boolean[] = new Array<boolean>(sheetCount).fill(false);
-  const extents: Extent[] = [];
+  const extents: SheetSize[] = [];
   /** A shared formula's reach, by its master's text: worked out once for the whole group. */
   const sharedReach = new Map<string, TextReach>();
   const read = (sheet: number, top: number, left: number, bottom: number, right: number): void => {
@@ -561,9 +566,9 @@ function decide(
     pending.push(i);
     const s = sheetOf[i] as number;
     builtCount[s] = (builtCount[s] as number) + 1;
-    // A sheet most of whose formulas are built is built whole: a region would save little.
-    const total = (sheetStart[s + 1] as number) - (sheetStart[s] as number);
-    if (!whole[s] && (builtCount[s] as number) * 2 > total) buildWhole(s);
+    // A sheet where the formulas built are most of its cells is built whole: a region would save little. (Most of
+    // its formulas is not enough: a sheet of FDQ cells beside a million plain values would be built whole.)
+    if (!whole[s] && (builtCount[s] as number) * 2 > (extents[s] as SheetSize).cells) buildWhole(s);
   };
   for (let i = 0; i < count; i++) if (changed[i]) build(i);
   for (let s = 0; s < sheetCount; s++) if (changedWhole[s]) buildWhole(s);

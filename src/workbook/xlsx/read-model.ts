@@ -17,7 +17,7 @@ import {
 } from "../model";
 import { dynamicArrayMarks } from "./metadata";
 import type { SheetEntry, WorkbookPackage } from "./package";
-import { cellsTheRefreshBuilds, type Extent, type FormulaAt, type SheetReach } from "./cell-reach";
+import { cellsTheRefreshBuilds, type FormulaAt, type SheetReach, type SheetSize } from "./cell-reach";
 import { sheetsTheRefreshReads } from "./sheet-reach";
 import { attributeIn, cellParts, inlineText, layoutOf, scanSheet, type CellParts } from "./sheet-scan";
 import { attributeOf, childNamed, childrenNamed, unescapeXstring } from "./xml";
@@ -188,19 +188,22 @@ function readSheet(
 
 /**
  * Visits a sheet's formula cells for the reaches (sheet-reach.ts, cell-reach.ts) without building them (a follower
- * of a shared formula gives its master's text and cell); answers the extent of the cells `readSheet` would build.
+ * of a shared formula gives its master's text and cell); answers the extent of the cells `readSheet` would build
+ * and how many cells the sheet holds.
  */
-function visitFormulas(xml: string, context: SheetContext, visit: (formula: FormulaAt) => void): Extent {
+function visitFormulas(xml: string, context: SheetContext, visit: (formula: FormulaAt) => void): SheetSize {
   const layout = layoutOf(xml);
   const masters = new Map<string, { text: string; row: number; col: number }>();
   const formulaOpen = `<${layout.prefix}f`;
   let rows = 0;
   let cols = 0;
+  let cells = 0;
   scanSheet(
     xml,
     layout,
     () => undefined,
     (span) => {
+      cells++;
       const at = xml.indexOf(formulaOpen, span.tagEnd);
       const parts = at < 0 || at >= span.contentEnd ? undefined : cellParts(xml, span, layout.prefix);
       if (parts?.formulaTag === undefined) {
@@ -240,7 +243,7 @@ function visitFormulas(xml: string, context: SheetContext, visit: (formula: Form
       });
     },
   );
-  return { rows, cols };
+  return { rows, cols, cells };
 }
 
 function tablesOf(pkg: WorkbookPackage, sheet: string, part: string): Table[] {
@@ -296,7 +299,7 @@ function refreshReach(
 ): Map<string, SheetReach> {
   const byName = new Map(worksheets.map((entry) => [entry.name, entry]));
   const sheetNames = worksheets.map((entry) => entry.name);
-  const visit = (name: string, seen: (formula: FormulaAt) => void, keep = false): Extent => {
+  const visit = (name: string, seen: (formula: FormulaAt) => void, keep = false): SheetSize => {
     const entry = byName.get(name) as SheetEntry;
     return withSheet(entry, (xml) => visitFormulas(xml, contextOf(entry.name), seen), keep);
   };
@@ -307,7 +310,7 @@ function refreshReach(
       : new Set(sheetNames.map(sheetKey));
   const cells = byCell
     ? cellsTheRefreshBuilds(sheetNames, names, tables, (name, seen) =>
-        sheetsRead.has(sheetKey(name)) ? visit(name, seen, true) : { rows: 0, cols: 0 },
+        sheetsRead.has(sheetKey(name)) ? visit(name, seen, true) : { rows: 0, cols: 0, cells: 0 },
       )
     : undefined;
   if (cells) return cells;

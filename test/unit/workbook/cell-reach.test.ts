@@ -162,6 +162,15 @@ describe("the cells fdq refresh builds", () => {
     expect(results(model)).toContain("Model!F3 70");
   });
 
+  it("builds a sheet whole when its built formulas are most of its cells, in part when its plain values are", () => {
+    const values = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`Z${i + 1}`, i]));
+    const few = { A1: f(FDQ, 0.1), B1: f("A1*2", 0.2), C1: f("A6*3", 18), D1: f("B1+1", 1.2), A6: 6 };
+    expect(read(book({ Model: few, Inputs: INPUTS }).bytes(), "cells").sheets[0]?.partial).toBeUndefined();
+    const model = read(book({ Model: { ...few, ...values }, Inputs: INPUTS }).bytes(), "cells");
+    expect(model.sheets[0]?.partial).toBeDefined();
+    expect(built(model)).toEqual(["Model!A1", "Model!B1", "Model!D1"]);
+  });
+
   it("builds a sheet holding an array formula whole", () => {
     const cells = {
       ...MODEL,
