@@ -6,7 +6,8 @@
 //
 // Decided from the formulas' text and positions alone, before any cell is built, and on the safe side:
 //   - changed: the FDQ formulas (in their text or through a defined name), the formulas without a cached result,
-//     the what-if data tables' ranges; then every formula reading a changed cell, until none is added.
+//     the what-if data tables (their sheet as a whole); then every formula reading a changed cell, until none is
+//     added.
 //   - built: the changed formulas, and every cell in a rectangle a built formula reads (a formula found there is
 //     built too, until none is added).
 // A formula reads the rectangles of its references (a shared formula's follower its master's, moved), of the
@@ -15,7 +16,8 @@
 // column. A sheet is built whole, and counts as changed as a whole once any of its formulas is, where a cell's
 // reach cannot be told from its text: an array formula (legacy or dynamic), a what-if data table, an FDQ call
 // whose result may spill (a spilling function, or an argument that may be a range or an array), a spill
-// reference (A1#) into it. Where a formula may reach any cell (INDIRECT, OFFSET, a 3-D reference, a range whose
+// reference (A1#) into it; and where its built formulas are most of its cells (a region would save little).
+// Where a formula may reach any cell (INDIRECT, OFFSET, a 3-D reference, a range whose
 // ends are computed, a name or table the workbook does not have, a formula that cannot be split into tokens),
 // the reach is not decided here: the caller falls back to the sheets' reach (sheet-reach.ts).
 import { tokenize, type Token } from "../../formula/lexer";
@@ -28,7 +30,7 @@ import { sheetKey, type DefinedName, type Table } from "../model";
 export interface FormulaAt {
   readonly row: number;
   readonly col: number;
-  /** The formula's text as stored; a shared formula's follower gives its master's text and `origin`. */
+  /** The formula's text as stored; a shared formula's follower gives its master's text and cell (origin). */
   readonly text: string;
   /** A shared formula's follower: its master's cell, where `text` is written from (else the cell itself). */
   readonly originRow: number;
