@@ -1,10 +1,11 @@
 // `npx tsx bench/refresh-memory.ts`: the peak resident memory of `fdq refresh` on R1's workbook (50,000 FDQ
-// cells: bench/refresh-real.ts) and on R2's (20 sheets of 100,000 plain values and formulas, and 1,000 FDQ cells:
-// bench/refresh-workbooks.ts), against the sandbox at 1 ms a request (the memory, not the wait, is measured),
+// cells: bench/refresh-real.ts), on R2's (20 sheets of 100,000 plain values and formulas, and 1,000 FDQ cells:
+// bench/refresh-workbooks.ts) and on R3's (1,000 FDQ cells and 1,000,000 plain values and formulas on one sheet),
+// against the sandbox at 1 ms a request (the memory, not the wait, is measured),
 // each run as a process under `/usr/bin/time -f "%e s %M KB"`. With --fdq DIR (repeatable) the same runs go
 // through other trees' bin/fdq.js, alternating, and their refreshed workbooks are compared part by part.
 // Flags: --fdq DIR (default: this tree), --rounds N (default 2), --tickers N (R1, default 250), --sheets N and
-// --rows N (R2, default 20 and 10,000).
+// --rows N (R2, default 20 and 10,000), --r3-rows N (R3, default 100,000), --books R1,R2,R3 (default all three).
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -13,7 +14,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { unzipSync } from "fflate";
 import { startSandbox } from "../src/sandbox";
-import { buildR1, buildWide, type Model } from "./refresh-workbooks";
+import { buildR1, buildR3, buildWide, type Model } from "./refresh-workbooks";
 
 interface Run {
   readonly seconds: number;
@@ -79,6 +80,8 @@ async function main(): Promise<void> {
       tickers: { type: "string" },
       sheets: { type: "string" },
       rows: { type: "string" },
+      "r3-rows": { type: "string" },
+      books: { type: "string" },
     },
     strict: true,
   });
@@ -87,17 +90,22 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), "fdq-bench-refresh-memory-"));
   const sandbox = await startSandbox({ port: 0, host: "127.0.0.1", latencyMs: 1 });
   try {
-    const books: [string, Model][] = [
-      ["R1", await buildR1(dir, Number(values.tickers ?? 250))],
+    const wanted = new Set((values.books ?? "R1,R2,R3").split(",").map((b) => b.trim().toUpperCase()));
+    const builders: [string, () => Promise<Model> | Model][] = [
+      ["R1", () => buildR1(dir, Number(values.tickers ?? 250))],
       [
         "R2",
-        buildWide(dir, {
-          sheets: Number(values.sheets ?? 20),
-          rows: Number(values.rows ?? 10_000),
-          tickers: 100,
-        }),
+        () =>
+          buildWide(dir, {
+            sheets: Number(values.sheets ?? 20),
+            rows: Number(values.rows ?? 10_000),
+            tickers: 100,
+          }),
       ],
+      ["R3", () => buildR3(dir, { rows: Number(values["r3-rows"] ?? 100_000), tickers: 100 })],
     ];
+    const books: [string, Model][] = [];
+    for (const [name, build] of builders) if (wanted.has(name)) books.push([name, await build()]);
     const started = new Date().toISOString();
     const load = os.loadavg()[0]?.toFixed(1);
     const rows: string[] = [];

@@ -51,7 +51,7 @@ const ERRORS_LISTED = 20;
 function open(file: string, bytes: Uint8Array): { pkg: WorkbookPackage; read: ReadWorkbook } {
   try {
     const pkg = openPackage(bytes);
-    return { pkg, read: readWorkbook(pkg, { refreshReach: true }) };
+    return { pkg, read: readWorkbook(pkg, { refreshReach: true, cellReach: true }) };
   } catch (err) {
     if (err instanceof PackageError) throw new FileProblem(`cannot refresh ${file}: ${err.message}`);
     throw new FileProblem(`cannot refresh ${file}: it is damaged: ${(err as Error).message}`);

@@ -56,6 +56,15 @@ export interface Sheet {
    * `rows` is then empty, and reading a cell of it is a fault of the reader, not an empty cell.
    */
   readonly unread?: true;
+  /**
+   * Only some of the sheet's cells were read: those `fdq refresh` computes and what they read
+   * (src/workbook/xlsx/cell-reach.ts). Reading any other cell is a fault of the reader, not an empty cell;
+   * `extent` is the whole sheet's (the last row and column holding a value or a formula).
+   */
+  readonly partial?: {
+    has(row: number, col: number): boolean;
+    readonly extent: { readonly rows: number; readonly cols: number };
+  };
 }
 
 export interface DefinedName {

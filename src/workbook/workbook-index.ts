@@ -2,7 +2,7 @@
 // compares them case-insensitively), how far each sheet is used (to clip A:A), defined names by scope, and
 // tables by name and by the cells they cover.
 import { sheetKey, type FormulaCell, type Scalar, type Sheet, type Table, type WorkbookModel } from "./model";
-import { rectOf, type Rect } from "./engine/references";
+import { addressOfCell, rectOf, type Rect } from "./engine/references";
 import { engineFormula } from "./formula-text";
 
 export const isFormulaCell = (v: unknown): v is FormulaCell =>
@@ -18,8 +18,8 @@ export class WorkbookIndex {
     for (const sheet of model.sheets) {
       const key = sheetKey(sheet.name);
       this.sheets.set(key, sheet);
-      let rows = 0;
-      let cols = 0;
+      let rows = sheet.partial?.extent.rows ?? 0;
+      let cols = sheet.partial?.extent.cols ?? 0;
       for (const [row, cells] of sheet.rows) {
         if (cells.size === 0) continue;
         rows = Math.max(rows, row);
@@ -49,9 +49,15 @@ export class WorkbookIndex {
     return found;
   }
 
-  /** The stored content of a cell: a constant, a formula cell, or undefined when empty. */
+  /**
+   * The stored content of a cell: a constant, a formula cell, or undefined when empty. A cell the reader did not
+   * build (a sheet read in part) is a fault, never an empty cell.
+   */
   content(sheet: string, row: number, col: number): Scalar | FormulaCell | undefined {
-    return this.cellsOf(sheet)?.rows.get(row)?.get(col);
+    const found = this.cellsOf(sheet);
+    if (found?.partial && !found.partial.has(row, col))
+      throw new Error(`cell ${addressOfCell(row, col)} of sheet "${found.name}" was not read`);
+    return found?.rows.get(row)?.get(col);
   }
 
   extent(sheet: string): { rows: number; cols: number } {

@@ -104,7 +104,13 @@ export class Recalculation {
       this.dataTables.length > 0 &&
       (this.nodes.some((n) => n.callsFdq || n.cell.cached === undefined) ||
         model.names.some((n) => engineFormula(n.text).callsFdq));
-    this.stale = new StaleReads(this.nodes.filter((n) => this.mayPlace(n)).map((n) => n.cell));
+    // Nothing spills on a sheet read in part (cell-reach.ts builds a sheet whole where a result may spill, and a
+    // result that would is skipped below): its cells' empty reads cannot go stale.
+    this.stale = new StaleReads(
+      this.nodes
+        .filter((n) => this.mayPlace(n) && !this.index.sheet(n.cell.sheet)?.partial)
+        .map((n) => n.cell),
+    );
   }
 
   private mayPlace(node: Node): boolean {
@@ -383,6 +389,11 @@ export class Recalculation {
         `reads ${where}, whose value comes from ${fn}, which Excel computes again whenever it calculates`,
         [fn],
       );
+    } else if (attempt.fresh && this.spillsInPart(node, value)) {
+      this.skip(
+        node,
+        "gives an array, which Excel spills from it: fdq refresh read only the cells its sheet's other formulas need",
+      );
     } else {
       this.finish(node, attempt.fresh, attempt.fresh ? value : (cell.cached ?? null));
       if (!attempt.fresh) {
@@ -392,6 +403,20 @@ export class Recalculation {
       }
     }
     return undefined;
+  }
+
+  /**
+   * Whether an FDQ formula's result would spill on a sheet read in part: the cells it would cover, and the formulas
+   * reading them, may not have been built. cell-reach.ts builds whole every sheet where an FDQ result may spill;
+   * this guards the rule, never writing a value it could not place as Excel would.
+   */
+  private spillsInPart(node: Node, value: Value): boolean {
+    return (
+      node.callsFdq &&
+      value instanceof Arr &&
+      (value.height > 1 || value.width > 1) &&
+      this.index.sheet(node.cell.sheet)?.partial !== undefined
+    );
   }
 
   private stop(next: Node | undefined): Node | undefined {

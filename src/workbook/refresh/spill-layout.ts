@@ -105,6 +105,9 @@ export class SpillLayout {
         if (r === 0 && c === 0) continue;
         const [row, col] = [anchor.row + r, anchor.col + c];
         const k = key(anchor.sheet, row, col);
+        // A sheet read in part holds no spilling formula (cell-reach.ts); a cell it did not read is a fault.
+        if (sheet?.partial && !sheet.partial.has(row, col))
+          throw new Error(`cell ${addressOfCell(row, col)} of sheet "${sheet.name}" was not read`);
         const held = sheet?.rows.get(row)?.get(col);
         const ours = this.owners.get(k) === anchor;
         const placedByOther = this.values.has(k) && this.values.get(k) !== null && !ours;

@@ -17,7 +17,8 @@ import {
 } from "../model";
 import { dynamicArrayMarks } from "./metadata";
 import type { SheetEntry, WorkbookPackage } from "./package";
-import { sheetsTheRefreshReads, type FormulaSeen } from "./sheet-reach";
+import { cellsTheRefreshBuilds, type FormulaAt, type SheetReach, type SheetSize } from "./cell-reach";
+import { sheetsTheRefreshReads } from "./sheet-reach";
 import { attributeIn, cellParts, inlineText, layoutOf, scanSheet, type CellParts } from "./sheet-scan";
 import { attributeOf, childNamed, childrenNamed, unescapeXstring } from "./xml";
 
@@ -83,10 +84,24 @@ function cachedValueOf(parts: CellParts, context: SheetContext): Scalar | undefi
   return cached;
 }
 
-function readSheet(xml: string, context: SheetContext, index: number, formulas: FormulaCell[]): Sheet {
+/** The cells a partial read builds (cell-reach.ts): whether the cell at row, col is built, and the sheet's extent. */
+type Region = NonNullable<Sheet["partial"]>;
+
+/**
+ * A sheet's cells as the model holds them; with `region`, only the cells in it (a shared formula's master
+ * outside it is still read for its followers inside).
+ */
+function readSheet(
+  xml: string,
+  context: SheetContext,
+  index: number,
+  formulas: FormulaCell[],
+  region?: Region,
+): Sheet {
   const rows = new Map<number, Map<number, Scalar | FormulaCell>>();
   const masters = new Map<string, { text: string; row: number; col: number }>();
   const layout = layoutOf(xml);
+  const formulaOpen = `<${layout.prefix}f`;
   const hidden = new Set<number>();
   const rich = new Set<string>();
   scanSheet(
@@ -97,6 +112,18 @@ function readSheet(xml: string, context: SheetContext, index: number, formulas: 
       if (flag === "1" || flag === "true") hidden.add(span.row);
     },
     (span) => {
+      if (region && !region.has(span.row, span.col)) {
+        const at = xml.indexOf(formulaOpen, span.tagEnd);
+        if (at < 0 || at >= span.contentEnd) return;
+        const tag = xml.slice(at, xml.indexOf(">", at));
+        if (!tag.includes("shared") || !tag.includes("ref")) return;
+        const parts = cellParts(xml, span, layout.prefix);
+        if (parts.formulaTag === undefined || attributeIn(parts.formulaTag, "t") !== "shared") return;
+        const si = attributeIn(parts.formulaTag, "si") ?? "";
+        if (parts.formulaText.trim() !== "" && attributeIn(parts.formulaTag, "ref") !== undefined)
+          masters.set(si, { text: parts.formulaText, row: span.row, col: span.col });
+        return;
+      }
       const parts = cellParts(xml, span, layout.prefix);
       const cached = cachedValueOf(parts, context);
 
@@ -155,35 +182,68 @@ function readSheet(xml: string, context: SheetContext, index: number, formulas: 
     rows,
     ...(hidden.size > 0 ? { hiddenRows: hidden } : {}),
     ...(rich.size > 0 ? { richValues: rich } : {}),
+    ...(region ? { partial: region } : {}),
   };
 }
 
 /**
- * Visits a sheet's formula cells for the reach (sheet-reach.ts) without building them: a follower of a shared
- * formula gives its master's text.
+ * Visits a sheet's formula cells for the reaches (sheet-reach.ts, cell-reach.ts) without building them (a follower
+ * of a shared formula gives its master's text and cell); answers the extent of the cells `readSheet` would build
+ * and how many cells the sheet holds.
  */
-function visitFormulas(xml: string, context: SheetContext, visit: (formula: FormulaSeen) => void): void {
+function visitFormulas(xml: string, context: SheetContext, visit: (formula: FormulaAt) => void): SheetSize {
   const layout = layoutOf(xml);
-  const masters = new Map<string, string>();
+  const masters = new Map<string, { text: string; row: number; col: number }>();
   const formulaOpen = `<${layout.prefix}f`;
+  let rows = 0;
+  let cols = 0;
+  let cells = 0;
   scanSheet(
     xml,
     layout,
     () => undefined,
     (span) => {
-      if (!xml.substring(span.tagEnd, span.contentEnd).includes(formulaOpen)) return;
-      const parts = cellParts(xml, span, layout.prefix);
-      if (parts.formulaTag === undefined) return;
+      cells++;
+      const at = xml.indexOf(formulaOpen, span.tagEnd);
+      const parts = at < 0 || at >= span.contentEnd ? undefined : cellParts(xml, span, layout.prefix);
+      if (parts?.formulaTag === undefined) {
+        // A value only counts where it would be built (a cell without one is not).
+        if (span.row <= rows && span.col <= cols) return;
+        if (cachedValueOf(parts ?? cellParts(xml, span, layout.prefix), context) === undefined) return;
+        rows = Math.max(rows, span.row);
+        cols = Math.max(cols, span.col);
+        return;
+      }
+      rows = Math.max(rows, span.row);
+      cols = Math.max(cols, span.col);
       const fType = attributeIn(parts.formulaTag, "t") ?? "normal";
       let text = parts.formulaText;
+      let origin = { row: span.row, col: span.col };
       if (fType === "shared") {
         const si = attributeIn(parts.formulaTag, "si") ?? "";
-        if (text.trim() !== "" && attributeIn(parts.formulaTag, "ref") !== undefined) masters.set(si, text);
-        else text = masters.get(si) ?? text;
+        const master = masters.get(si);
+        if (text.trim() !== "" && attributeIn(parts.formulaTag, "ref") !== undefined)
+          masters.set(si, { text, row: span.row, col: span.col });
+        else if (master) {
+          text = master.text;
+          origin = master;
+        }
       }
-      visit({ text, cached: cachedValueOf(parts, context) !== undefined, dataTable: fType === "dataTable" });
+      const tableRange = fType === "dataTable" ? attributeIn(parts.formulaTag, "ref") : undefined;
+      visit({
+        row: span.row,
+        col: span.col,
+        text,
+        originRow: origin.row,
+        originCol: origin.col,
+        cached: cachedValueOf(parts, context) !== undefined,
+        array: fType === "array",
+        dataTable: fType === "dataTable",
+        ...(tableRange !== undefined ? { tableRange } : {}),
+      });
     },
   );
+  return { rows, cols, cells };
 }
 
 function tablesOf(pkg: WorkbookPackage, sheet: string, part: string): Table[] {
@@ -217,6 +277,46 @@ export interface ReadOptions {
    * `unread` and no cells.
    */
   readonly refreshReach?: boolean;
+  /**
+   * With `refreshReach`, build only the cells it needs within those sheets (cell-reach.ts): a sheet built in part
+   * holds its `partial` region.
+   */
+  readonly cellReach?: boolean;
+}
+
+/**
+ * What `fdq refresh` builds of each worksheet (by sheetKey): the cells it needs (cell-reach.ts), or, where a formula
+ * may reach any cell, the sheets it needs (sheet-reach.ts). The sheets' reach is decided first (it reads the
+ * formulas' text only, cheaply): the cells of the sheets it leaves unread are not visited again.
+ */
+function refreshReach(
+  worksheets: readonly SheetEntry[],
+  names: readonly DefinedName[],
+  tables: readonly Table[],
+  withSheet: <T>(entry: SheetEntry, use: (xml: string) => T, keep?: boolean) => T,
+  contextOf: (name: string) => SheetContext,
+  byCell: boolean,
+): Map<string, SheetReach> {
+  const byName = new Map(worksheets.map((entry) => [entry.name, entry]));
+  const sheetNames = worksheets.map((entry) => entry.name);
+  const visit = (name: string, seen: (formula: FormulaAt) => void, keep = false): SheetSize => {
+    const entry = byName.get(name) as SheetEntry;
+    return withSheet(entry, (xml) => visitFormulas(xml, contextOf(entry.name), seen), keep);
+  };
+  // A workbook of one worksheet reads it: there is no other sheet to leave unread.
+  const sheetsRead =
+    worksheets.length > 1
+      ? sheetsTheRefreshReads(sheetNames, names, tables, (name, seen) => void visit(name, seen))
+      : new Set(sheetNames.map(sheetKey));
+  const cells = byCell
+    ? cellsTheRefreshBuilds(sheetNames, names, tables, (name, seen) =>
+        sheetsRead.has(sheetKey(name)) ? visit(name, seen, true) : { rows: 0, cols: 0, cells: 0 },
+      )
+    : undefined;
+  if (cells) return cells;
+  return new Map(
+    sheetNames.map((name) => [sheetKey(name), sheetsRead.has(sheetKey(name)) ? "whole" : "unread"]),
+  );
 }
 
 /** Reads the model of an opened package. */
@@ -242,38 +342,37 @@ export function readWorkbook(pkg: WorkbookPackage, options: ReadOptions = {}): R
   const tables = worksheets.flatMap((entry) => tablesOf(pkg, entry.name, entry.part as string));
   const contextOf = (name: string): SheetContext => ({ name, strings, dynamic, date1904 });
   /** The sheet's text given to `use`; a sheet fdq cannot read is named in the error. */
-  const withSheet = <T>(entry: SheetEntry, use: (xml: string) => T): T => {
+  // The text of the last sheet the cell reach visited, kept for the first sheet built when it is that one (a
+  // workbook of one sheet, or the FDQ sheet after sheets left unread): not inflated and decoded a second time.
+  let kept: { entry: SheetEntry; xml: string } | undefined;
+  const withSheet = <T>(entry: SheetEntry, use: (xml: string) => T, keep = false): T => {
     try {
-      return use(pkg.text(entry.part as string));
+      const xml = kept?.entry === entry ? kept.xml : pkg.text(entry.part as string);
+      kept = keep ? { entry, xml } : undefined;
+      return use(xml);
     } catch (err) {
       throw new Error(`sheet "${entry.name}" (${entry.part}) cannot be read: ${(err as Error).message}`, {
         cause: err,
       });
     }
   };
-  let reached: ReadonlySet<string> | undefined;
-  // A workbook of one worksheet reads it whole: there is no other sheet to leave unread.
-  if (options.refreshReach && worksheets.length > 1) {
-    const byName = new Map(worksheets.map((entry) => [entry.name, entry]));
-    reached = sheetsTheRefreshReads(
-      worksheets.map((entry) => entry.name),
-      names,
-      tables,
-      (name, visit) => {
-        const entry = byName.get(name) as SheetEntry;
-        withSheet(entry, (xml) => visitFormulas(xml, contextOf(entry.name), visit));
-      },
-    );
-  }
+  const reach = options.refreshReach
+    ? refreshReach(worksheets, names, tables, withSheet, contextOf, options.cellReach === true)
+    : undefined;
   const sheets: Sheet[] = [];
   const formulas: FormulaCell[] = [];
   for (const entry of worksheets) {
-    if (reached && !reached.has(sheetKey(entry.name))) {
+    const cells = reach?.get(sheetKey(entry.name)) ?? "whole";
+    if (cells === "unread") {
       sheets.push({ name: entry.name, index: entry.index, rows: new Map(), unread: true });
       continue;
     }
-    sheets.push(withSheet(entry, (xml) => readSheet(xml, contextOf(entry.name), entry.index, formulas)));
+    const region = cells === "whole" ? undefined : cells;
+    sheets.push(
+      withSheet(entry, (xml) => readSheet(xml, contextOf(entry.name), entry.index, formulas, region)),
+    );
   }
+  kept = undefined;
   const externalBooks = childrenNamed(
     childNamed(pkg.workbook, "externalReferences"),
     "externalReference",
