@@ -14,6 +14,9 @@
 // `git archive <commit> | tar -x -C DIR` with a node_modules link).
 // --floor counts bench/floor-child.ts (the floor of a warm run, see bench/warm-floor.ts) the same way, on this tree's
 // cache, and prints the product's count over the floor's: the ratio of bench/warm-floor.ts in instructions.
+// --second also counts a process that evaluates twice: the second pass runs on code the first compiled and
+// optimised, so first pass minus second pass is what a new process pays for compiling the product's code (and
+// its warm-up), which only running less code removes.
 // Slow: callgrind runs Node about fifty times slower (W3 about 2 minutes per process).
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -48,7 +51,12 @@ async function instructions(
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { workloads: { type: "string" }, base: { type: "string" }, floor: { type: "boolean" } },
+    options: {
+      workloads: { type: "string" },
+      base: { type: "string" },
+      floor: { type: "boolean" },
+      second: { type: "boolean" },
+    },
     strict: true,
   });
   if (spawnSync("valgrind", ["--version"]).status !== 0)
@@ -75,6 +83,14 @@ async function main(): Promise<void> {
         `${id} ${name}: ${cells} cells; start-up ${(startUp / 1e6).toFixed(0)} M instructions, evaluation ` +
           `${((evaluated - startUp) / 1e6).toFixed(0)} M: ${(perCell / 1000).toFixed(1)} k instructions per cached cell`,
       );
+      if (values.second) {
+        const twice = await instructions(own, 2, tree);
+        const secondPerCell = Math.round((twice - evaluated) / cells);
+        console.log(
+          `${id} ${name}: second pass in the same process ${(secondPerCell / 1000).toFixed(1)} k instructions per ` +
+            `cached cell (first pass ${(perCell / 1000).toFixed(1)} k)`,
+        );
+      }
     }
     if (values.floor) {
       // On this tree's cache (filled above, in its own folder), the floor's process stopped before its work and
