@@ -17,6 +17,11 @@
 // --second also counts a process that evaluates twice: the second pass runs on code the first compiled and
 // optimised, so first pass minus second pass is what a new process pays for compiling the product's code (and
 // its warm-up), which only running less code removes.
+// --predictable-gc runs every counted process with V8's --predictable-gc-schedule (heap growth, idle and memory-
+// reducing collections fixed rather than timed): V8 schedules collections by allocation rate over time, and under
+// callgrind time runs about fifty times slower and moves with the machine's load, so without it the same tree's
+// count moved by up to 14% between runs (bench/README.md, tenth round). --repeat N counts each evaluating process
+// N times and prints every count and their median.
 // Slow: callgrind runs Node about fifty times slower (W3 about 2 minutes per process).
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -24,12 +29,14 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import type { ChildConfig } from "./child-protocol";
 import { runEvaluator } from "./measure";
-import { forEachWarmWorkload, WARM_KEY, workloadIds } from "./warm-workloads";
+import { forEachWarmWorkload, median, WARM_KEY, workloadIds } from "./warm-workloads";
 
 const FLOOR = path.join(__dirname, "floor-child.ts");
 const CALLGRIND = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"];
 
 /** Instructions of one warm process of `tree` evaluating `passes` times. */
+let nodeFlags = ["--single-threaded"];
+
 async function instructions(
   config: ChildConfig,
   passes: number,
@@ -38,7 +45,7 @@ async function instructions(
 ): Promise<number> {
   const { report, stderr } = await runEvaluator({ ...config, passes }, WARM_KEY, {
     wrapper: CALLGRIND,
-    nodeFlags: ["--single-threaded"],
+    nodeFlags,
     ...(tree === undefined ? {} : { tree }),
     ...(child === undefined ? {} : { child }),
   });
@@ -56,12 +63,32 @@ async function main(): Promise<void> {
       base: { type: "string" },
       floor: { type: "boolean" },
       second: { type: "boolean" },
+      "predictable-gc": { type: "boolean" },
+      repeat: { type: "string" },
     },
     strict: true,
   });
   if (spawnSync("valgrind", ["--version"]).status !== 0)
     throw new Error("valgrind is not installed (Debian: apt-get install valgrind)");
   const ids = workloadIds(values.workloads ?? "W1,W3");
+  if (values["predictable-gc"]) nodeFlags = [...nodeFlags, "--predictable-gc-schedule"];
+  const repeat = Math.max(1, Number(values.repeat ?? 1));
+  /** The evaluation's instructions per cell, `repeat` times (each a new process), and their median. */
+  const perCellCounts = async (
+    own: ChildConfig,
+    startUp: number,
+    cells: number,
+    tree?: string,
+    child?: string,
+  ) => {
+    const counts: number[] = [];
+    for (let i = 0; i < repeat; i++) {
+      counts.push(Math.round(((await instructions(own, 1, tree, child)) - startUp) / cells));
+    }
+    return { counts, perCell: median(counts) };
+  };
+  const shown = (counts: number[]): string =>
+    counts.length > 1 ? ` (each: ${counts.map((c) => (c / 1000).toFixed(1)).join(", ")} k)` : "";
   const trees: [string, string | undefined][] = [["this tree", undefined]];
   if (values.base) trees.push([`base ${values.base}`, path.resolve(values.base)]);
   await forEachWarmWorkload(ids, async ({ id, cells, config, sandbox }) => {
@@ -73,15 +100,16 @@ async function main(): Promise<void> {
       await runEvaluator(own, WARM_KEY, tree === undefined ? {} : { tree });
       const before = sandbox.stats().requests;
       const startUp = await instructions(own, 0, tree);
-      const evaluated = await instructions(own, 1, tree);
+      const { counts, perCell } = await perCellCounts(own, startUp, cells, tree);
+      const evaluated = startUp + perCell * cells;
       // A tree that could not read its cache would fetch: its count would not be a warm run's.
       const requests = sandbox.stats().requests - before;
       if (requests > 0) throw new Error(`${id} ${name}: the warm run sent ${requests} requests`);
-      const perCell = Math.round((evaluated - startUp) / cells);
       if (tree === undefined) ownPerCell = perCell;
       console.log(
         `${id} ${name}: ${cells} cells; start-up ${(startUp / 1e6).toFixed(0)} M instructions, evaluation ` +
-          `${((evaluated - startUp) / 1e6).toFixed(0)} M: ${(perCell / 1000).toFixed(1)} k instructions per cached cell`,
+          `${((evaluated - startUp) / 1e6).toFixed(0)} M: ${(perCell / 1000).toFixed(1)} k instructions per cached cell` +
+          shown(counts),
       );
       if (values.second) {
         const twice = await instructions(own, 2, tree);
@@ -101,12 +129,11 @@ async function main(): Promise<void> {
       // charge that compilation to the start-up count alone (W1's floor then counted 15-17 k instead of 38-40 k).
       await runEvaluator(own, WARM_KEY, { child: FLOOR });
       const startUp = await instructions(own, 0, undefined, FLOOR);
-      const evaluated = await instructions(own, 1, undefined, FLOOR);
-      const perCell = Math.round((evaluated - startUp) / cells);
+      const { counts, perCell } = await perCellCounts(own, startUp, cells, undefined, FLOOR);
       console.log(
         `${id} floor: start-up ${(startUp / 1e6).toFixed(0)} M instructions, evaluation ` +
-          `${((evaluated - startUp) / 1e6).toFixed(0)} M: ${(perCell / 1000).toFixed(1)} k instructions per ` +
-          `cached cell; product / floor ${(ownPerCell / perCell).toFixed(2)}`,
+          `${((perCell * cells) / 1e6).toFixed(0)} M: ${(perCell / 1000).toFixed(1)} k instructions per ` +
+          `cached cell${shown(counts)}; product / floor ${(ownPerCell / perCell).toFixed(2)}`,
       );
     }
   });

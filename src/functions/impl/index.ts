@@ -58,14 +58,20 @@ const RUN: Readonly<
  */
 type NamedArguments = new (values: readonly unknown[]) => Args;
 
+/** Where a Named object keeps the call's list: a symbol, so that no parameter's name can hide it. */
+const POSITIONAL: unique symbol = Symbol("positional arguments");
+
 function namedArguments(name: FunctionName): NamedArguments {
   class Named {
-    constructor(readonly values: readonly unknown[]) {}
+    readonly [POSITIONAL]: readonly unknown[];
+    constructor(values: readonly unknown[]) {
+      this[POSITIONAL] = values;
+    }
   }
   FUNCTION_SPECS[name].parameters.forEach((parameter, i) => {
     Object.defineProperty(Named.prototype, parameter.name, {
       get(this: Named): unknown {
-        return this.values[i] ?? null;
+        return this[POSITIONAL][i] ?? null;
       },
       enumerable: true,
     });
