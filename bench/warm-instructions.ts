@@ -20,6 +20,11 @@
 // --out DIR keeps each process's callgrind profile there (`W3-this-tree-passes1.callgrind`...): Node's own
 // functions are named (the interpreter's bytecode handlers, builtins, the compilers, the garbage collector);
 // `npx tsx bench/callgrind-diff.ts START EVALUATED --cells N` subtracts the start-up's profile by function.
+// --predictable-gc runs every counted process with V8's --predictable-gc-schedule (heap growth, idle and memory-
+// reducing collections fixed rather than timed): V8 schedules collections by allocation rate over time, and under
+// callgrind time runs about fifty times slower and moves with the machine's load, so without it the same tree's
+// count moved by up to 14% between runs (bench/README.md, tenth round). --repeat N counts each evaluating process
+// N times and prints every count and their median.
 // Slow: callgrind runs Node about fifty times slower (W3 about 2 minutes per process).
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -27,11 +32,13 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import type { ChildConfig } from "./child-protocol";
 import { runEvaluator } from "./measure";
-import { forEachWarmWorkload, WARM_KEY, workloadIds } from "./warm-workloads";
+import { forEachWarmWorkload, median, WARM_KEY, workloadIds } from "./warm-workloads";
 
 const FLOOR = path.join(__dirname, "floor-child.ts");
 /** `--out DIR`: where callgrind's profiles are kept (by function: bench/callgrind-diff.ts); dropped otherwise. */
 let outDir: string | undefined;
+/** `--predictable-gc` adds V8's fixed collection schedule. */
+let nodeFlags = ["--single-threaded"];
 
 /** Instructions of one warm process of `tree` evaluating `passes` times; `label` names its kept profile. */
 async function instructions(
@@ -44,7 +51,7 @@ async function instructions(
   const out = outDir === undefined ? "/dev/null" : path.join(outDir, `${label}-passes${passes}.callgrind`);
   const { report, stderr } = await runEvaluator({ ...config, passes }, WARM_KEY, {
     wrapper: ["valgrind", "--tool=callgrind", `--callgrind-out-file=${out}`],
-    nodeFlags: ["--single-threaded"],
+    nodeFlags,
     ...(tree === undefined ? {} : { tree }),
     ...(child === undefined ? {} : { child }),
   });
@@ -63,6 +70,8 @@ async function main(): Promise<void> {
       floor: { type: "boolean" },
       second: { type: "boolean" },
       out: { type: "string" },
+      "predictable-gc": { type: "boolean" },
+      repeat: { type: "string" },
     },
     strict: true,
   });
@@ -70,6 +79,25 @@ async function main(): Promise<void> {
     throw new Error("valgrind is not installed (Debian: apt-get install valgrind)");
   const ids = workloadIds(values.workloads ?? "W1,W3");
   if (values.out) mkdirSync((outDir = path.resolve(values.out)), { recursive: true });
+  if (values["predictable-gc"]) nodeFlags = [...nodeFlags, "--predictable-gc-schedule"];
+  const repeat = Math.max(1, Number(values.repeat ?? 1));
+  /** The evaluation's instructions per cell, `repeat` times (each a new process), and their median. */
+  const perCellCounts = async (
+    label: string,
+    own: ChildConfig,
+    startUp: number,
+    cells: number,
+    tree?: string,
+    child?: string,
+  ) => {
+    const counts: number[] = [];
+    for (let i = 0; i < repeat; i++) {
+      counts.push(Math.round(((await instructions(label, own, 1, tree, child)) - startUp) / cells));
+    }
+    return { counts, perCell: median(counts) };
+  };
+  const shown = (counts: number[]): string =>
+    counts.length > 1 ? ` (each: ${counts.map((c) => (c / 1000).toFixed(1)).join(", ")} k)` : "";
   const trees: [string, string | undefined][] = [["this tree", undefined]];
   /** With --second: the second pass's instructions per cell, in a process that evaluated once before. */
   const secondPass = async (
@@ -95,16 +123,17 @@ async function main(): Promise<void> {
       const before = sandbox.stats().requests;
       const label = `${id}-${name.replace(/\W+/g, "-")}`;
       const startUp = await instructions(label, own, 0, tree);
-      const evaluated = await instructions(label, own, 1, tree);
+      const { counts, perCell } = await perCellCounts(label, own, startUp, cells, tree);
+      const evaluated = startUp + perCell * cells;
       // A tree that could not read its cache would fetch: its count would not be a warm run's.
       const requests = sandbox.stats().requests - before;
       if (requests > 0) throw new Error(`${id} ${name}: the warm run sent ${requests} requests`);
-      const perCell = Math.round((evaluated - startUp) / cells);
       if (tree === undefined) ownPerCell = perCell;
       const second = await secondPass(label, own, evaluated, cells, tree);
       console.log(
         `${id} ${name}: ${cells} cells; start-up ${(startUp / 1e6).toFixed(0)} M instructions, evaluation ` +
           `${((evaluated - startUp) / 1e6).toFixed(0)} M: ${(perCell / 1000).toFixed(1)} k instructions per cached cell` +
+          shown(counts) +
           second,
       );
     }
@@ -117,13 +146,13 @@ async function main(): Promise<void> {
       // charge that compilation to the start-up count alone (W1's floor then counted 15-17 k instead of 38-40 k).
       await runEvaluator(own, WARM_KEY, { child: FLOOR });
       const startUp = await instructions(`${id}-floor`, own, 0, undefined, FLOOR);
-      const evaluated = await instructions(`${id}-floor`, own, 1, undefined, FLOOR);
-      const perCell = Math.round((evaluated - startUp) / cells);
+      const { counts, perCell } = await perCellCounts(`${id}-floor`, own, startUp, cells, undefined, FLOOR);
+      const evaluated = startUp + perCell * cells;
       const second = await secondPass(`${id}-floor`, own, evaluated, cells, undefined, FLOOR);
       console.log(
         `${id} floor: start-up ${(startUp / 1e6).toFixed(0)} M instructions, evaluation ` +
           `${((evaluated - startUp) / 1e6).toFixed(0)} M: ${(perCell / 1000).toFixed(1)} k instructions per ` +
-          `cached cell; product / floor ${(ownPerCell / perCell).toFixed(2)}` +
+          `cached cell${shown(counts)}; product / floor ${(ownPerCell / perCell).toFixed(2)}` +
           second,
       );
     }

@@ -131,9 +131,17 @@ export class RequestKey {
     return this.fields.endpoint;
   }
 
+  /** The base URL and full URL `url` answered last: the cells a key serves share one string. */
+  private urlBase: string | undefined;
+  private fullUrl = "";
+
   /** The full URL under `baseUrl` (which includes /v1 and has no trailing slash). */
   url(baseUrl: string): string {
-    return `${baseUrl}/${this.path}`;
+    if (baseUrl !== this.urlBase) {
+      this.fullUrl = `${baseUrl}/${this.path}`;
+      this.urlBase = baseUrl;
+    }
+    return this.fullUrl;
   }
 
   /** The day cache's key of the answer. */

@@ -18,6 +18,7 @@ export type CellResult = FunctionResult<ExcelErrorValue>;
 /**
  * Where a value came from (`fdq eval --json`): the record's fiscal year and period, its filing type where
  * the dataset carries one, the refresh day of the answer, and what a relative period (FY0...) resolved to.
+ * --json prints the fields in this order (src/cli/format.ts).
  */
 export interface Provenance {
   readonly year: number;

@@ -51,6 +51,39 @@ const RUN: Readonly<
 };
 
 /**
+ * A function's arguments by the names of its signature (signatures.ts), read from a parsed call's positional list
+ * when asked (an omitted one is null, as Excel passes it). One class per function, its parameters getters on the
+ * prototype: a cell builds one small object, where an object given a property per parameter name cost a W1 cell
+ * about 2.5 k instructions in megamorphic keyed stores (bench/README.md, tenth round).
+ */
+type NamedArguments = new (values: readonly unknown[]) => Args;
+
+/** Where a Named object keeps the call's list: a symbol, so that no parameter's name can hide it. */
+const POSITIONAL: unique symbol = Symbol("positional arguments");
+
+function namedArguments(name: FunctionName): NamedArguments {
+  class Named {
+    readonly [POSITIONAL]: readonly unknown[];
+    constructor(values: readonly unknown[]) {
+      this[POSITIONAL] = values;
+    }
+  }
+  FUNCTION_SPECS[name].parameters.forEach((parameter, i) => {
+    Object.defineProperty(Named.prototype, parameter.name, {
+      get(this: Named): unknown {
+        return this[POSITIONAL][i] ?? null;
+      },
+      enumerable: true,
+    });
+  });
+  return Named as unknown as NamedArguments;
+}
+
+const NAMED = Object.fromEntries(
+  Object.keys(FUNCTION_SPECS).map((name) => [name, namedArguments(name as FunctionName)]),
+) as Readonly<Record<FunctionName, NamedArguments>>;
+
+/**
  * Runs a parsed call: its positional arguments are named by the function's signature. `options` are the analyst's
  * choices of how values return (numbers with their source, a card's metrics); by default plain values, no metrics.
  */
@@ -60,8 +93,5 @@ export function evaluateCall<E>(
   toError: (err: unknown) => E,
   options: ValueOptions = DEFAULT_VALUE_OPTIONS,
 ): Promise<FunctionResult<E>> {
-  const args: Args = {};
-  const parameters = FUNCTION_SPECS[call.name].parameters;
-  for (let i = 0; i < parameters.length; i++) args[parameters[i]!.name] = call.args[i] ?? null;
-  return RUN[call.name](client, args, toError, options);
+  return RUN[call.name](client, new NAMED[call.name](call.args), toError, options);
 }

@@ -4,7 +4,7 @@
 import type { DatapointRequest, DatapointResult } from "../../../src/api";
 import { evaluateAll, evaluateEach, type Outcome } from "../../../src/functions/evaluate";
 import { readFdqCall } from "../../../src/functions/formula";
-import type { FdqApi } from "../../../src/functions/impl";
+import { evaluateCall, type FdqApi } from "../../../src/functions/impl";
 
 /** A client that answers DATAPOINT only: at once (`now`), or when `release()` is called. */
 function fakeClient(now: (req: DatapointRequest) => boolean) {
@@ -118,5 +118,29 @@ describe("evaluateAll", () => {
       return i;
     };
     await expect(evaluateEach(client, calls(10), {}, each)).rejects.toThrow("cannot format");
+  });
+});
+
+describe("evaluateCall", () => {
+  const toError = (err: unknown): never => {
+    throw err;
+  };
+
+  it("names a call's arguments by its function's parameters, in order, a quarter at the fifth", async () => {
+    const { client, asked } = fakeClient(() => true);
+    await evaluateCall(client, readFdqCall(`=FDQ.DATAPOINT("MSFT","metrics/roic","ROIC",2023,2)`), toError);
+    expect(asked).toEqual([
+      { ticker: "MSFT", dataset: "metrics/roic", name: "ROIC", year: 2023, quarter: 2, ttm: undefined },
+    ]);
+  });
+
+  it("passes an argument left out, or left empty, as omitted", async () => {
+    const { client, asked } = fakeClient(() => true);
+    await evaluateCall(client, readFdqCall(`=FDQ.DATAPOINT("MSFT","metrics/roic","ROIC",2023,,3)`), toError);
+    await evaluateCall(client, { name: "DATAPOINT", args: ["MSFT", "metrics/roic", "ROIC", 2021] }, toError);
+    expect(asked.map((r) => [r.year, r.quarter, r.ttm])).toEqual([
+      [2023, undefined, 3],
+      [2021, undefined, undefined],
+    ]);
   });
 });
