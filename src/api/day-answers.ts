@@ -167,7 +167,7 @@ export class DayAnswers {
    * `answer`, but a call that joins it in flight is not counted as a coalesced call (its own request may be).
    */
   asked(key: RequestKey): Promise<Answered> {
-    const cached = this.o.cache.peek(key);
+    const cached = this.o.cache.get(key);
     if (cached?.kind === "missing") {
       const error = rememberedError(cached.error, cached.message, cached.status);
       if (error) return Promise.reject(error);

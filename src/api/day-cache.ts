@@ -199,7 +199,7 @@ export class DayCache {
 
   /** Reads without counting as a use (plans and estimates must not reorder the LRU). */
   peek(key: RequestKey): CacheValue | undefined {
-    return this.entries.get(key.cacheKey);
+    return this.entries.peek(key.cacheKey);
   }
 
   /** Stores `value` unless the day changed or the cache was invalidated since `stamp` was taken. */

@@ -182,6 +182,20 @@ describe("cache per refresh day", () => {
     expect(await ask("ACCOUNTS_RECEIVABLE")).toBe("network");
   });
 
+  it("reads for a plan without counting as a use: a planned entry is still the least recently used", async () => {
+    const fake = new FakeFetch();
+    const client = makeClient(fake, { maxCacheEntries: 3 });
+    const request = (name: string) => ({ ticker: "AAPL", dataset: "adjusted", name, year: 2023 });
+    const ask = (name: string) => client.datapoint(request(name)).then((r) => r.source);
+    await ask("ACCOUNTS_PAYABLE");
+    await ask("ACCOUNTS_RECEIVABLE");
+    await ask("ADJUSTMENT_DCF_TOTAL");
+    expect(client.plan({ kind: "datapoint", request: request("ACCOUNTS_PAYABLE") }).cached).toBe(true);
+    await ask("ACCOUNTS_PAYABLE_TURNOVER"); // evicts ACCOUNTS_PAYABLE: the plan did not use it
+    expect(await ask("ACCOUNTS_RECEIVABLE")).toBe("cache");
+    expect(await ask("ACCOUNTS_PAYABLE")).toBe("network");
+  });
+
   it("plans a call: the request it would send (its RequestKey and URL) and whether it is cached", async () => {
     const { create } = setup();
     const client = create();
