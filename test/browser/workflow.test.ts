@@ -234,9 +234,10 @@ describe("refresh scopes", () => {
     await page.getByTestId("refresh-scope").selectOption("sheet");
     await page.getByTestId("estimate-button").click();
     await expect(page.getByTestId("estimate-cells").textContent()).resolves.toBe("3 FDQ cells found");
-    // The three values and the day's stock coverage list (the one that did not list NOSUCH is asked again).
+    // The day's stock coverage list, asked again, and the two covered values: today's list did not list NOSUCH,
+    // so its own request is not counted, and the refresh below sends exactly these three.
     await expect(page.getByTestId("estimate-refresh").textContent()).resolves.toBe(
-      "A refresh drops today's cache and sends up to 4 requests again: 4 units of the monthly quota.",
+      "A refresh drops today's cache and sends up to 3 requests again: 3 units of the monthly quota.",
     );
     await page.getByTestId("refresh-button").click();
     const summary = page.getByTestId("refresh-summary");
