@@ -2,14 +2,12 @@
 // cached result, the formulas reading those (transitively) and every cell those read; any other formula keeps its
 // cached value and is never built, and the recalculation gives the same results without it.
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
-import type { Outcome } from "../../../src/functions/evaluate";
-import type { FdqCall } from "../../../src/functions/formula";
 import { addressOf } from "../../../src/workbook/engine/references";
 import type { WorkbookModel } from "../../../src/workbook/model";
-import { Recalculation } from "../../../src/workbook/refresh/recalculation";
 import { WorkbookIndex } from "../../../src/workbook/workbook-index";
 import { openPackage } from "../../../src/workbook/xlsx/package";
 import { readWorkbook } from "../../../src/workbook/xlsx/read-model";
+import { recalculated } from "../../support/recalculated";
 import { TestBook, type CellValue } from "../../support/xlsx-corpus/test-book";
 
 /** An FDQ call reading its ticker from Inputs!A1. */
@@ -50,17 +48,6 @@ function read(bytes: Uint8Array, reach: Reach): WorkbookModel {
 }
 
 const built = (model: WorkbookModel): string[] => model.formulas.map((c) => addressOf(c));
-
-/** Every FDQ call answered with a number of its own, as the recalculation's caller does. */
-function results(model: WorkbookModel): string[] {
-  const recalculation = new Recalculation(model);
-  const answer = (call: FdqCall): Outcome => ({ ok: true, value: JSON.stringify(call.args).length });
-  for (let calls = recalculation.pass(); calls.length > 0; calls = recalculation.pass())
-    recalculation.answer(calls, calls.map(answer));
-  return recalculation
-    .results()
-    .map((r) => `${addressOf(r.cell)} ${r.kind === "value" ? JSON.stringify(r.value) : r.reason}`);
-}
 
 const INPUTS = { A1: "AAPL", A2: 2, A3: 3 };
 
@@ -113,7 +100,7 @@ describe("the cells fdq refresh builds", () => {
   it("leaves a formula no FDQ cell reaches unbuilt: it is no result, and its cached value is the file's", () => {
     const model = read(book({ Model: MODEL, Inputs: INPUTS }).bytes(), "cells");
     expect(model.sheets[0]?.rows.get(5)).toBeUndefined();
-    expect(results(model)).toEqual(["Model!A1 35", "Model!B1 70", "Model!C1 72"]);
+    expect(recalculated(model)).toEqual(["Model!A1 35", "Model!B1 70", "Model!C1 72"]);
   });
 
   it("builds a formula reading an FDQ cell through a defined name", () => {
@@ -123,7 +110,7 @@ describe("the cells fdq refresh builds", () => {
       "cells",
     );
     expect(built(model)).toContain("Model!E1");
-    expect(results(model)).toContain("Model!E1 3500");
+    expect(recalculated(model)).toContain("Model!E1 3500");
   });
 
   it("builds a formula reading an FDQ cell through a whole column, and every cell of that column", () => {
@@ -133,7 +120,7 @@ describe("the cells fdq refresh builds", () => {
     );
     expect(built(model)).toContain("Model!E1");
     // A5, A6 and A10:A19 are values of column A: built, and summed with the FDQ cell's 35.
-    expect(results(model)).toContain("Model!E1 191");
+    expect(recalculated(model)).toContain("Model!E1 191");
     expect(model.sheets[0]?.rows.get(5)?.get(1)).toBe(5);
   });
 
@@ -159,7 +146,7 @@ describe("the cells fdq refresh builds", () => {
     const model = read(bytes, "cells");
     expect(built(model)).toEqual(["Model!A1", "Model!B1", "Model!C1", "Model!F3", "Model!G3"]);
     expect(model.formulas.find((c) => c.row === 3 && c.col === 6)?.formula).toBe("G3*2");
-    expect(results(model)).toContain("Model!F3 70");
+    expect(recalculated(model)).toContain("Model!F3 70");
   });
 
   it("builds a sheet whole when its built formulas are most of its cells, in part when its plain values are", () => {
@@ -213,10 +200,10 @@ describe("the cells fdq refresh builds", () => {
       H1: f("C1*2"),
     };
     const bytes = book({ Model: cells, Inputs: INPUTS }, names).bytes();
-    const whole = results(read(bytes, "none"));
+    const whole = recalculated(read(bytes, "none"));
     expect(whole).toHaveLength(7);
     expect(read(bytes, "cells").formulas.length).toBeLessThan(read(bytes, "none").formulas.length);
-    expect(results(read(bytes, "cells"))).toEqual(whole);
+    expect(recalculated(read(bytes, "cells"))).toEqual(whole);
   });
 
   it("gives the same results as the whole workbook's on a sheet of many kinds of formulas, built in part", () => {
@@ -253,16 +240,16 @@ describe("the cells fdq refresh builds", () => {
     const bytes = book({ Model: cells, Inputs: INPUTS }, names).bytes();
     const model = read(bytes, "cells");
     expect(model.sheets[0]?.partial).toBeDefined();
-    const whole = results(read(bytes, "none"));
+    const whole = recalculated(read(bytes, "none"));
     expect(whole.length).toBeGreaterThan(10);
-    expect(results(model)).toEqual(whole);
+    expect(recalculated(model)).toEqual(whole);
   });
 
   it("does not report a circular reference no changed cell reaches: its cached values stand", () => {
     const cells = { ...MODEL, H20: f("H21+1", 1), H21: f("H20+1", 2) };
     const bytes = book({ Model: cells, Inputs: INPUTS }).bytes();
-    expect(results(read(bytes, "none"))).toContain("Model!H21 circular reference through Model!H20");
-    expect(results(read(bytes, "cells"))).toEqual(["Model!A1 35", "Model!B1 70", "Model!C1 72"]);
+    expect(recalculated(read(bytes, "none"))).toContain("Model!H21 circular reference through Model!H20");
+    expect(recalculated(read(bytes, "cells"))).toEqual(["Model!A1 35", "Model!B1 70", "Model!C1 72"]);
   });
 
   it("never gives a cell it did not build as empty: reading one is a fault", () => {

@@ -1,15 +1,13 @@
 // Which worksheets `fdq refresh` builds the cells of (src/workbook/xlsx/sheet-reach.ts): the sheets of FDQ calls,
 // of formulas without a cached result, of the formulas reading those (transitively) and of what they read; any
 // other sheet is left unread, and the recalculation gives the same results without it.
-import type { Outcome } from "../../../src/functions/evaluate";
-import type { FdqCall } from "../../../src/functions/formula";
 import { addressOf } from "../../../src/workbook/engine/references";
 import type { WorkbookModel } from "../../../src/workbook/model";
-import { Recalculation } from "../../../src/workbook/refresh/recalculation";
 import { WorkbookIndex } from "../../../src/workbook/workbook-index";
 import { openPackage } from "../../../src/workbook/xlsx/package";
 import { readWorkbook } from "../../../src/workbook/xlsx/read-model";
 import { sheetsTheRefreshReads, type FormulaSeen } from "../../../src/workbook/xlsx/sheet-reach";
+import { recalculated } from "../../support/recalculated";
 import { TestBook, type CellValue } from "../../support/xlsx-corpus/test-book";
 
 const FDQ = '_xldudf_FDQ_DATAPOINT(Inputs!A1,"metrics/roic","ROIC",2023)';
@@ -61,17 +59,6 @@ function reach(
   return Object.keys(sheets).filter((s) => found.has(s.toLowerCase()));
 }
 
-/** Every FDQ call answered with a number of its own, as the recalculation's caller does. */
-function results(model: WorkbookModel): string[] {
-  const recalculation = new Recalculation(model);
-  const answer = (call: FdqCall): Outcome => ({ ok: true, value: JSON.stringify(call.args).length });
-  for (let calls = recalculation.pass(); calls.length > 0; calls = recalculation.pass())
-    recalculation.answer(calls, calls.map(answer));
-  return recalculation
-    .results()
-    .map((r) => `${addressOf(r.cell)} ${r.kind === "value" ? JSON.stringify(r.value) : r.reason}`);
-}
-
 describe("the sheets fdq refresh reads", () => {
   it("reads the FDQ sheet, the sheets it reads, the sheets reading it and what they read; no other", () => {
     const model = read(book(WORKBOOK), true);
@@ -87,9 +74,9 @@ describe("the sheets fdq refresh reads", () => {
   });
 
   it("gives the same results as the recalculation of the whole workbook", () => {
-    const whole = results(read(book(WORKBOOK), false));
+    const whole = recalculated(read(book(WORKBOOK), false));
     expect(whole).toEqual(["Model!A1 35", "Model!B1 3.5", "Model!A2 36", "Summary!A1 74.5"]);
-    expect(results(read(book(WORKBOOK), true))).toEqual(whole);
+    expect(recalculated(read(book(WORKBOOK), true))).toEqual(whole);
   });
 
   it("reads a sheet holding a formula without a cached result, and the sheets reading it", () => {
