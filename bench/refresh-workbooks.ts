@@ -122,41 +122,7 @@ export function buildWide(dir: string, shape: WideShape): Model {
     );
   });
   const strings = [...Array.from({ length: LABELS }, (_, i) => `Item ${i}`), ...names, ...tickers];
-  const sml = "application/vnd.openxmlformats-officedocument.spreadsheetml";
-  const parts: Record<string, string> = {
-    "[Content_Types].xml":
-      `${DECLARATION}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
-      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-      '<Default Extension="xml" ContentType="application/xml"/>' +
-      `<Override PartName="/xl/workbook.xml" ContentType="${sml}.sheet.main+xml"/>` +
-      sheetNames
-        .map(
-          (_, i) =>
-            `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="${sml}.worksheet+xml"/>`,
-        )
-        .join("") +
-      `<Override PartName="/xl/sharedStrings.xml" ContentType="${sml}.sharedStrings+xml"/></Types>`,
-    "_rels/.rels":
-      `${DECLARATION}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-      `<Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
-    "xl/workbook.xml":
-      `${DECLARATION}<workbook xmlns="${MAIN}" xmlns:r="${REL}"><sheets>` +
-      sheetNames.map((name, i) => `<sheet name="${name}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join("") +
-      `</sheets><calcPr calcId="191029"/></workbook>`,
-    "xl/_rels/workbook.xml.rels":
-      `${DECLARATION}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-      sheetNames
-        .map(
-          (_, i) =>
-            `<Relationship Id="rId${i + 1}" Type="${REL}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`,
-        )
-        .join("") +
-      `<Relationship Id="rIdS" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
-    "xl/sharedStrings.xml":
-      `${DECLARATION}<sst xmlns="${MAIN}" count="${strings.length}" uniqueCount="${strings.length}">` +
-      strings.map((s) => `<si><t>${s}</t></si>`).join("") +
-      "</sst>",
-  };
+  const parts = packageParts(sheetNames, strings);
   for (const [name, text] of Object.entries(parts)) files[name] = encoder.encode(text);
   const file = path.join(dir, "wide.xlsx");
   writeFileSync(file, zipSync(files, { level: 6, mtime: new Date("2026-01-05T09:00:00Z") }));
@@ -261,35 +227,50 @@ export function buildR3(dir: string, shape: { rows: number; tickers: number }): 
     `${DECLARATION}<worksheet xmlns="${MAIN}" xmlns:r="${REL}">` +
     `<dimension ref="A1:O${R3_DATA_ROW + shape.rows - 1}"/><sheetData>${rows.join("")}</sheetData></worksheet>`;
   const strings = [...Array.from({ length: LABELS }, (_, i) => `Item ${i}`), ...names, ...tickers];
-  const sml = "application/vnd.openxmlformats-officedocument.spreadsheetml";
-  const parts: Record<string, string> = {
-    "[Content_Types].xml":
-      `${DECLARATION}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
-      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-      '<Default Extension="xml" ContentType="application/xml"/>' +
-      `<Override PartName="/xl/workbook.xml" ContentType="${sml}.sheet.main+xml"/>` +
-      `<Override PartName="/xl/worksheets/sheet1.xml" ContentType="${sml}.worksheet+xml"/>` +
-      `<Override PartName="/xl/sharedStrings.xml" ContentType="${sml}.sharedStrings+xml"/></Types>`,
-    "_rels/.rels":
-      `${DECLARATION}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-      `<Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
-    "xl/workbook.xml":
-      `${DECLARATION}<workbook xmlns="${MAIN}" xmlns:r="${REL}"><sheets>` +
-      `<sheet name="Model" sheetId="1" r:id="rId1"/></sheets><calcPr calcId="191029"/></workbook>`,
-    "xl/_rels/workbook.xml.rels":
-      `${DECLARATION}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-      `<Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/>` +
-      `<Relationship Id="rIdS" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
-    "xl/sharedStrings.xml":
-      `${DECLARATION}<sst xmlns="${MAIN}" count="${strings.length}" uniqueCount="${strings.length}">` +
-      strings.map((s) => `<si><t>${s}</t></si>`).join("") +
-      "</sst>",
-    "xl/worksheets/sheet1.xml": sheet,
-  };
+  const parts = { ...packageParts(["Model"], strings), "xl/worksheets/sheet1.xml": sheet };
   const encoder = new TextEncoder();
   const files: Record<string, Uint8Array> = {};
   for (const [name, text] of Object.entries(parts)) files[name] = encoder.encode(text);
   const file = path.join(dir, "one-sheet.xlsx");
   writeFileSync(file, zipSync(files, { level: 6, mtime: new Date("2026-01-05T09:00:00Z") }));
   return { cells, file };
+}
+
+/** A workbook's parts besides its worksheets: sheet i + 1 is `xl/worksheets/sheet{i + 1}.xml`, and the shared strings. */
+function packageParts(sheetNames: readonly string[], strings: readonly string[]): Record<string, string> {
+  const sml = "application/vnd.openxmlformats-officedocument.spreadsheetml";
+  return {
+    "[Content_Types].xml":
+      `${DECLARATION}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+      '<Default Extension="xml" ContentType="application/xml"/>' +
+      `<Override PartName="/xl/workbook.xml" ContentType="${sml}.sheet.main+xml"/>` +
+      sheetNames
+        .map(
+          (_, i) =>
+            `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="${sml}.worksheet+xml"/>`,
+        )
+        .join("") +
+      `<Override PartName="/xl/sharedStrings.xml" ContentType="${sml}.sharedStrings+xml"/></Types>`,
+    "_rels/.rels":
+      `${DECLARATION}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      `<Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    "xl/workbook.xml":
+      `${DECLARATION}<workbook xmlns="${MAIN}" xmlns:r="${REL}"><sheets>` +
+      sheetNames.map((name, i) => `<sheet name="${name}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join("") +
+      `</sheets><calcPr calcId="191029"/></workbook>`,
+    "xl/_rels/workbook.xml.rels":
+      `${DECLARATION}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      sheetNames
+        .map(
+          (_, i) =>
+            `<Relationship Id="rId${i + 1}" Type="${REL}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`,
+        )
+        .join("") +
+      `<Relationship Id="rIdS" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
+    "xl/sharedStrings.xml":
+      `${DECLARATION}<sst xmlns="${MAIN}" count="${strings.length}" uniqueCount="${strings.length}">` +
+      strings.map((s) => `<si><t>${s}</t></si>`).join("") +
+      "</sst>",
+  };
 }
