@@ -46,7 +46,13 @@ import { findDatapoint, type Dataset } from "../catalog";
 import { nearestNames, orList } from "../catalog/nearest";
 import type { Latest } from "./period-resolver";
 import type { PreviousValue } from "./previous-day";
-import { estimateRequests, withResolution, type Cost, type RequestEstimate } from "./planner";
+import {
+  estimateRequests,
+  withListCondition,
+  withResolution,
+  type Cost,
+  type RequestEstimate,
+} from "./planner";
 import { priceOf } from "./pricing";
 import { dataKey, RequestKey, wholeOf, type DatapointTarget } from "./request-key";
 import type { Counters } from "./transport";
@@ -558,35 +564,15 @@ export class FdqClient {
       const list = p.coverage.listOf(ticker);
       if (list && listed.get(list.path)?.asked) told.add(ticker);
     }
-    if (told.size === 0) return estimate;
-    const planned = estimate.planned.map((r) => {
-      const ticker = tickerOf(r.key);
-      return !r.cached && ticker !== undefined && told.has(ticker) ? { ...r, ifListed: true } : r;
-    });
-    const byTicker: Record<string, Cost> = {};
+    const searches = new Map<string, Cost>();
     for (const ticker of told) {
       const search = resolutionCost(
         p.resolver,
         sent.filter((c) => tickerOf(c.key) === ticker).map((c) => c.request),
       );
-      byTicker[ticker] = { requests: search.requests, units: search.units };
+      searches.set(ticker, { requests: search.requests, units: search.units });
     }
-    for (const r of planned) {
-      const cost = r.ifListed ? byTicker[tickerOf(r.key)!]! : undefined;
-      if (!cost) continue;
-      cost.requests++;
-      cost.units += r.units;
-    }
-    const costs = Object.values(byTicker);
-    return {
-      ...estimate,
-      planned,
-      ifListed: {
-        requests: costs.reduce((n, c) => n + c.requests, 0),
-        units: costs.reduce((n, c) => n + c.units, 0),
-        byTicker,
-      },
-    };
+    return withListCondition(estimate, searches, tickerOf);
   }
 
   /**

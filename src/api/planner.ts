@@ -83,6 +83,39 @@ export function withResolution(estimate: RequestEstimate, cost: ResolutionCost):
 }
 
 /**
+ * `estimate` with the part the day's coverage list decides: the requests not cached of the tickers in `told`
+ * (whose coverage the list, asked first, will tell), each ticker's from its latest-period searches (`told`'s
+ * costs) and its own requests; absent when no ticker waits on the list.
+ */
+export function withListCondition(
+  estimate: RequestEstimate,
+  told: ReadonlyMap<string, Cost>,
+  tickerOf: (key: RequestKey) => string | undefined,
+): RequestEstimate {
+  if (told.size === 0) return estimate;
+  const byTicker: Record<string, Cost> = {};
+  for (const [ticker, search] of told) byTicker[ticker] = { ...search };
+  const planned = estimate.planned.map((r) => {
+    const ticker = tickerOf(r.key);
+    const cost = !r.cached && ticker !== undefined ? byTicker[ticker] : undefined;
+    if (!cost) return r;
+    cost.requests++;
+    cost.units += r.units;
+    return { ...r, ifListed: true };
+  });
+  const costs = Object.values(byTicker);
+  return {
+    ...estimate,
+    planned,
+    ifListed: {
+      requests: costs.reduce((n, c) => n + c.requests, 0),
+      units: costs.reduce((n, c) => n + c.units, 0),
+      byTicker,
+    },
+  };
+}
+
+/**
  * The distinct requests of `keys` (as the client's `keyOf` names them) after the per-datapoint grouping
  * rule, each priced and marked cached by `isCached`.
  */
