@@ -61,9 +61,7 @@ export function fdqElsewhere(pkg: WorkbookPackage, model: WorkbookModel): FdqEls
   const found: FdqElsewhere[] = [];
   for (const entry of pkg.sheets) {
     if (entry.part === undefined || !pkg.has(entry.part)) continue;
-    const xml = pkg.text(entry.part);
-    const end = xml.lastIndexOf("sheetData>");
-    const tail = end < 0 ? xml : xml.slice(end);
+    const tail = pkg.textFromLast(entry.part, "sheetData>");
     if (!/fdq/i.test(tail)) continue;
     found.push(
       ...rulesOf(entry.name, tail, "conditionalFormatting", "a conditional format's rule"),
