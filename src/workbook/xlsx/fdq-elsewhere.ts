@@ -3,7 +3,7 @@
 // them when it shows the sheet; the file stores no result of them), and a defined name calling FDQ that no
 // formula uses (a name has no value of its own; a formula using it is refreshed, or reported, as a cell).
 // Read from the worksheet parts' text after <sheetData> (where both live, the x14 forms in extLst included),
-// without parsing the cells again.
+// without parsing the cells again or decoding their text.
 import { engineFormula } from "../formula-text";
 import type { FormulaCell, WorkbookModel } from "../model";
 import type { WorkbookPackage } from "./package";
