@@ -11,7 +11,7 @@ function bookWith(edit: (xml: string) => Uint8Array): WorkbookPackage {
   const b = new TestBook();
   b.addWorksheet("Data").getCell("A1").value = "Zürich";
   const parts = unzipSync(b.bytes());
-  parts[SHEET] = edit(strFromU8(parts[SHEET] as Uint8Array));
+  parts[SHEET] = new Uint8Array(edit(strFromU8(parts[SHEET] as Uint8Array)));
   return openPackage(zipSync(parts));
 }
 
