@@ -3,7 +3,7 @@
 // them when it shows the sheet; the file stores no result of them), and a defined name calling FDQ that no
 // formula uses (a name has no value of its own; a formula using it is refreshed, or reported, as a cell).
 // Read from the worksheet parts' text after <sheetData> (where both live, the x14 forms in extLst included),
-// without parsing the cells again.
+// without parsing the cells again or decoding their text.
 import { engineFormula } from "../formula-text";
 import type { FormulaCell, WorkbookModel } from "../model";
 import type { WorkbookPackage } from "./package";
@@ -61,9 +61,7 @@ export function fdqElsewhere(pkg: WorkbookPackage, model: WorkbookModel): FdqEls
   const found: FdqElsewhere[] = [];
   for (const entry of pkg.sheets) {
     if (entry.part === undefined || !pkg.has(entry.part)) continue;
-    const xml = pkg.text(entry.part);
-    const end = xml.lastIndexOf("sheetData>");
-    const tail = end < 0 ? xml : xml.slice(end);
+    const tail = pkg.textFromLast(entry.part, "sheetData>");
     if (!/fdq/i.test(tail)) continue;
     found.push(
       ...rulesOf(entry.name, tail, "conditionalFormatting", "a conditional format's rule"),

@@ -203,6 +203,28 @@ export class WorkbookPackage {
     }
   }
 
+  /**
+   * The part's text from the last occurrence of `marker` (ASCII) on, or all of it when the marker is absent: a
+   * worksheet's elements after its cells without the cells decoded into one string (a sheet of a million cells
+   * is tens of MB of text).
+   */
+  textFromLast(part: string, marker: string): string {
+    const bytes = this.bytes(part);
+    const last = marker.length - 1;
+    let at = -1;
+    for (let i = bytes.length - marker.length; i >= 0 && at < 0; i--) {
+      if (bytes[i + last] !== marker.charCodeAt(last)) continue;
+      let j = 0;
+      while (j < last && bytes[i + j] === marker.charCodeAt(j)) j++;
+      if (j === last) at = i;
+    }
+    try {
+      return textOf(at < 0 ? bytes : bytes.subarray(at));
+    } catch {
+      throw new PackageError(`it is damaged: its part ${part} is not UTF-8 text`);
+    }
+  }
+
   /** The part parsed; its document element's parent (so `childNamed(root, "workbook")` style is not needed). */
   xml(part: string): XmlNode {
     try {

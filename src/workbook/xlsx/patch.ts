@@ -186,6 +186,8 @@ function patchSheet(
     layout,
     (row) => rows.push(row),
     (cell) => {
+      // Only the rows written to are looked at: a sheet of a million cells would otherwise hold a span per cell.
+      if (!writes.has(cell.row)) return;
       let list = cellsOfRow.get(cell.row);
       if (!list) cellsOfRow.set(cell.row, (list = []));
       list.push(cell);

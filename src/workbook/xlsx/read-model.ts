@@ -20,7 +20,7 @@ import type { SheetEntry, WorkbookPackage } from "./package";
 import { cellsTheRefreshBuilds, type FormulaAt, type SheetReach, type SheetSize } from "./cell-reach";
 import { sheetsTheRefreshReads } from "./sheet-reach";
 import { attributeIn, cellParts, inlineText, layoutOf, scanSheet, type CellParts } from "./sheet-scan";
-import { attributeOf, childNamed, childrenNamed, unescapeXstring } from "./xml";
+import { attributeOf, childNamed, childrenNamed, ownText, unescapeXstring } from "./xml";
 
 export interface ReadWorkbook {
   readonly model: WorkbookModel;
@@ -81,7 +81,8 @@ function cachedValueOf(parts: CellParts, context: SheetContext): Scalar | undefi
   } else if (type === "d") cached = v === undefined ? undefined : serialOfIso(v.trim(), context.date1904);
   else cached = v === undefined || v.trim() === "" ? undefined : Number(v);
   if (typeof cached === "number" && Number.isNaN(cached)) cached = undefined;
-  return cached;
+  // A text the model keeps must not keep the sheet's whole text alive with it (ownText).
+  return typeof cached === "string" && type !== "s" ? ownText(cached) : cached;
 }
 
 /** The cells a partial read builds (cell-reach.ts): whether the cell at row, col is built, and the sheet's extent. */
@@ -164,11 +165,11 @@ function readSheet(
         sheet: context.name,
         row: span.row,
         col: span.col,
-        formula,
+        formula: ownText(formula),
         cached,
-        ...(array ? { array } : {}),
+        ...(array ? { array: { ref: ownText(array.ref), dynamic: array.dynamic } } : {}),
         ...(kind ? { kind } : {}),
-        ...(tableRange ? { tableRange } : {}),
+        ...(tableRange ? { tableRange: ownText(tableRange) } : {}),
         ...(richValue ? { richValue: true as const } : {}),
       };
       if (!row) rows.set(span.row, (row = new Map()));
