@@ -5,17 +5,16 @@
 // workbook of twenty sheets of data beside one sheet of FDQ calls then costs the memory of that one sheet).
 //
 // Decided per sheet from the formulas' text alone, before any cell is built, and on the safe side: a formula
-// reads the sheets its references name, the sheets of the defined names and tables it uses (names followed
-// through names), and its own sheet; a formula that may reach any cell (INDIRECT, OFFSET, a reference across
-// sheets such as Jan:Mar!A1, a sheet or table the workbook does not have, a name whose references cannot be
-// named, a formula that cannot be read) reads every sheet.
+// reads the sheets of what formula-reach.ts finds in its text, and its own sheet; a formula whose reach cannot be
+// told from its text (INDIRECT, OFFSET, a 3-D reference, an unknown sheet, name or table, a text that cannot be
+// read) reads every sheet, and counts as calling FDQ if it may use a defined name that mentions FDQ.
 //   - changed: the sheets holding a formula that calls FDQ (in its text or through a defined name), a formula
 //     without a cached result, or a what-if data table (Excel recomputes those from what the refresh changes);
 //     then every sheet with a formula reading a changed sheet, until none is added.
 //   - read: the changed sheets, and every sheet a read sheet's formulas read, until none is added.
-import { tokenize, type Token } from "../../formula/lexer";
 import { engineFormula } from "../formula-text";
 import { sheetKey, type DefinedName, type Table } from "../model";
+import { ReachesAny, ReachOfText } from "./formula-reach";
 
 /** What the reach needs of one formula cell. */
 export interface FormulaSeen {
@@ -33,13 +32,12 @@ export interface FormulaSeen {
 /** The sheets a formula reads beside its own: named ones (keys), or every sheet. */
 type Reads = Set<string> | "every";
 
-interface TextReach {
+interface SheetsOfText {
   readonly reads: Reads;
   readonly callsFdq: boolean;
 }
 
 const REACHES_ANY = /INDIRECT|OFFSET/i;
-const ANY_FUNCTION = new Set(["INDIRECT", "OFFSET"]);
 
 function merge(into: Set<string>, reads: Reads): Reads {
   if (reads === "every") return "every";
@@ -47,114 +45,42 @@ function merge(into: Set<string>, reads: Reads): Reads {
   return into;
 }
 
-class ReachOfText {
-  private readonly sheets: ReadonlySet<string>;
-  private readonly names = new Map<string, DefinedName[]>();
-  private readonly tables = new Map<string, string>();
-  private readonly nameReach = new Map<string, TextReach | "in progress">();
+/** The sheets a formula's text reads, from what formula-reach.ts finds in it. */
+class SheetsRead {
+  private readonly reach: ReachOfText;
+  private readonly keys: readonly string[];
   /** Matches a text that may use a defined name or table (absent: the workbook has none). */
   private readonly mayUseName: RegExp | undefined;
+  /** A defined name's text mentions FDQ: a formula using names whose reach cannot be told may call it. */
+  private readonly namesMayCallFdq: boolean;
 
   constructor(sheetNames: readonly string[], names: readonly DefinedName[], tables: readonly Table[]) {
-    this.sheets = new Set(sheetNames.map(sheetKey));
-    for (const name of names) {
-      const key = name.name.toLowerCase();
-      const list = this.names.get(key);
-      if (list) list.push(name);
-      else this.names.set(key, [name]);
-    }
-    for (const table of tables) this.tables.set(table.name.toLowerCase(), sheetKey(table.sheet));
-    const words = [...this.names.keys(), ...this.tables.keys()];
+    this.reach = new ReachOfText(sheetNames, names, tables);
+    this.keys = sheetNames.map(sheetKey);
+    const words = [...names.map((n) => n.name), ...tables.map((t) => t.name)];
     this.mayUseName =
       words.length === 0
         ? undefined
         : new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "i");
+    this.namesMayCallFdq = names.some((n) => /fdq/i.test(n.text));
   }
 
-  /** A formula's text on its sheet (`inName`: a defined name's text, whose unqualified cells are relative). */
-  of(text: string, inName = false): TextReach {
-    const callsFdq = /fdq/i.test(text) && engineFormula(text).callsFdq;
-    const plain =
-      !text.includes("!") &&
-      !text.includes("[") &&
-      !REACHES_ANY.test(text) &&
-      !(this.mayUseName?.test(text) ?? false);
-    if (plain && !inName) return { reads: new Set(), callsFdq };
-    let tokens: Token[];
+  of(text: string): SheetsOfText {
+    const textCallsFdq = /fdq/i.test(text) && engineFormula(text).callsFdq;
+    const mayUseName = this.mayUseName?.test(text) ?? false;
+    // Most formulas name no other sheet, name and table: they read their own sheet only, told without tokens.
+    if (!text.includes("!") && !text.includes("[") && !REACHES_ANY.test(text) && !mayUseName)
+      return { reads: new Set(), callsFdq: textCallsFdq };
     try {
-      tokens = tokenize(text).filter((t) => t.kind !== "space");
-    } catch {
-      return { reads: "every", callsFdq };
+      const found = this.reach.of(text);
+      const reads = new Set<string>();
+      for (const ref of found.refs) if (ref.sheet >= 0) reads.add(this.keys[ref.sheet] as string);
+      for (const sheet of found.wholeSheets) if (sheet >= 0) reads.add(this.keys[sheet] as string);
+      return { reads, callsFdq: found.callsFdq };
+    } catch (err) {
+      if (!(err instanceof ReachesAny)) throw err;
+      return { reads: "every", callsFdq: textCallsFdq || (mayUseName && this.namesMayCallFdq) };
     }
-    const reads = new Set<string>();
-    let every = false;
-    let fdq = callsFdq;
-    const take = (reach: TextReach): void => {
-      every ||= merge(reads, reach.reads) === "every";
-      fdq ||= reach.callsFdq;
-    };
-    for (let i = 0; i < tokens.length && !every; i++) {
-      const t = tokens[i] as Token;
-      const previous = tokens[i - 1];
-      if (t.kind === "function") {
-        every = ANY_FUNCTION.has(t.text.replace(/^_xlfn\./i, "").toUpperCase());
-      } else if (t.kind === "ref" || (t.kind === "name" && t.sheet !== undefined)) {
-        if (t.sheet === undefined) {
-          // A cell without a sheet in a name's text is read on whichever sheet uses the name.
-          every = inName;
-          continue;
-        }
-        const key = sheetKey(t.sheet);
-        // Jan:Mar!A1 (a 3-D reference) reads the sheets between two others.
-        const across = t.sheet.includes(":") || (previous?.kind === "op" && previous.text === ":");
-        if (across || !this.sheets.has(key)) every = true;
-        else reads.add(key);
-        if (t.kind === "name") {
-          const name = this.ofName(t.text.slice(t.text.lastIndexOf("!") + 1));
-          if (name) take(name);
-        }
-      } else if (t.kind === "name") {
-        const name = this.ofName(t.text);
-        if (name) take(name);
-        else {
-          const table = this.tables.get(t.text.toLowerCase());
-          if (table !== undefined) reads.add(table);
-          // Otherwise a LET or LAMBDA variable, or a name the workbook does not define (#NAME?): nothing read.
-        }
-      } else if (t.kind === "structured") {
-        const tableName = t.text.slice(0, t.text.indexOf("[")).toLowerCase();
-        if (tableName === "") continue; // [@Col]: the formula's own table
-        const table = this.tables.get(tableName);
-        if (table === undefined) every = true;
-        else reads.add(table);
-      }
-    }
-    return { reads: every ? "every" : reads, callsFdq: fdq };
-  }
-
-  /** Every definition of a name (any scope: the safe side), followed through the names it uses. */
-  private ofName(name: string): TextReach | undefined {
-    const key = name.toLowerCase();
-    const definitions = this.names.get(key);
-    if (!definitions) return undefined;
-    const known = this.nameReach.get(key);
-    if (known === "in progress") return { reads: "every", callsFdq: false };
-    if (known) return known;
-    this.nameReach.set(key, "in progress");
-    let reads: Reads = new Set<string>();
-    let callsFdq = false;
-    for (const definition of definitions) {
-      const reach = this.of(definition.text, true);
-      reads = reads === "every" ? reads : merge(reads, reach.reads);
-      callsFdq ||= reach.callsFdq;
-      if (definition.scope !== undefined && reads !== "every") {
-        const scope = sheetKey(definition.scope);
-        if (this.sheets.has(scope)) reads.add(scope);
-      }
-    }
-    const reach = { reads, callsFdq };
-    this.nameReach.set(key, reach);
-    return reach;
   }
 }
 
@@ -168,7 +94,7 @@ export function sheetsTheRefreshReads(
   tables: readonly Table[],
   formulasOf: (sheet: string, visit: (formula: FormulaSeen) => void) => void,
 ): Set<string> {
-  const reach = new ReachOfText(sheetNames, names, tables);
+  const reach = new SheetsRead(sheetNames, names, tables);
   const reads = new Map<string, Reads>();
   const changed = new Set<string>();
   for (const name of sheetNames) {
