@@ -71,6 +71,21 @@ async function cell(id: string, ...args: unknown[]) {
 
 const AFTER = { coverageCheck: "after" } as const;
 
+/** A client of the sandbox on DAY that records the path of every request it sends in `sent`. */
+function recordingClient(sent: string[], options: Partial<ClientOptions> = {}): FdqClient {
+  return new FdqClient({
+    baseUrl: sandbox.baseUrl,
+    apiKey: sandbox.demoKey,
+    now: () => DAY.getTime(),
+    hints: EXCEL_HINTS,
+    ...options,
+    fetch: (input, init) => {
+      sent.push(new URL(String(input)).pathname);
+      return fetch(input, init);
+    },
+  });
+}
+
 describe("a ticker FDQ does not cover (the default rule: the coverage list first)", () => {
   it("the first cell, for a year, FY0, FQ0 or LTM: the stock list alone (1 request, 1 unit), no data request", async () => {
     for (const year of [2023, "FY0", "FQ0", "LTM"]) {
@@ -130,18 +145,7 @@ describe("a ticker FDQ does not cover (the default rule: the coverage list first
   it("another workbook of the same account the same day (the same store) sends nothing for it", async () => {
     const storage = new MemoryStorage();
     const sentBy: string[] = [];
-    const client = (): FdqClient =>
-      new FdqClient({
-        baseUrl: sandbox.baseUrl,
-        apiKey: sandbox.demoKey,
-        storage,
-        now: () => DAY.getTime(),
-        hints: EXCEL_HINTS,
-        fetch: (input, init) => {
-          sentBy.push(new URL(String(input)).pathname);
-          return fetch(input, init);
-        },
-      });
+    const client = (): FdqClient => recordingClient(sentBy, { storage });
     const first = client();
     const ask = (c: FdqClient, year: number) =>
       c.datapoint({ ticker: "ZZZU", dataset: "roic", name: "ROIC", year }).catch((e: Error) => e.message);
@@ -286,16 +290,7 @@ describe("the estimate of an uncovered ticker is what its cells spend (the sandb
 describe("refreshing the cells of an uncovered ticker", () => {
   it("asks the list that did not list it again, then says the same", async () => {
     const sentBy: string[] = [];
-    const client = new FdqClient({
-      baseUrl: sandbox.baseUrl,
-      apiKey: sandbox.demoKey,
-      now: () => DAY.getTime(),
-      hints: EXCEL_HINTS,
-      fetch: (input, init) => {
-        sentBy.push(new URL(String(input)).pathname);
-        return fetch(input, init);
-      },
-    });
+    const client = recordingClient(sentBy);
     const request = { ticker: "ZZZS", dataset: "roic", name: "ROIC", year: 2023 };
     const ask = () => client.datapoint(request).catch((e: Error) => e.message);
     expect(await ask()).toBe(uncovered("ZZZS"));
@@ -307,17 +302,7 @@ describe("refreshing the cells of an uncovered ticker", () => {
 
   it("under the after-the-fact rule: its data request and its coverage record again", async () => {
     const sentBy: string[] = [];
-    const client = new FdqClient({
-      ...AFTER,
-      baseUrl: sandbox.baseUrl,
-      apiKey: sandbox.demoKey,
-      now: () => DAY.getTime(),
-      hints: EXCEL_HINTS,
-      fetch: (input, init) => {
-        sentBy.push(new URL(String(input)).pathname);
-        return fetch(input, init);
-      },
-    });
+    const client = recordingClient(sentBy, AFTER);
     const request = { ticker: "ZZZS", dataset: "roic", name: "ROIC", year: 2023 };
     const ask = () => client.datapoint(request).catch((e: Error) => e.message);
     expect(await ask()).toBe(uncovered("ZZZS"));
