@@ -89,7 +89,8 @@ const LABELS = 1000;
  * text straight into the zip: a TestBook of two million cells would take minutes to build.
  */
 export function buildWide(dir: string, shape: WideShape): Model {
-  const { year, dataset, names, tickers } = fdqColumns(shape.tickers);
+  const columns = fdqColumns(shape.tickers);
+  const { names, tickers } = columns;
   const encoder = new TextEncoder();
   const files: Record<string, Uint8Array> = {};
   const dataSheet = (s: number): string =>
@@ -98,18 +99,10 @@ export function buildWide(dir: string, shape: WideShape): Model {
   const cells: CellFetch[] = [];
   const fdqSheet = (): string => {
     const last = columnLetters(FDQ_COLUMNS + 1);
-    const head = names.map((name, i) => `<c r="${columnLetters(i + 2)}1" t="s"><v>${LABELS + i}</v></c>`);
-    const rows = [`<row r="1">${head.join("")}</row>`];
-    tickers.forEach((ticker, t) => {
+    const rows = [fdqHeaderRow(columns)];
+    columns.tickers.forEach((_, t) => {
       const r = t + 2;
-      let xml = `<row r="${r}"><c r="A${r}" t="s"><v>${LABELS + FDQ_COLUMNS + t}</v></c>`;
-      names.forEach((name, i) => {
-        const letter = columnLetters(i + 2);
-        xml +=
-          `<c r="${letter}${r}"><f>_xldudf_FDQ_DATAPOINT($A${r},"metrics/roic",${letter}$1,${year})</f>` +
-          `<v>${(t + i) / 100}</v></c>`;
-        cells.push({ kind: "datapoint", ticker, dataset, name, period: { year } });
-      });
+      let xml = fdqRowStart(columns, t, r, cells);
       xml += `<c r="${columnLetters(FDQ_COLUMNS + 2)}${r}"><f>SUM(B${r}:${last}${r})</f><v>0</v></c></row>`;
       rows.push(xml);
     });
@@ -129,8 +122,15 @@ export function buildWide(dir: string, shape: WideShape): Model {
   return { cells, file };
 }
 
+interface FdqColumns {
+  readonly year: number;
+  readonly dataset: Dataset;
+  readonly names: readonly string[];
+  readonly tickers: readonly string[];
+}
+
 /** The FDQ cells' columns of R2 and R3: 10 datapoints of metrics/roic for the last fiscal year. */
-function fdqColumns(count: number): { year: number; dataset: Dataset; names: string[]; tickers: string[] } {
+function fdqColumns(count: number): FdqColumns {
   const universe = sandboxUniverse(1, new Date());
   const year = universe.lastYear;
   const dataset = findDataset("metrics/roic")!;
@@ -190,23 +190,16 @@ const R3_DATA_ROW = 201;
  * each FDQ column. Only the FDQ block and those formulas change in a refresh.
  */
 export function buildR3(dir: string, shape: { rows: number; tickers: number }): Model {
-  const { year, dataset, names, tickers } = fdqColumns(shape.tickers);
+  const columns = fdqColumns(shape.tickers);
+  const { names, tickers } = columns;
   const cells: CellFetch[] = [];
   const lastFdq = columnLetters(FDQ_COLUMNS + 1);
-  const head = names.map((name, i) => `<c r="${columnLetters(i + 2)}1" t="s"><v>${LABELS + i}</v></c>`);
-  const rows = [`<row r="1">${head.join("")}</row>`];
+  const rows = [fdqHeaderRow(columns)];
   const top = 2;
   const bottom = tickers.length + 1;
-  tickers.forEach((ticker, t) => {
+  tickers.forEach((_, t) => {
     const r = t + top;
-    let xml = `<row r="${r}"><c r="A${r}" t="s"><v>${LABELS + FDQ_COLUMNS + t}</v></c>`;
-    names.forEach((name, i) => {
-      const letter = columnLetters(i + 2);
-      xml +=
-        `<c r="${letter}${r}"><f>_xldudf_FDQ_DATAPOINT($A${r},"metrics/roic",${letter}$1,${year})</f>` +
-        `<v>${(t + i) / 100}</v></c>`;
-      cells.push({ kind: "datapoint", ticker, dataset, name, period: { year } });
-    });
+    let xml = fdqRowStart(columns, t, r, cells);
     const sum =
       r === top
         ? `<f t="shared" ref="L${top}:L${bottom}" si="9">SUM(B${r}:${lastFdq}${r})</f>`
@@ -273,4 +266,28 @@ function packageParts(sheetNames: readonly string[], strings: readonly string[])
       strings.map((s) => `<si><t>${s}</t></si>`).join("") +
       "</sst>",
   };
+}
+
+/** Row 1 of an FDQ block: the datapoints' names (shared strings), from column B. */
+function fdqHeaderRow({ names }: FdqColumns): string {
+  return `<row r="1">${names.map((_, i) => `<c r="${columnLetters(i + 2)}1" t="s"><v>${LABELS + i}</v></c>`).join("")}</row>`;
+}
+
+/** Row `r` of an FDQ block up to its FDQ cells (ticker `t` in A, yesterday's values); their fetches go in `cells`. */
+function fdqRowStart(
+  { year, dataset, names, tickers }: FdqColumns,
+  t: number,
+  r: number,
+  cells: CellFetch[],
+): string {
+  const ticker = tickers[t] as string;
+  let xml = `<row r="${r}"><c r="A${r}" t="s"><v>${LABELS + FDQ_COLUMNS + t}</v></c>`;
+  names.forEach((name, i) => {
+    const letter = columnLetters(i + 2);
+    xml +=
+      `<c r="${letter}${r}"><f>_xldudf_FDQ_DATAPOINT($A${r},"metrics/roic",${letter}$1,${year})</f>` +
+      `<v>${(t + i) / 100}</v></c>`;
+    cells.push({ kind: "datapoint", ticker, dataset, name, period: { year } });
+  });
+  return xml;
 }
