@@ -393,12 +393,20 @@ export function readsKeyBytes(
     // A base64 run, and the hex runs in it (hex digits are base64 digits).
     let end = i + 1;
     while (end < text.length && isBase64(text.charCodeAt(end))) end++;
-    if (end - i >= Math.ceil((8 * min) / 6) && readsKeyBase64(text, i, end, s, min, scratch))
-      found |= IN_BASE64;
+    // A run is read to its end at once, and may be the whole text: each reading of a run looks at the deadline too.
+    if (end - i >= Math.ceil((8 * min) / 6)) {
+      const inRun = readsKeyBase64(text, i, end, s, min, scratch, deadline);
+      if (inRun === OVER_BUDGET) return OVER_BUDGET;
+      if (inRun) found |= IN_BASE64;
+    }
     while (i < end) {
       let hexEnd = i;
       while (hexEnd < end && isHex(text.charCodeAt(hexEnd))) hexEnd++;
-      if (hexEnd - i >= 2 * min && readsKeyHex(text, i, hexEnd, s, min, scratch)) found |= IN_HEX;
+      if (hexEnd - i >= 2 * min) {
+        const inRun = readsKeyHex(text, i, hexEnd, s, min, scratch, deadline);
+        if (inRun === OVER_BUDGET) return OVER_BUDGET;
+        if (inRun) found |= IN_HEX;
+      }
       i = Math.max(hexEnd, i + 1);
     }
   }
@@ -407,7 +415,10 @@ export function readsKeyBytes(
 
 const isBase64 = (c: number): boolean => c < 128 && SIXES[c]! >= 0;
 
-/** Whether the hex run text[from, to), at either pair alignment, holds `min` bytes of the key in a row. */
+/**
+ * 1 when the hex run text[from, to), at either pair alignment, holds `min` bytes of the key in a row, else 0
+ * (OVER_BUDGET past the deadline).
+ */
 function readsKeyHex(
   text: string,
   from: number,
@@ -415,21 +426,29 @@ function readsKeyHex(
   s: Steps,
   min: number,
   scratch: Scratch,
-): boolean {
+  deadline: number,
+): number {
   const { state, length } = scratch;
   for (let k = HEX_READING; k < HEX_READING + 2; k++) state[k] = length[k] = 0;
   let nibble = hexValue(text.charCodeAt(from));
+  let check = from + DEADLINE_EVERY;
   for (let i = from + 1; i < to; i++) {
+    if (i >= check) {
+      if (pastDeadline(deadline)) return OVER_BUDGET;
+      check += DEADLINE_EVERY;
+    }
     const h = hexValue(text.charCodeAt(i));
     // The byte of the pair that ends here: at the run's even or odd pair alignment.
-    if (step(s, state, length, HEX_READING + ((i - from - 1) & 1), lowerByte(16 * nibble + h), min))
-      return true;
+    if (step(s, state, length, HEX_READING + ((i - from - 1) & 1), lowerByte(16 * nibble + h), min)) return 1;
     nibble = h;
   }
-  return false;
+  return 0;
 }
 
-/** Whether the base64 run text[from, to), at any of its 4 alignments, holds `min` bytes of the key in a row. */
+/**
+ * 1 when the base64 run text[from, to), at any of its 4 alignments, holds `min` bytes of the key in a row, else 0
+ * (OVER_BUDGET past the deadline).
+ */
 function readsKeyBase64(
   text: string,
   from: number,
@@ -437,22 +456,28 @@ function readsKeyBase64(
   s: Steps,
   min: number,
   scratch: Scratch,
-): boolean {
+  deadline: number,
+): number {
   const { state, length } = scratch;
   for (let k = BASE64_READING; k < BASE64_READING + 4; k++) state[k] = length[k] = 0;
   // The run's last 12 bits, and where its character's 6 bits start in the run's bits (mod 8).
   let bits = SIXES[text.charCodeAt(from)]!;
   let phase = 6;
+  let check = from + DEADLINE_EVERY;
   for (let i = from + 1; i < to; i++) {
+    if (i >= check) {
+      if (pastDeadline(deadline)) return OVER_BUDGET;
+      check += DEADLINE_EVERY;
+    }
     bits = ((bits << 6) | SIXES[text.charCodeAt(i)]!) & 0xfff;
     // The three bytes that end in this character's 6 bits, 2, 4 and 6 bits into them. A byte starting at bit
     // q of the run is the next byte of the decoding whose bytes start at bits q mod 8 (base64 groups of 4
     // characters can start at any of them: bits 0, 6, 12, 18 mod 8 are 0, 6, 4, 2).
     for (let k = 2; k <= 6; k += 2) {
       const byte = lowerByte((bits >> (6 - k)) & 0xff);
-      if (step(s, state, length, BASE64_READING + (((phase + k) & 7) >> 1), byte, min)) return true;
+      if (step(s, state, length, BASE64_READING + (((phase + k) & 7) >> 1), byte, min)) return 1;
     }
     phase = (phase + 6) & 7;
   }
-  return false;
+  return 0;
 }

@@ -270,11 +270,11 @@ describe("memory: one budget for every body in flight", () => {
         ms: performance.now() - started,
       })),
       (async () => {
-        // Asked while the body is being read and redacted.
+        // Asked while the body is being read and redacted. Timed from when it was due, not from when the timer
+        // ran: a check that holds the event loop holds the timer too.
         await new Promise((resolve) => setTimeout(resolve, 200));
-        const t = performance.now();
         await fetch(`${gateway!.url}/healthz`);
-        healthMs = performance.now() - t;
+        healthMs = performance.now() - (started + 200);
       })(),
     ]);
     figure(
@@ -284,7 +284,8 @@ describe("memory: one budget for every body in flight", () => {
     figure("/healthz beside it", `${healthMs.toFixed(0)} ms`);
     expect(res!.status).toBe(503);
     expect(res!.retryAfter).toBe("1");
-    // Redacting such a body took 8 s and held /healthz 3.3 s before.
-    expect(healthMs).toBeLessThan(2_000);
+    // Redacting such a body took 8 s and held /healthz 3.3 s before; reading its base64 runs without looking at
+    // the deadline held the event loop 1.6-2.2 s. The check now stops at its 300 ms budget.
+    expect(healthMs).toBeLessThan(1_000);
   }, 60_000);
 });
